@@ -1,0 +1,82 @@
+/**
+ * The fleet config: every target, where it is probed from, and who is told. The same file drives
+ * `mcp-canary check --config`, the scheduled run and `cdk synth`.
+ */
+import { z } from 'zod';
+import { Target } from './target.ts';
+
+export const DEFAULT_SCHEDULE = 'rate(1 minute)';
+/** Failed runs in a row before a page (Gatus' failure-threshold). */
+export const DEFAULT_FAILURE_THRESHOLD = 3;
+export const DEFAULT_NAMESPACE = 'McpCanary';
+
+const region = z.string().regex(/^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/, 'is not an AWS region, e.g. eu-west-1');
+const schedule = z.string().regex(
+  /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
+  'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
+);
+
+export const Subscription = z.union([
+  z.object({ email: z.email('is not an email address') }).strict(),
+  z.object({ url: z.url({ protocol: /^https$/, error: 'must be an https URL (e.g. a PagerDuty CloudWatch integration URL)' }) }).strict(),
+  z.object({ sqsQueueArn: z.string().startsWith('arn:', 'must be an SQS queue ARN') }).strict(),
+  z.object({ lambdaArn: z.string().startsWith('arn:', 'must be a Lambda function ARN') }).strict(),
+], { error: 'must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }' });
+export type Subscription = z.infer<typeof Subscription>;
+
+export const FleetTarget = Target.and(z.object({
+  /** Overrides the fleet's schedule for this target. */
+  schedule: schedule.optional(),
+  /** Overrides the fleet's probe regions for this target. */
+  probeRegions: z.array(region).min(1).optional(),
+  runbookUrl: z.url().optional(),
+}));
+
+export const Fleet = z.object({
+  /** The region that holds metrics, alarms, topics and the dashboard. */
+  homeRegion: region,
+  /** The regions every target is probed from (default: the home region alone). */
+  probeRegions: z.array(region).min(1, 'needs at least one region').optional(),
+  schedule: schedule.default(DEFAULT_SCHEDULE),
+  failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
+  /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
+  quorum: z.number().int().min(1).optional(),
+  namespace: z.string().regex(/^[A-Za-z0-9_./#:-]{1,255}$/, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
+  runbookUrl: z.url().optional(),
+  notify: z.object({
+    /** Pages: critical alarms, ALARM and OK. */
+    pages: z.array(Subscription).default([]),
+    /** Tickets: degraded, one region failing, inconclusive runs. */
+    tickets: z.array(Subscription).default([]),
+    /** The canary's own health: dead-man, Lambda errors, schedule DLQ. */
+    canaryOwner: z.array(Subscription).default([]),
+  }).strict().default({ pages: [], tickets: [], canaryOwner: [] }),
+  targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+}).strict().superRefine((f, ctx) => {
+  const seen = new Map<string, number>();
+  f.targets.forEach((t, i) => {
+    const first = seen.get(t.name);
+    if (first !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is already used by targets[${first}]: target names must be unique` });
+    }
+    seen.set(t.name, i);
+  });
+  const regions = f.probeRegions ?? [f.homeRegion];
+  if (f.quorum !== undefined && f.quorum > regions.length) {
+    ctx.addIssue({ code: 'custom', path: ['quorum'], message: `(${f.quorum}) is more than the ${regions.length} probe region(s): lower it` });
+  }
+});
+
+export type FleetInput = z.input<typeof Fleet>;
+export type Fleet = z.output<typeof Fleet>;
+export type FleetTarget = z.output<typeof FleetTarget>;
+
+/** Default quorum: more than half of the probing regions, at least 1. */
+export function defaultQuorum(regionCount: number): number {
+  return Math.max(1, Math.floor(regionCount / 2) + 1);
+}
+
+/** Type helper for `mcp-canary.config.ts`: `export default defineFleet({ ... })`. */
+export function defineFleet(input: FleetInput): FleetInput {
+  return input;
+}

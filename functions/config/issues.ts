@@ -1,0 +1,36 @@
+/** Turns zod issues into one line that names the field and says what to do. */
+import type { z } from 'zod';
+import { configError, type CanaryError } from '../errors.ts';
+
+/** `targets[2].url`: the path as a user would type it in the config file. */
+export function fieldPath(path: readonly PropertyKey[], root = ''): string {
+  let out = root;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(root)';
+}
+
+export function describeIssue(issue: z.core.$ZodIssue, root = ''): string {
+  const field = fieldPath(issue.path, root);
+  if (issue.code === 'unrecognized_keys') {
+    return `${field} has unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
+  if (issue.code === 'invalid_type') return `${field} must be ${issue.expected}, got ${typeName(issue.input)}`;
+  return `${field} ${issue.message}`;
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => describeIssue(i, root));
+  throw configError(`${what}: ${lines.join('; ')}`) as CanaryError;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'string' ? `a string (${JSON.stringify(v).slice(0, 40)})` : `a ${typeof v}`;
+}

@@ -1,0 +1,84 @@
+/**
+ * The target schema: one MCP endpoint and how to judge it. The single source of truth for the CLI,
+ * the scheduled Lambda run and the CDK app. Defaults live here, as named constants.
+ */
+import { z } from 'zod';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_BUDGET_MS = 30_000;
+export const DEFAULT_DEGRADED_MS = 5_000;
+export const MAX_RETRIES = 3;
+
+/** `auto` probes 2026-07-28 first and falls back to 2025-11-25; a pinned revision never falls back. */
+export const RevisionSetting = z.enum(['auto', '2026-07-28', '2025-11-25'], {
+  error: 'must be one of auto, 2026-07-28, 2025-11-25',
+});
+
+const httpUrl = z.string().refine(
+  (s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { error: (i) => `is not an http(s) URL: got ${JSON.stringify(i.input)}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp` },
+);
+
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A JSON value, as `--expect-json` and `arguments` carry them. */
+const JsonValue: z.ZodType<unknown> = z.json();
+
+/** Where a header's value comes from at run time, instead of the config file (for the Lambda). */
+export const HeaderSecretRef = z.union([
+  z.object({
+    secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
+    /** When the secret is a JSON object, the key whose value to use. */
+    jsonKey: z.string().optional(),
+    /** Prepended to the secret, e.g. "Bearer ". */
+    prefix: z.string().optional(),
+  }).strict(),
+  z.object({
+    ssmParameter: z.string().min(1, 'names the parameter'),
+    prefix: z.string().optional(),
+  }).strict(),
+], { error: 'must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }' });
+export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
+
+export const CanaryTool = z.object({
+  /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
+  name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"'),
+  arguments: z.record(z.string(), JsonValue).default({}),
+  /** The text content must contain this string. */
+  expectText: z.string().optional(),
+  /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
+  expectJson: z.record(z.string(), JsonValue).default({}),
+  /** Call the tool even though it is not annotated read-only. */
+  allowUnsafe: z.boolean().default(false),
+}).strict();
+
+export const Target = z.object({
+  /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  url: httpUrl,
+  /** Sent on every request. Values are secrets: never printed, logged or published. */
+  headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), z.string()).default({}),
+  /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
+  headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
+  healthUrl: httpUrl.optional(),
+  revision: RevisionSetting.default('auto'),
+  tool: CanaryTool.optional(),
+  timeoutMs: z.number().int().min(100, 'must be at least 100 ms').max(120_000, 'must be at most 120000 ms').default(DEFAULT_TIMEOUT_MS),
+  budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
+  degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
+  retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
+}).strict().superRefine((t, ctx) => {
+  if (t.timeoutMs > t.budgetMs) {
+    ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than budgetMs (${t.budgetMs}): lower it or raise budgetMs` });
+  }
+});
+
+export type TargetInput = z.input<typeof Target>;
+export type Target = z.output<typeof Target>;

@@ -1,0 +1,194 @@
+/**
+ * Real MCP servers of both eras, in-process on 127.0.0.1: the demo's endpoints and the tests'.
+ * Built on the SDK's server packages (dev dependencies), with a few switches for the faults a canary
+ * must see (forgotten sessions, auth walls, a discover that answers 500) and a record of every request.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export type Era = 'modern' | 'legacy' | 'dual';
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly annotations?: ToolAnnotations;
+  readonly outputSchema?: z.ZodObject;
+  readonly handler: (args: Record<string, unknown>, req: { authorization: string | undefined }) => Promise<ToolAnswer> | ToolAnswer;
+}
+export interface ToolAnswer {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface RecordedRequest {
+  readonly httpMethod: string;
+  readonly rpcMethod: string | null;
+  readonly sessionId: string | null;
+  readonly protocolVersion: string | null;
+  readonly authorization: string | null;
+}
+
+export interface McpServerOptions {
+  readonly era: Era;
+  readonly name?: string;
+  readonly version?: string;
+  readonly tools: readonly ToolSpec[];
+  /** 2025 sessions: kept (default), forgotten once right after the first initialize, or after every one. */
+  readonly sessions?: 'keep' | 'forget-once' | 'forget-always';
+  /** When set, requests without exactly this Authorization header get 401 with a Bearer challenge. */
+  readonly requireAuthorization?: string;
+  /** Answer every server/discover with this HTTP status (the "discover 500, 2025 fine" server). */
+  readonly discoverStatus?: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** JSON-RPC methods received, in order (notifications included). */
+  methods(): string[];
+  close(): Promise<void>;
+}
+
+export async function startMcpServer(opts: McpServerOptions): Promise<RunningServer> {
+  const factory = () => buildServer(opts);
+  const modern = toNodeHandler(createMcpHandler(factory, { legacy: 'reject' }));
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  let forgetsLeft = opts.sessions === 'forget-always' ? Infinity : opts.sessions === 'forget-once' ? 1 : 0;
+  const requests: RecordedRequest[] = [];
+
+  const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const sid = header(req, 'mcp-session-id');
+    const known = sid ? sessions.get(sid) : undefined;
+    if (known) return known.handleRequest(req, res, body);
+    if (sid) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => {
+        if (forgetsLeft > 0) forgetsLeft--; // forgotten at once: the next request with it gets 404
+        else sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+    await factory().connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const server = createServer(async (req, res) => {
+    try {
+      const raw = req.method === 'POST' ? await readBody(req) : '';
+      let body: unknown;
+      try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
+      const rpcMethod = typeof (body as { method?: unknown })?.method === 'string' ? (body as { method: string }).method : null;
+      requests.push({
+        httpMethod: req.method ?? 'GET',
+        rpcMethod,
+        sessionId: header(req, 'mcp-session-id'),
+        protocolVersion: header(req, 'mcp-protocol-version'),
+        authorization: header(req, 'authorization'),
+      });
+      if (opts.requireAuthorization !== undefined && header(req, 'authorization') !== opts.requireAuthorization) {
+        res.setHeader('www-authenticate', 'Bearer error="invalid_token", error_description="The access token expired"');
+        return sendJson(res, 401, { error: 'invalid_token' });
+      }
+      if (opts.discoverStatus !== undefined && rpcMethod === 'server/discover') {
+        return sendJson(res, opts.discoverStatus, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: (body as { id?: unknown }).id ?? null });
+      }
+      const era = opts.era === 'dual' ? ((await isLegacyRequest(await toWebRequest(req, body))) ? 'legacy' : 'modern') : opts.era;
+      if (era === 'modern') return await modern(req, res, body);
+      return await legacy(req, res, body);
+    } catch (e) {
+      if (!res.headersSent) sendJson(res, 500, { error: String(e) });
+      else res.end();
+    }
+  });
+  const url = await listen(server, '/mcp');
+  return {
+    url,
+    requests,
+    methods: () => requests.map((r) => r.rpcMethod).filter((m): m is string => m !== null),
+    close: async () => {
+      for (const t of sessions.values()) await t.close().catch(() => {});
+      await closeServer(server);
+    },
+  };
+}
+
+function buildServer(opts: McpServerOptions): McpServer {
+  const server = new McpServer({ name: opts.name ?? 'rates', version: opts.version ?? '1.4.2' });
+  for (const t of opts.tools) {
+    server.registerTool(t.name, {
+      description: `${t.name} (test tool)`,
+      inputSchema: z.object({}).catchall(z.unknown()),
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    }, async (args: Record<string, unknown>, ctx: { http?: { req?: { headers?: Headers } } }) => {
+      const authorization = ctx?.http?.req?.headers?.get?.('authorization') ?? undefined;
+      return t.handler(args, { authorization }) as never;
+    });
+  }
+  return server;
+}
+
+/** A tiny upstream API with a key, the kind a real MCP tool wraps. Revoke the key to break the tool only. */
+export interface RatesApi {
+  readonly url: string;
+  readonly key: string;
+  revokeKey(): void;
+  close(): Promise<void>;
+}
+
+export async function startRatesApi(key = 'demo-upstream-key'): Promise<RatesApi> {
+  let valid = true;
+  const server = createServer((req, res) => {
+    if (!valid || req.headers['x-api-key'] !== key) return sendJson(res, 401, { error: 'API key revoked or invalid' });
+    const pair = new URL(req.url ?? '/', 'http://x').searchParams.get('pair') ?? 'EURUSD';
+    sendJson(res, 200, { pair, rate: 1.08 });
+  });
+  const url = await listen(server, '');
+  return { url, key, revokeKey: () => { valid = false; }, close: () => closeServer(server) };
+}
+
+/** The demo's canary tool: read-only, cheap, and it calls the upstream API with its key. */
+export function rateTool(api: { url: string; key: string }): ToolSpec {
+  return {
+    name: 'get_rate',
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    outputSchema: z.object({ pair: z.string(), rate: z.number() }),
+    handler: async (args) => {
+      const pair = typeof args.pair === 'string' ? args.pair : 'EURUSD';
+      const res = await fetch(`${api.url}/rate?pair=${encodeURIComponent(pair)}`, { headers: { 'x-api-key': api.key } });
+      if (!res.ok) return { isError: true, content: [{ type: 'text', text: `upstream rates API answered HTTP ${res.status}: ${(await res.json() as { error?: string }).error ?? ''}` }] };
+      const data = (await res.json()) as { pair: string; rate: number };
+      return { content: [{ type: 'text', text: `${data.pair} ${data.rate}` }], structuredContent: data };
+    },
+  };
+}
+
+export function header(req: IncomingMessage, name: string): string | null {
+  const v = req.headers[name];
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export async function listen(server: Server, path: string): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+}
+
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,158 @@
+/**
+ * One pass of the pipeline against one target. `judge()` may run several (in-run retries); each
+ * attempt opens and ends its own sessions, so nothing carries over between attempts or runs.
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+import type { Target } from '../config/target.ts';
+import { FailureClass, Outcome, Revision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
+import { classifyError, oneLine, type Classified } from './classify.ts';
+import { connect } from './connect.ts';
+import { probeHealth } from './health.ts';
+import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';
+import { callCanaryTool } from './tool.ts';
+import { Wire, type FetchLike } from './wire.ts';
+
+export interface Attempt {
+  readonly outcome: Outcome;
+  readonly failure: FailureClass | null;
+  readonly detail: string;
+  readonly retryable: boolean;
+  readonly revision: Revision | null;
+  readonly server: ServerInfo | null;
+  readonly probes: readonly ProbeResult[];
+  readonly durationMs: number;
+}
+
+export interface AttemptContext {
+  readonly fetch?: FetchLike | undefined;
+  readonly now: () => number;
+  readonly budget: AbortSignal;
+}
+
+type StepResult<T> = { ok: true; value: T } | { ok: false; c: Classified };
+
+export async function runAttempt(target: Target, ctx: AttemptContext): Promise<Attempt> {
+  const { now } = ctx;
+  const started = now();
+  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.budget, fetch: ctx.fetch });
+  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget };
+  const probes: ProbeResult[] = [];
+  const open: Session[] = [];
+  const forgotten = new Set<Session>();
+  let revision: Revision | null = null;
+  let server: ServerInfo | null = null;
+  let recoveredNote: string | null = null;
+
+  const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
+    outcome, failure, detail, retryable, revision, server, probes, durationMs: now() - started,
+  });
+  const failedWith = (c: Classified): Attempt =>
+    end(c.failure === FailureClass.unsafeTool ? Outcome.inconclusive : Outcome.failed, c.failure, c.detail, c.retryable);
+  const timed = async <T>(name: ProbeName, fn: () => Promise<StepResult<T>>, okDetail: (v: T) => string): Promise<StepResult<T>> => {
+    const t0 = now();
+    const r = await fn();
+    probes.push(r.ok
+      ? { name, ok: true, durationMs: now() - t0, detail: okDetail(r.value), failure: null }
+      : { name, ok: false, durationMs: now() - t0, detail: r.c.detail, failure: r.c.failure });
+    return r;
+  };
+
+  try {
+    if (target.healthUrl) {
+      const h = await probeHealth(target.healthUrl, sameOrigin(target.healthUrl, target.url) ? target.headers : {}, wire, now);
+      probes.push(h);
+      if (!h.ok) return end(Outcome.failed, h.failure, h.detail, h.failure !== FailureClass.auth && h.failure !== FailureClass.tls);
+    }
+
+    const t0 = now();
+    const c = await connect(target.revision, o);
+    if (c.session) {
+      open.push(c.session);
+      ({ revision, server } = c.session);
+    }
+    if (c.recovered) recoveredNote = c.recovered;
+    probes.push({ name: c.probeName, ok: c.ok, durationMs: now() - t0, detail: c.detail, failure: c.failure?.failure ?? null });
+    if (!c.session || c.failure) return failedWith(c.failure!);
+    let current: Session = c.session;
+
+    // Runs a step on the current session; a 2025 session the server forgot (404) is replaced once by a
+    // fresh one — "start a fresh session", not "outage" — and a second loss is `session_lost`.
+    const onSession = async <T>(what: string, rpcMethod: string, fn: (s: Session) => Promise<T>): Promise<StepResult<T>> => {
+      try {
+        return { ok: true, value: await fn(current) };
+      } catch (e) {
+        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire.last(rpcMethod)) };
+        forgotten.add(current);
+        if (recoveredNote) return { ok: false, c: sessionLost(what) };
+        try {
+          current = await openSession('legacy', o);
+          open.push(current);
+        } catch (e2) {
+          return { ok: false, c: classifyError(`${what}: re-initialize after the session was forgotten`, e2, wire.last('initialize')) };
+        }
+        recoveredNote = recoveredDetail(what);
+        try {
+          return { ok: true, value: await fn(current) };
+        } catch (e3) {
+          if (sessionGone(current, wire.last(rpcMethod)?.status)) {
+            forgotten.add(current);
+            return { ok: false, c: sessionLost(what) };
+          }
+          return { ok: false, c: classifyStep(what, e3, wire.last(rpcMethod)) };
+        }
+      }
+    };
+
+    const caps = current.client.getServerCapabilities();
+    if (!caps?.tools) {
+      // Never list what the server does not advertise.
+      probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail: 'tools/list: the server does not advertise the tools capability', failure: FailureClass.toolMissing });
+      return end(Outcome.failed, FailureClass.toolMissing, 'tools/list: the server does not advertise the tools capability');
+    }
+    const listed = await timed('tools/list', () => onSession('tools/list', 'tools/list',
+      (s) => s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.budget })),
+      (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${target.tool.name}` : ''}`);
+    if (!listed.ok) return failedWith(listed.c);
+    const tools: Tool[] = listed.value.tools;
+
+    if (target.tool) {
+      const wanted = target.tool;
+      const tool = tools.find((t) => t.name === wanted.name);
+      if (!tool) {
+        const names = tools.slice(0, 8).map((t) => t.name).join(', ');
+        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail: `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})` };
+        probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
+        return failedWith(c);
+      }
+      const called = await timed('tools/call', () => onSession('tools/call', 'tools/call',
+        (s) => callCanaryTool(s, tool, wanted, target.timeoutMs, ctx.budget)).then((r) => (r.ok && r.value.failure ? { ok: false as const, c: r.value.failure } : r)),
+        (v) => v.detail);
+      if (!called.ok) return failedWith(called.c);
+    }
+
+    if (recoveredNote) return end(Outcome.degraded, null, recoveredNote);
+    return end(Outcome.healthy, null, `${revision}${server ? ` ${server.name} ${server.version}` : ''}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`);
+  } finally {
+    for (const s of open) await closeSession(s, { sendDelete: !forgotten.has(s) });
+  }
+}
+
+function classifyStep(what: string, e: unknown, exchange: Parameters<typeof classifyError>[2]): Classified {
+  const c = classifyError(what, e, exchange);
+  // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
+  if (what === 'tools/call' && c.failure === FailureClass.protocol && /output ?schema|structured ?content/i.test(c.detail)) {
+    return { failure: FailureClass.assertion, detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`, retryable: false };
+  }
+  if (/input_required|UNSUPPORTED_RESULT_TYPE|INPUT_REQUIRED/i.test(c.detail)) {
+    return { failure: FailureClass.toolError, detail: `${what}: the tool asked for user input (input_required); a canary tool must answer unattended`, retryable: false };
+  }
+  return c;
+}
+
+function sessionGone(s: Session, status: number | null | undefined): boolean {
+  return s.revision === Revision.legacy && status === 404;
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  return new URL(a).origin === new URL(b).origin;
+}

@@ -1,0 +1,91 @@
+/**
+ * The protocol step: establish the era and a connection, the way the target's `revision` says.
+ * `auto` asks 2026-07-28 `server/discover` first and falls back to exactly one 2025-11-25
+ * `initialize`; a pinned revision never falls back.
+ */
+import type { z } from 'zod';
+import type { RevisionSetting } from '../config/target.ts';
+import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
+import { classifyError, type Classified } from './classify.ts';
+import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
+import type { Exchange } from './wire.ts';
+
+export interface Connected {
+  readonly session?: Session;
+  readonly ok: boolean;
+  readonly probeName: ProbeName;
+  readonly detail: string;
+  readonly failure?: Classified;
+  /** Set when the handshake's session was forgotten and a fresh one worked. */
+  readonly recovered?: string;
+}
+
+/**
+ * Not era evidence, and a second attempt would only double the wait (or the lockout): these end the
+ * run instead of falling back to 2025-11-25.
+ */
+const ENDS_NEGOTIATION: ReadonlySet<FailureClass> = new Set([FailureClass.auth, FailureClass.timeout, FailureClass.unreachable, FailureClass.tls]);
+
+export async function connect(setting: z.output<typeof RevisionSetting>, o: SessionOptions): Promise<Connected> {
+  const mode = setting === 'auto' ? 'auto' : setting === Revision.modern ? 'modern' : 'legacy';
+  try {
+    const s = await openSession(mode, o);
+    if (setting === Revision.legacy && s.client.getNegotiatedProtocolVersion() !== Revision.legacy) {
+      await closeSession(s, { sendDelete: true });
+      const got = s.client.getNegotiatedProtocolVersion() ?? 'none';
+      return failed('initialize', { failure: FailureClass.revision, retryable: false, detail: `initialize: the server negotiated ${got}, not the pinned 2025-11-25` });
+    }
+    return { session: s, ok: true, probeName: nameFor(s.revision), detail: describeEra(s, o.wire.last('server/discover'), mode) };
+  } catch (e) {
+    if (o.wire.last('notifications/initialized')?.status === 404) return reconnectAfterForgottenHandshake(o);
+    const initSent = o.wire.last('initialize') !== undefined;
+    const step: ProbeName = initSent ? 'initialize' : 'discover';
+    const first = classifyError(step, e, o.wire.last(initSent ? 'initialize' : 'server/discover'));
+    if (mode !== 'auto') return failed(step, pinnedFailure(setting, first));
+    // The SDK already fell back and sent the one `initialize`: judge by it, never send a second.
+    if (initSent || ENDS_NEGOTIATION.has(first.failure)) return failed(step, first);
+    try {
+      const s = await openSession('legacy', o);
+      return { session: s, ok: true, probeName: 'initialize', detail: `2025-11-25 session (discover failed: ${first.detail})` };
+    } catch (e2) {
+      const second = classifyError('initialize', e2, o.wire.last('initialize'));
+      // A server that fails both eras is judged by the first failure; the second is context.
+      return failed('discover', { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` });
+    }
+  }
+}
+
+/** A pinned revision the server does not speak is `revision`; outages and auth walls keep their class. */
+function pinnedFailure(setting: string, c: Classified): Classified {
+  const notSpoken = c.failure === FailureClass.protocol || c.failure === FailureClass.revision
+    || (c.failure === FailureClass.httpStatus && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 408 && c.status !== 429);
+  return notSpoken ? { ...c, failure: FailureClass.revision, detail: `${c.detail} — the server does not speak the pinned ${setting}` } : c;
+}
+
+/** The session died between `initialize` and `notifications/initialized`: one fresh handshake. */
+async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Connected> {
+  try {
+    const s = await openSession('legacy', o);
+    return { session: s, ok: true, probeName: 'initialize', detail: '2025-11-25 session (second handshake)', recovered: recoveredDetail('initialize') };
+  } catch (e) {
+    if (o.wire.last('notifications/initialized')?.status === 404) {
+      return failed('initialize', { failure: FailureClass.sessionLost, retryable: false, detail: 'initialize: the server forgot the session between initialize and initialized, twice — sessions do not survive between requests (replicas without shared sessions?)' });
+    }
+    return failed('initialize', classifyError('initialize', e, o.wire.last('initialize')));
+  }
+}
+
+function failed(probeName: ProbeName, c: Classified): Connected {
+  return { ok: false, probeName, detail: c.detail, failure: c };
+}
+
+function nameFor(r: Revision): ProbeName {
+  return r === Revision.modern ? 'discover' : 'initialize';
+}
+
+function describeEra(s: Session, discover: Exchange | undefined, mode: string): string {
+  if (s.revision === Revision.modern) return '2026-07-28 via server/discover';
+  if (mode !== 'auto' || !discover) return '2025-11-25 session';
+  const answer = discover.error ? discover.error.code : `HTTP ${discover.status}`;
+  return `2025-11-25 session (discover answered ${answer})`;
+}

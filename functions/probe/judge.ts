@@ -1,0 +1,81 @@
+/**
+ * Judges one target the way an agent uses it: health → discover or initialize → tools/list →
+ * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
+ * No AWS here; fetch and clock are injected.
+ */
+import type { Target } from '../config/target.ts';
+import { Redactor } from '../redact.ts';
+import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
+import { runAttempt, type Attempt } from './attempt.ts';
+import type { FetchLike } from './wire.ts';
+
+export interface JudgeDeps {
+  readonly fetch?: FetchLike;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** In-run retry delays: 500 ms, doubling, capped. */
+export const RETRY_BASE_DELAY_MS = 500;
+export const RETRY_MAX_DELAY_MS = 4_000;
+
+export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
+  const now = deps.now ?? (() => performance.now());
+  const sleep = deps.sleep ?? abortableSleep;
+  const redactor = new Redactor(Object.values(target.headers));
+  const started = now();
+  const budget = new AbortController();
+  const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
+  try {
+    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+    const firstFailure = attempt;
+    let retries = 0;
+    while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
+      const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
+      // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
+      if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
+      await sleep(delay, budget.signal);
+      retries++;
+      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+    }
+    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started));
+  } finally {
+    clearTimeout(budgetTimer);
+  }
+}
+
+/** Turns the last attempt into the run's Verdict: slowness and recovered retries are `degraded`. */
+function finish(target: Target, a: Attempt, retries: number, firstFailure: Attempt | undefined, durationMs: number): Verdict {
+  let { outcome, failure, detail } = a;
+  if (outcome === Outcome.healthy && firstFailure) {
+    outcome = Outcome.degraded;
+    detail = `healthy after ${retries} retr${retries === 1 ? 'y' : 'ies'}; the first attempt failed: ${firstFailure.detail}`;
+  }
+  if (outcome === Outcome.healthy && a.durationMs > target.degradedMs) {
+    outcome = Outcome.degraded;
+    detail = `slow: the run took ${Math.round(a.durationMs)} ms (degraded above ${target.degradedMs} ms)`;
+  }
+  return {
+    target: target.name,
+    outcome,
+    failure,
+    detail,
+    revision: a.revision,
+    server: a.server,
+    durationMs: Math.round(durationMs),
+    retries,
+    probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
+  };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * The canary's fetch: every HTTP request of a run goes through it. It does three things the SDK's
+ * transport does not, and that a canary cannot do without:
+ * - a timeout on every request, headers *and* body (a server that drips one byte a second, or an SSE
+ *   stream of keep-alive comments, would otherwise hold a run open forever), and the run's budget;
+ * - a cap on the bytes read from any one response (a 200 MB answer must not exhaust the Lambda);
+ * - a record of each exchange (JSON-RPC method, status, network error), the evidence the classifier
+ *   judges by, since the SDK's errors do not always keep the status or the socket error.
+ */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export type WireErrorKind = 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'other';
+
+export interface Exchange {
+  readonly httpMethod: string;
+  /** The JSON-RPC method of the request body (`tools/call`, …), or null (GET, DELETE, health). */
+  readonly rpcMethod: string | null;
+  status: number | null;
+  contentType: string | null;
+  wwwAuthenticate: string | null;
+  retryAfter: string | null;
+  /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
+  error: { kind: WireErrorKind; code: string } | null;
+  bytes: number;
+}
+
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface WireOptions {
+  readonly timeoutMs: number;
+  /** Aborts everything when the run's budget is spent. */
+  readonly budget: AbortSignal;
+  readonly maxResponseBytes?: number;
+  /** Injected for tests; defaults to the global fetch. */
+  readonly fetch?: FetchLike;
+}
+
+export class Wire {
+  readonly exchanges: Exchange[] = [];
+  private readonly maxBytes: number;
+  private readonly baseFetch: FetchLike;
+
+  constructor(private readonly options: WireOptions) {
+    this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
+  }
+
+  /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
+  last(rpcMethod: string): Exchange | undefined {
+    return this.exchanges.findLast((x) => x.rpcMethod === rpcMethod);
+  }
+
+  readonly fetch: FetchLike = async (url, init = {}) => {
+    const exchange: Exchange = {
+      httpMethod: (init.method ?? 'GET').toUpperCase(),
+      rpcMethod: rpcMethodOf(init.body),
+      status: null,
+      contentType: null,
+      wwwAuthenticate: null,
+      retryAfter: null,
+      error: null,
+      bytes: 0,
+    };
+    this.exchanges.push(exchange);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signals = [timeout, this.options.budget];
+    if (init.signal) signals.push(init.signal);
+    const signal = AbortSignal.any(signals);
+    const why = (e: unknown) => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
+
+    let response: Response;
+    try {
+      response = await this.baseFetch(url, { ...init, signal });
+    } catch (e) {
+      exchange.error = { kind: why(e), code: errorCode(e) };
+      throw e;
+    }
+    exchange.status = response.status;
+    exchange.contentType = response.headers.get('content-type');
+    exchange.wwwAuthenticate = response.headers.get('www-authenticate');
+    exchange.retryAfter = response.headers.get('retry-after');
+    if (!response.body) return response;
+
+    const maxBytes = this.maxBytes;
+    const capped = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          exchange.bytes += chunk.byteLength;
+          if (exchange.bytes > maxBytes) {
+            exchange.error = { kind: 'too_large', code: `over ${maxBytes} bytes` };
+            controller.error(new Error(`response body exceeded the ${maxBytes}-byte cap`));
+            return;
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+      { signal },
+    );
+    // Timeouts that strike while the body streams are recorded here, where the stream errors.
+    signal.addEventListener('abort', () => {
+      exchange.error ??= { kind: why(signal.reason), code: 'aborted while reading the body' };
+    }, { once: true });
+    return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+function rpcMethodOf(body: RequestInit['body']): string | null {
+  if (typeof body !== 'string') return null;
+  try {
+    const msg = JSON.parse(body) as { method?: unknown } | Array<{ method?: unknown }>;
+    const first = Array.isArray(msg) ? msg[0] : msg;
+    return typeof first?.method === 'string' ? first.method : null;
+  } catch {
+    return null;
+  }
+}
+
+const TLS_CODE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|HOSTNAME_MISMATCH|EPROTO$)/;
+const NET_CODE = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|ETIMEDOUT|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT)$/;
+
+/** The innermost error code in a cause chain (undici wraps socket errors in "fetch failed"). */
+export function errorCode(e: unknown): string {
+  let code = '';
+  for (let cur: unknown = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string') code = c;
+  }
+  return code || (e instanceof Error ? e.name : 'error');
+}
+
+export function networkErrorKind(e: unknown): WireErrorKind {
+  const code = errorCode(e);
+  if (TLS_CODE.test(code)) return 'tls';
+  if (NET_CODE.test(code)) return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'timeout' : 'unreachable';
+  if (code === 'TimeoutError') return 'timeout';
+  return 'other';
+}

@@ -1,0 +1,48 @@
+/**
+ * Secrets (header values, bearer tokens) must never reach logs, results, metrics or pages — even when a
+ * hostile server echoes them back in an error body or a tool's text. Every string that leaves the engine
+ * goes through one Redactor built from the target's secret values.
+ */
+export const REDACTED = '[redacted]';
+
+/** Shorter fragments would redact ordinary words; a credential is longer than this. */
+const MIN_SECRET_LENGTH = 4;
+
+export class Redactor {
+  private readonly needles: readonly string[];
+
+  constructor(secretValues: Iterable<string>) {
+    const needles = new Set<string>();
+    for (const value of secretValues) {
+      for (const form of secretForms(value)) if (form.length >= MIN_SECRET_LENGTH) needles.add(form);
+    }
+    // Longest first, so "Bearer abc" is replaced whole before "abc" alone.
+    this.needles = [...needles].sort((a, b) => b.length - a.length);
+  }
+
+  text(s: string): string {
+    let out = s;
+    for (const needle of this.needles) out = out.split(needle).join(REDACTED);
+    return out;
+  }
+
+  /** Deep copy of a JSON-like value with every string redacted. */
+  value<T>(v: T): T {
+    if (typeof v === 'string') return this.text(v) as T;
+    if (Array.isArray(v)) return v.map((x) => this.value(x)) as T;
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x)])) as T;
+    }
+    return v;
+  }
+}
+
+/** The forms a secret takes on the wire or in an echo: whole, its credential part, and URL-encoded. */
+function secretForms(value: string): string[] {
+  const trimmed = value.trim();
+  const forms = [trimmed, encodeURIComponent(trimmed)];
+  // "Bearer <token>", "Basic <b64>", "token=<x>": the credential part alone is the secret too.
+  for (const part of trimmed.split(/[\s=]+/)) forms.push(part, encodeURIComponent(part));
+  const scheme = /^(bearer|basic|token|apikey)$/i;
+  return forms.filter((f) => !scheme.test(f));
+}

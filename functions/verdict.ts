@@ -1,0 +1,92 @@
+/**
+ * The product's shared words. They reach `--json` output, logs, metric values and pages, so they are
+ * plain lowercase strings kept in one place: a new failure class is added here and nowhere else.
+ */
+
+/** Why a run did not end healthy. One list, used by the CLI, the Lambda result, the metrics and the page. */
+export const FailureClass = {
+  /** DNS did not resolve, the connection was refused or reset. */
+  unreachable: 'unreachable',
+  /** The TLS handshake failed: self-signed, expired or mismatched certificate. Never silently accepted. */
+  tls: 'tls',
+  /** A request got no complete answer within its timeout, or the run ran out of budget. */
+  timeout: 'timeout',
+  /** An HTTP status that is neither success nor an auth wall (404, 429, 5xx…). */
+  httpStatus: 'http_status',
+  /** 401 or 403: the credentials the canary sends are missing, expired or not allowed. */
+  auth: 'auth',
+  /** The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, JSON-RPC error). */
+  protocol: 'protocol',
+  /** A 2025-11-25 session was forgotten by the server and a fresh one was forgotten too. */
+  sessionLost: 'session_lost',
+  /** The server does not speak the protocol revision the target pins. */
+  revision: 'revision',
+  /** `tools/list` does not name the canary tool. */
+  toolMissing: 'tool_missing',
+  /** The canary tool ran and answered `isError` (an expired upstream key shows up here). */
+  toolError: 'tool_error',
+  /** The tool answered, but not what the target expects (text, JSON path, outputSchema). */
+  assertion: 'assertion',
+  /** The canary tool is not annotated read-only, so the canary refuses to call it. */
+  unsafeTool: 'unsafe_tool',
+} as const;
+export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
+export const failureClasses: readonly FailureClass[] = Object.values(FailureClass);
+
+/**
+ * - `healthy`: every probe passed within the degraded threshold.
+ * - `degraded`: the endpoint works for agents, but slowly or only after recovering a lost session.
+ * - `failed`: the endpoint does not work for agents; the failure class says how.
+ * - `inconclusive`: the canary could not judge (its own config or credentials, or an unsafe tool).
+ */
+export const Outcome = {
+  healthy: 'healthy',
+  degraded: 'degraded',
+  failed: 'failed',
+  inconclusive: 'inconclusive',
+} as const;
+export type Outcome = (typeof Outcome)[keyof typeof Outcome];
+
+/** The two protocol revisions the canary speaks. */
+export const Revision = { modern: '2026-07-28', legacy: '2025-11-25' } as const;
+export type Revision = (typeof Revision)[keyof typeof Revision];
+
+/** The steps of a run, in order. `discover` or `initialize` depending on the era that answered. */
+export type ProbeName = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call';
+
+export interface ProbeResult {
+  readonly name: ProbeName;
+  readonly ok: boolean;
+  readonly durationMs: number;
+  /** One line: what the probe saw. Secrets are redacted. */
+  readonly detail: string;
+  readonly failure: FailureClass | null;
+}
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** The result of one run against one target. */
+export interface Verdict {
+  readonly target: string;
+  readonly outcome: Outcome;
+  /** The failure class; `null` when healthy, or degraded for slowness or a recovered session. */
+  readonly failure: FailureClass | null;
+  /** One line for a human: what went wrong, or what was seen. */
+  readonly detail: string;
+  /** The protocol revision the run spoke, or `null` when no era was established. */
+  readonly revision: Revision | null;
+  readonly server: ServerInfo | null;
+  readonly durationMs: number;
+  /** In-run retries used (after `unreachable`, `timeout` or a 5xx only). */
+  readonly retries: number;
+  readonly probes: readonly ProbeResult[];
+}
+
+/** Ranks outcomes for "the worst of several": failed > inconclusive > degraded > healthy. */
+export function worstOutcome(outcomes: readonly Outcome[]): Outcome {
+  const rank: Record<Outcome, number> = { healthy: 0, degraded: 1, inconclusive: 2, failed: 3 };
+  return outcomes.reduce<Outcome>((worst, o) => (rank[o] > rank[worst] ? o : worst), Outcome.healthy);
+}
