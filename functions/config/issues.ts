@@ -12,8 +12,11 @@ export function fieldPath(path: readonly PropertyKey[], root = ''): string {
   return out || '(root)';
 }
 
-export function describeIssue(issue: z.core.$ZodIssue, root = ''): string {
-  const field = fieldPath(issue.path, root);
+/** How a field is named in messages: a config path by default, a CLI flag for the CLI. */
+export type FieldNamer = (path: readonly PropertyKey[]) => string;
+
+export function describeIssue(issue: z.core.$ZodIssue, root: string | FieldNamer = ''): string {
+  const field = typeof root === 'function' ? root(issue.path) : fieldPath(issue.path, root);
   if (issue.code === 'unrecognized_keys') {
     return `${field} has unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
   }
@@ -22,7 +25,7 @@ export function describeIssue(issue: z.core.$ZodIssue, root = ''): string {
   return `${field} ${issue.message}`;
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root = ''): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root: string | FieldNamer = ''): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const lines = result.error.issues.map((i) => describeIssue(i, root));

@@ -76,7 +76,7 @@ export const Target = z.object({
   retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
 }).strict().superRefine((t, ctx) => {
   if (t.timeoutMs > t.budgetMs) {
-    ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than budgetMs (${t.budgetMs}): lower it or raise budgetMs` });
+    ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)` });
   }
 });
 

@@ -78,6 +78,7 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
   };
 
   const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === '/health') return sendJson(res, 200, { status: 'ok' });
     try {
       const raw = req.method === 'POST' ? await readBody(req) : '';
       let body: unknown;

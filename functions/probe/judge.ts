@@ -46,7 +46,8 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
 
 /** Turns the last attempt into the run's Verdict: slowness and recovered retries are `degraded`. */
 function finish(target: Target, a: Attempt, retries: number, firstFailure: Attempt | undefined, durationMs: number): Verdict {
-  let { outcome, failure, detail } = a;
+  const { failure } = a;
+  let { outcome, detail } = a;
   if (outcome === Outcome.healthy && firstFailure) {
     outcome = Outcome.degraded;
     detail = `healthy after ${retries} retr${retries === 1 ? 'y' : 'ies'}; the first attempt failed: ${firstFailure.detail}`;

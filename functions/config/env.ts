@@ -1,0 +1,45 @@
+/**
+ * The scheduled run's environment, read once when the function's container starts. The CDK stack sets
+ * these; a missing one is a deploy mistake, so it fails the cold start loudly (the Lambda Errors
+ * alarm and the dead-man heartbeat both see it) with the variable's name and the fix.
+ */
+import { configError } from '../errors.ts';
+import { DEFAULT_NAMESPACE } from './fleet.ts';
+
+export const EnvVar = {
+  homeRegion: 'MCP_CANARY_HOME_REGION',
+  namespace: 'MCP_CANARY_NAMESPACE',
+  /** Set by the Lambda runtime: the region this copy of the function probes from. */
+  probeRegion: 'AWS_REGION',
+} as const;
+
+export interface RunEnv {
+  /** Where metrics go (and where the alarms live), whatever region the function runs in. */
+  readonly homeRegion: string;
+  /** CloudWatch namespace of the metrics. @default - `McpCanary` */
+  readonly namespace: string;
+  /** The `ProbeRegion` dimension: the region the function runs in. */
+  readonly probeRegion: string;
+}
+
+const region = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
+const namespace = /^[A-Za-z0-9_./#:-]{1,255}$/;
+
+export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
+  const homeRegion = required(env, EnvVar.homeRegion, 'the region that holds the canary\'s metrics and alarms, e.g. eu-west-1');
+  if (!region.test(homeRegion)) {
+    throw configError(`Environment variable ${EnvVar.homeRegion} is not an AWS region: got ${JSON.stringify(homeRegion)}. Set it to e.g. eu-west-1.`);
+  }
+  const probeRegion = required(env, EnvVar.probeRegion, 'the region the function runs in (Lambda sets it; set it yourself when running locally)');
+  const ns = env[EnvVar.namespace]?.trim() || DEFAULT_NAMESPACE;
+  if (!namespace.test(ns)) {
+    throw configError(`Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: got ${JSON.stringify(ns)}. Use letters, digits and . _ / # : - (or unset it for ${DEFAULT_NAMESPACE}).`);
+  }
+  return { homeRegion, namespace: ns, probeRegion };
+}
+
+function required(env: NodeJS.ProcessEnv, name: string, what: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw configError(`Environment variable ${name} is required: set it to ${what}.`);
+  return value;
+}
