@@ -1,0 +1,57 @@
+/**
+ * The run's time budget. A scheduled run must end on its own, well before the Lambda timeout (a
+ * timeout is an error, and errors are retried and double-count) and before the next run starts:
+ *
+ *   schedule period  >  Lambda timeout  >  run budget
+ *   run budget = secret read + the slowest target's budgetMs + grace + publish reserve
+ */
+import { SECRET_READ_TIMEOUT_MS } from './secrets.ts';
+
+/**
+ * Extra time `judge()` gets past `target.budgetMs` before its verdict is abandoned. The engine enforces
+ * the budget itself; this only guards the other targets against a hang the engine did not catch.
+ */
+export const JUDGE_GRACE_MS = 2_000;
+/** Kept free after judging for PutMetricData (with its retries) and the log lines. */
+export const PUBLISH_RESERVE_MS = 5_000;
+/** Kept free before the Lambda timeout, so the handler always returns on its own. */
+export const RETURN_MARGIN_MS = 1_000;
+
+/** How long a run over targets whose slowest `budgetMs` is `maxBudgetMs` may take, all in. */
+export function runBudgetMs(maxBudgetMs: number): number {
+  return SECRET_READ_TIMEOUT_MS + maxBudgetMs + JUDGE_GRACE_MS + PUBLISH_RESERVE_MS;
+}
+
+/**
+ * The Lambda timeout (whole seconds) the CDK stack should give the function: the run budget plus the
+ * margin. The schedule period must be longer than this.
+ */
+export function lambdaTimeoutSeconds(maxBudgetMs: number): number {
+  return Math.ceil((runBudgetMs(maxBudgetMs) + RETURN_MARGIN_MS) / 1000);
+}
+
+/** How a piece of work ended when raced against a deadline. Never rejects. */
+export type Settled<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'error'; readonly error: unknown }
+  | { readonly kind: 'late' };
+
+/**
+ * Waits for `work` at most `ms`. Late work keeps running but its result is dropped, and its rejection
+ * is still handled: an unhandled rejection would crash the warm container on a later run.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ kind: 'late' }), Math.max(0, ms));
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ kind: 'value', value });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resolve({ kind: 'error', error });
+      },
+    );
+  });
+}

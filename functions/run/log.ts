@@ -1,0 +1,37 @@
+/**
+ * The run's log lines: one JSON object per line on stdout, so CloudWatch Logs Insights and the brief
+ * read fields, not text. Written with `process.stdout.write`, not `console.log`, so the Lambda runtime
+ * adds no prefix and the line is exactly the JSON. Everything passes a Redactor first.
+ */
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../publish/schema.ts';
+import type { Redactor } from '../redact.ts';
+import type { Verdict } from '../verdict.ts';
+
+export type LogLine = (line: string) => void;
+
+export const stdoutLine: LogLine = (line) => {
+  process.stdout.write(`${line}\n`);
+};
+
+export const PUBLISH_FAILED_MESSAGE = 'mcp-canary publish failed' as const;
+
+/** Logged when metrics could not be published; the run lines were already written before. */
+export interface PublishFailedRecord {
+  readonly message: typeof PUBLISH_FAILED_MESSAGE;
+  readonly homeRegion: string;
+  readonly namespace: string;
+  readonly probeRegion: string;
+  readonly targets: readonly string[];
+  readonly attempts: number;
+  readonly errors: readonly string[];
+}
+
+export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date): RunRecord {
+  return { message: RUN_RECORD_MESSAGE, target: verdict.target, probeRegion, startedAt: startedAt.toISOString(), verdict };
+}
+
+export function logRecord<T>(log: LogLine, record: T, redactor: Redactor): T {
+  const safe = redactor.value(record);
+  log(JSON.stringify(safe));
+  return safe;
+}
