@@ -3,7 +3,7 @@
  * `mcp-canary check --config`, the scheduled run and `cdk synth`.
  */
 import { z } from 'zod';
-import { Target } from './target.ts';
+import { checkTarget, TargetFields } from './target.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
 /** Failed runs in a row before a page (Gatus' failure-threshold). */
@@ -24,13 +24,13 @@ export const Subscription = z.union([
 ], { error: 'must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }' });
 export type Subscription = z.infer<typeof Subscription>;
 
-export const FleetTarget = Target.and(z.object({
+export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's schedule for this target. */
   schedule: schedule.optional(),
   /** Overrides the fleet's probe regions for this target. */
   probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
-}));
+}).superRefine(checkTarget);
 
 export const Fleet = z.object({
   /** The region that holds metrics, alarms, topics and the dashboard. */

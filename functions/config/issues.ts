@@ -20,8 +20,12 @@ export function describeIssue(issue: z.core.$ZodIssue, root: string | FieldNamer
   if (issue.code === 'unrecognized_keys') {
     return `${field} has unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
-  if (issue.code === 'invalid_type') return `${field} must be ${issue.expected}, got ${typeName(issue.input)}`;
+  if (issue.code === 'invalid_type') {
+    // zod keeps the input out of issues by default; its message names what it received.
+    const received = /received (\w+)/.exec(issue.message)?.[1];
+    if (received === 'undefined') return `${field} is required`;
+    return `${field} must be ${article(issue.expected)}${received ? `, got ${article(received)}` : ''}`;
+  }
   return `${field} ${issue.message}`;
 }
 
@@ -32,8 +36,6 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, wha
   throw configError(`${what}: ${lines.join('; ')}`) as CanaryError;
 }
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'string' ? `a string (${JSON.stringify(v).slice(0, 40)})` : `a ${typeof v}`;
+function article(type: string): string {
+  return type === 'null' || type === 'undefined' ? type : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }

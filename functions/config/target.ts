@@ -59,7 +59,8 @@ export const CanaryTool = z.object({
   allowUnsafe: z.boolean().default(false),
 }).strict();
 
-export const Target = z.object({
+/** The target's fields; `Target` adds the cross-field checks. Extend this, not `Target`. */
+export const TargetFields = z.object({
   /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   url: httpUrl,
@@ -74,11 +75,15 @@ export const Target = z.object({
   budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
   degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
   retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
-}).strict().superRefine((t, ctx) => {
+}).strict();
+
+export function checkTarget(t: { timeoutMs: number; budgetMs: number }, ctx: z.RefinementCtx): void {
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)` });
   }
-});
+}
+
+export const Target = TargetFields.superRefine(checkTarget);
 
 export type TargetInput = z.input<typeof Target>;
 export type Target = z.output<typeof Target>;

@@ -43,6 +43,8 @@ export interface McpServerOptions {
   readonly requireAuthorization?: string;
   /** Answer every server/discover with this HTTP status (the "discover 500, 2025 fine" server). */
   readonly discoverStatus?: number;
+  /** Answer the first `times` requests of `rpcMethod` with `status` (a blip, a lost session, a 503). */
+  readonly inject?: { readonly rpcMethod: string; readonly status: number; readonly times: number };
 }
 
 export interface RunningServer {
@@ -59,6 +61,7 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   let forgetsLeft = opts.sessions === 'forget-always' ? Infinity : opts.sessions === 'forget-once' ? 1 : 0;
   const requests: RecordedRequest[] = [];
+  let injectionsLeft = opts.inject?.times ?? 0;
 
   const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const sid = header(req, 'mcp-session-id');
@@ -94,6 +97,11 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
       if (opts.requireAuthorization !== undefined && header(req, 'authorization') !== opts.requireAuthorization) {
         res.setHeader('www-authenticate', 'Bearer error="invalid_token", error_description="The access token expired"');
         return sendJson(res, 401, { error: 'invalid_token' });
+      }
+      if (opts.inject && rpcMethod === opts.inject.rpcMethod && injectionsLeft > 0) {
+        injectionsLeft--;
+        const message = opts.inject.status === 404 ? 'Session not found' : 'Injected failure';
+        return sendJson(res, opts.inject.status, { jsonrpc: '2.0', error: { code: -32001, message }, id: (body as { id?: unknown }).id ?? null });
       }
       if (opts.discoverStatus !== undefined && rpcMethod === 'server/discover') {
         return sendJson(res, opts.discoverStatus, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: (body as { id?: unknown }).id ?? null });
