@@ -134,6 +134,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
     return end(Outcome.healthy, null, `${revision}${server ? ` ${server.name} ${server.version}` : ''}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`);
   } finally {
     for (const s of open) await closeSession(s, { sendDelete: !forgotten.has(s) });
+    await wire.close();
   }
 }
 

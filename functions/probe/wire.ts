@@ -5,7 +5,8 @@
  *   stream of keep-alive comments, would otherwise hold a run open forever), and the run's budget;
  * - a cap on the bytes read from any one response (a 200 MB answer must not exhaust the Lambda);
  * - a record of each exchange (JSON-RPC method, status, network error), the evidence the classifier
- *   judges by, since the SDK's errors do not always keep the status or the socket error.
+ *   judges by, since the SDK's errors do not always keep the status or the socket error;
+ * - a connection pool of its own, closed when the attempt ends (see `freshPool`).
  */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -35,14 +36,26 @@ export interface WireOptions {
   readonly fetch?: FetchLike;
 }
 
+/** The part of undici's Dispatcher the wire uses. */
+interface Pool {
+  destroy(): Promise<void>;
+}
+
 export class Wire {
   readonly exchanges: Exchange[] = [];
   private readonly maxBytes: number;
   private readonly baseFetch: FetchLike;
+  private pool: Promise<Pool | undefined> | undefined;
 
   constructor(private readonly options: WireOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
+  }
+
+  /** Closes the attempt's sockets, the 2025 GET stream's included. */
+  async close(): Promise<void> {
+    const pool = await this.pool;
+    await pool?.destroy().catch(() => {});
   }
 
   /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
@@ -70,7 +83,8 @@ export class Wire {
 
     let response: Response;
     try {
-      response = await this.baseFetch(url, { ...init, signal });
+      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool());
+      response = await this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
       throw e;
@@ -134,4 +148,23 @@ export function networkErrorKind(e: unknown): WireErrorKind {
   if (NET_CODE.test(code)) return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'timeout' : 'unreachable';
   if (code === 'TimeoutError') return 'timeout';
   return 'other';
+}
+
+/**
+ * A connection pool for one attempt. Node's fetch keeps sockets alive in one process-wide pool; a
+ * warm Lambda that thaws holding a socket its server has since closed, or a server restarted between
+ * runs, would cost a run a false `unreachable` (Toolhive's stale keep-alive bug), and sockets of a
+ * hung server would outlive the run. Node exposes no Agent class for its built-in fetch (and the
+ * undici package would add ~500 KB to the bundle), but its undici registers the global dispatcher
+ * under this well-known symbol, so we make a sibling of the same class. A custom global dispatcher
+ * (a proxy agent) is left in charge: we do not know how to copy it.
+ */
+async function freshPool(): Promise<Pool | undefined> {
+  const key = Symbol.for('undici.globalDispatcher.1');
+  const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Pool } | undefined>;
+  // Created lazily by the first fetch; a data: URL creates it without touching the network.
+  if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
+  const global = registry[key];
+  if (!global || global.constructor.name !== 'Agent') return undefined;
+  return new global.constructor({});
 }
