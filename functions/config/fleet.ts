@@ -50,7 +50,9 @@ export const Fleet = z.object({
     tickets: z.array(Subscription).default([]),
     /** The canary's own health: dead-man, Lambda errors, schedule DLQ. */
     canaryOwner: z.array(Subscription).default([]),
-  }).strict().default({ pages: [], tickets: [], canaryOwner: [] }),
+    /** Briefs: a readable summary of every alarm change (chat channels, email); never the page itself. */
+    briefs: z.array(Subscription).default([]),
+  }).strict().default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
   targets: z.array(FleetTarget).min(1, 'needs at least one target'),
 }).strict().superRefine((f, ctx) => {
   const seen = new Map<string, number>();
