@@ -86,18 +86,21 @@ async function putWithRetry(client: CloudWatchClient, batch: MetricDatum[], opts
 }
 
 const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'ThrottledException', 'TooManyRequestsException', 'RequestLimitExceeded', 'RequestThrottledException']);
+/** The socket errors the SDK itself treats as transient (timeouts, resets, DNS hiccups). */
+const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 
 /**
- * Throttling, 5xx and no-HTTP-answer (network) errors are worth another try; a 4xx like AccessDenied
- * or InvalidParameterValue will answer the same way again.
+ * Throttling, 5xx and socket errors are worth another try. A 4xx like AccessDenied answers the same
+ * way again, and so does an error with no answer at all that is not a socket error (no credentials,
+ * a bad endpoint): retrying those would only spend the run's budget.
  */
 export function isRetryable(e: unknown): boolean {
-  const err = e as { name?: string; $fault?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  const err = e as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } } | null;
   if (err?.name && THROTTLING.has(err.name)) return true;
   if (err?.$retryable) return true;
   const status = err?.$metadata?.httpStatusCode;
-  if (status === undefined) return err?.$fault !== 'client';
-  return status === 429 || status >= 500;
+  if (status !== undefined) return status === 429 || status >= 500;
+  return NETWORK.has(err?.code ?? '') || NETWORK.has(err?.name ?? '');
 }
 
 function describe(e: unknown): string {

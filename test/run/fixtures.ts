@@ -53,3 +53,13 @@ export function motoRunDeps(endpoint: string, lines: string[], overrides: Partia
     ...overrides,
   };
 }
+
+/** The error a promise rejects with; fails the test when it resolves instead. */
+export async function rejectionOf<E extends Error = Error>(p: Promise<unknown>): Promise<E> {
+  try {
+    await p;
+  } catch (e) {
+    return e as E;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
+}

@@ -1,0 +1,143 @@
+/**
+ * The publisher's shapes: datums per run, batching, and the failure paths moto cannot produce
+ * (throttling, AccessDenied) through aws-sdk-client-mock on one client instance. Backoff sleeps move a
+ * fake clock, so no test waits.
+ */
+import { CloudWatchClient, CloudWatchServiceException, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
+import { describe, expect, it } from 'vitest';
+import { isRetryable, MAX_DATUMS_PER_CALL, metricData, publishRuns, type PublishOptions } from '../../functions/publish/metrics.ts';
+import type { RunRecord } from '../../functions/publish/schema.ts';
+import type { Outcome } from '../../functions/verdict.ts';
+
+const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord => ({
+  message: 'mcp-canary run',
+  target,
+  probeRegion: 'eu-west-1',
+  startedAt: '2026-11-29T10:00:00.000Z',
+  verdict: { target, outcome, failure: null, detail: '', revision: null, server: null, durationMs, retries: 0, probes: [] },
+});
+
+const throttled = () => new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Rate exceeded' });
+const denied = () => new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'not authorized to perform: cloudwatch:PutMetricData' });
+
+/** A fake clock that only backoff sleeps move, and a record of the sleeps. */
+function clock(budgetMs: number): { opts: PublishOptions; sleeps: number[] } {
+  let now = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    opts: { namespace: 'McpCanary', deadlineAt: budgetMs, now: () => now, random: () => 0.5, sleep: async (ms) => { sleeps.push(ms); now += ms; } },
+  };
+}
+
+describe('metric data', () => {
+  it.each([['healthy', 0], ['degraded', 1], ['inconclusive', 2], ['failed', 3]] as const)('writes an outcome of %s as Outcome %i and its Duration in ms, under Target and ProbeRegion', (outcome, code) => {
+    // Act
+    const data = metricData(record('rates', outcome, 1234));
+    // Assess
+    const dimensions = [{ Name: 'Target', Value: 'rates' }, { Name: 'ProbeRegion', Value: 'eu-west-1' }];
+    const at = new Date('2026-11-29T10:00:00.000Z');
+    expect(data).toEqual([
+      { MetricName: 'Outcome', Dimensions: dimensions, Timestamp: at, Value: code, Unit: 'None', StorageResolution: 60 },
+      { MetricName: 'Duration', Dimensions: dimensions, Timestamp: at, Value: 1234, Unit: 'Milliseconds', StorageResolution: 60 },
+    ]);
+  });
+});
+
+describe('publishing', () => {
+  it('sends 2 × 1250 runs in three calls of at most 1000 datums, in the namespace', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    const cw = mockClient(client);
+    cw.on(PutMetricDataCommand).resolves({});
+    const runs = Array.from({ length: 1250 }, (_, i) => record(`t${i}`, 'healthy'));
+    // Act
+    const result = await publishRuns(client, runs, clock(10_000).opts);
+    // Assess
+    expect(result).toEqual({ published: true, calls: 3, attempts: 3, errors: [] });
+    const sizes = cw.commandCalls(PutMetricDataCommand).map((c) => c.args[0].input.MetricData!.length);
+    expect(sizes.sort()).toEqual([1000, 1000, 500]);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_DATUMS_PER_CALL);
+    expect(cw).toHaveReceivedCommandWith(PutMetricDataCommand, { Namespace: 'McpCanary' });
+  });
+
+  it('retries a throttled PutMetricData with growing backoff, then publishes', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    const cw = mockClient(client);
+    cw.on(PutMetricDataCommand).rejectsOnce(throttled()).rejectsOnce(throttled()).rejectsOnce(throttled()).resolves({});
+    const { opts, sleeps } = clock(10_000);
+    // Act
+    const result = await publishRuns(client, [record('rates', 'failed')], opts);
+    // Assess
+    expect(result).toMatchObject({ published: true, attempts: 4 });
+    expect(cw).toHaveReceivedCommandTimes(PutMetricDataCommand, 4);
+    expect(sleeps).toEqual([150, 300, 600]);
+  });
+
+  it('gives up when throttling outlasts the deadline, reports it and does not throw', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    mockClient(client).on(PutMetricDataCommand).rejects(throttled());
+    const { opts, sleeps } = clock(5_000);
+    // Act
+    const result = await publishRuns(client, [record('rates', 'failed')], opts);
+    // Assess
+    expect(result.published).toBe(false);
+    expect(result.errors).toEqual(['Throttling: Rate exceeded']);
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(5_000);
+    expect(result.attempts).toBe(sleeps.length + 1);
+    expect(result.attempts).toBeGreaterThan(3);
+  });
+
+  it('does not retry AccessDenied: the same call would be denied again', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    mockClient(client).on(PutMetricDataCommand).rejects(denied());
+    const { opts, sleeps } = clock(10_000);
+    // Act
+    const result = await publishRuns(client, [record('rates', 'healthy')], opts);
+    // Assess
+    expect(result).toEqual({ published: false, calls: 1, attempts: 1, errors: ['AccessDenied: not authorized to perform: cloudwatch:PutMetricData'] });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('retries a network error that got no HTTP answer', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    mockClient(client).on(PutMetricDataCommand).rejectsOnce(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })).resolves({});
+    // Act
+    const result = await publishRuns(client, [record('rates', 'healthy')], clock(10_000).opts);
+    // Assess
+    expect(result).toMatchObject({ published: true, attempts: 2 });
+  });
+
+  it('makes no call at all when the deadline has already passed', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    const cw = mockClient(client);
+    cw.on(PutMetricDataCommand).resolves({});
+    // Act
+    const result = await publishRuns(client, [record('rates', 'healthy')], clock(0).opts);
+    // Assess
+    expect(result).toMatchObject({ published: false, attempts: 0 });
+    expect(cw).toHaveReceivedCommandTimes(PutMetricDataCommand, 0);
+  });
+});
+
+describe('which failures are retried', () => {
+  it.each([
+    ['throttling', new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }), true],
+    ['a 503', new CloudWatchServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: '' }), true],
+    ['a connection reset', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true],
+    ['a DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), true],
+    ['access denied', new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' }), false],
+    ['an invalid parameter', new CloudWatchServiceException({ name: 'InvalidParameterValue', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }), false],
+    ['missing credentials', Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }), false],
+  ])('%s → retried: %s', (_what, error, retried) => {
+    // Act + Assess
+    expect(isRetryable(error)).toBe(retried);
+  });
+});
