@@ -43,6 +43,8 @@ export interface McpServerOptions {
   readonly requireAuthorization?: string;
   /** Answer every server/discover with this HTTP status (the "discover 500, 2025 fine" server). */
   readonly discoverStatus?: number;
+  /** Listen on this port (default: any free one); a test restarts a server on the same port with it. */
+  readonly port?: number;
   /** Answer the first `times` requests of `rpcMethod` with `status` (a blip, a lost session, a 503). */
   readonly inject?: { readonly rpcMethod: string; readonly status: number; readonly times: number };
 }
@@ -114,7 +116,7 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
       else res.end();
     }
   });
-  const url = await listen(server, '/mcp');
+  const url = await listen(server, '/mcp', opts.port);
   return {
     url,
     requests,
@@ -186,8 +188,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export async function listen(server: Server, path: string): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+export async function listen(server: Server, path: string, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 }
 

@@ -33,6 +33,9 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
         return { failure: FailureClass.timeout, detail: `${what}: the run's budget ran out`, retryable: false };
       case 'too_large':
         return { failure: FailureClass.protocol, detail: `${what}: response body too large (${wire.code})`, retryable: false };
+      case 'wrong_id':
+      case 'no_answer':
+        return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}`, retryable: false };
       case 'other':
         break;
     }
@@ -69,6 +72,11 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
     const challenge = exchange?.wwwAuthenticate ? ` (WWW-Authenticate: ${oneLine(exchange.wwwAuthenticate).slice(0, 120)})` : '';
     return { failure: FailureClass.auth, detail: `${what}: HTTP ${status}${challenge} — check the credentials the canary sends`, retryable: false, status };
   }
+  if (status >= 300 && status < 400) {
+    // Redirects are followed within the endpoint's origin only, so headers never travel elsewhere.
+    const to = exchange?.redirectTo ? ` to ${exchange.redirectTo}` : '';
+    return { failure: FailureClass.httpStatus, detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`, retryable: false, status };
+  }
   const retryAfter = status === 429 && exchange?.retryAfter ? ` (Retry-After: ${exchange.retryAfter})` : '';
   return { failure: FailureClass.httpStatus, detail: `${what}: HTTP ${status}${type}${retryAfter}`, retryable: status >= 500, status };
 }
@@ -88,6 +96,8 @@ function describeSdkError(error: SdkError): string {
       return `unexpected content type (${oneLine(error.message)})`;
     case SdkErrorCode.InvalidResult:
       return `answer does not match the MCP schema (${oneLine(error.message)})`;
+    case SdkErrorCode.EraNegotiationFailed:
+      return oneLine(error.message.replace(/^Version negotiation probe failed: /, ''));
     default:
       return `${error.code}: ${oneLine(error.message)}`;
   }

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
 import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
-import { classifyError, type Classified } from './classify.ts';
+import { classifyError, classifyStatus, oneLine, type Classified } from './classify.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from './wire.ts';
 
@@ -42,17 +42,42 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     const step: ProbeName = initSent ? 'initialize' : 'discover';
     const first = classifyError(step, e, o.wire.last(initSent ? 'initialize' : 'server/discover'));
     if (mode !== 'auto') return failed(step, pinnedFailure(setting, first));
-    // The SDK already fell back and sent the one `initialize`: judge by it, never send a second.
-    if (initSent || ENDS_NEGOTIATION.has(first.failure)) return failed(step, first);
+    if (initSent) {
+      // The SDK already fell back and sent the one `initialize`: never send a second. If discover had
+      // failed rather than said "legacy", that first failure is the verdict, the initialize's context.
+      const discover = discoverFailure(o.wire.last('server/discover'));
+      return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
+    }
+    if (ENDS_NEGOTIATION.has(first.failure)) return failed(step, first);
     try {
       const s = await openSession('legacy', o);
       return { session: s, ok: true, probeName: 'initialize', detail: `2025-11-25 session (discover failed: ${first.detail})` };
     } catch (e2) {
-      const second = classifyError('initialize', e2, o.wire.last('initialize'));
-      // A server that fails both eras is judged by the first failure; the second is context.
-      return failed('discover', { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` });
+      return failed('discover', bothFailed(first, classifyError('initialize', e2, o.wire.last('initialize'))));
     }
   }
+}
+
+/** A server that fails both eras is judged by the first failure; the second is context. */
+function bothFailed(first: Classified, second: Classified): Classified {
+  return { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` };
+}
+
+/**
+ * JSON-RPC codes a 2025 server answers an unknown pre-initialize request with: "not modern", a normal
+ * legacy signal rather than a failure (-32000 is the TypeScript SDK's "Server not initialized").
+ */
+const LEGACY_SIGNALS: ReadonlySet<number> = new Set([-32600, -32601, -32602, -32000]);
+
+/** What the discover probe showed, when it was a failure rather than a legacy signal or success. */
+function discoverFailure(x: Exchange | undefined): Classified | null {
+  if (!x || x.error) return null;
+  // A 5xx or a redirect is a failure, not the "I am a 2025 server" answer a 4xx is.
+  if (x.status !== null && (x.status >= 500 || (x.status >= 300 && x.status < 400))) return classifyStatus('discover', x.status, x);
+  if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) {
+    return { failure: FailureClass.protocol, retryable: false, detail: `discover: JSON-RPC error ${x.rpcError.code}: ${oneLine(x.rpcError.message)}` };
+  }
+  return null;
 }
 
 /** A pinned revision the server does not speak is `revision`; outages and auth walls keep their class. */

@@ -10,7 +10,7 @@
  */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-export type WireErrorKind = 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'other';
+export type WireErrorKind = 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'other';
 
 export interface Exchange {
   readonly httpMethod: string;
@@ -20,8 +20,12 @@ export interface Exchange {
   contentType: string | null;
   wwwAuthenticate: string | null;
   retryAfter: string | null;
+  /** Where a 3xx pointed (origin only: a path or query may carry a key). */
+  redirectTo: string | null;
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
+  /** The JSON-RPC error of a JSON answer, when it was one. */
+  rpcError: { code: number; message: string } | null;
   bytes: number;
 }
 
@@ -64,14 +68,17 @@ export class Wire {
   }
 
   readonly fetch: FetchLike = async (url, init = {}) => {
+    const request = rpcRequestOf(init.body);
     const exchange: Exchange = {
       httpMethod: (init.method ?? 'GET').toUpperCase(),
-      rpcMethod: rpcMethodOf(init.body),
+      rpcMethod: request.method,
       status: null,
       contentType: null,
       wwwAuthenticate: null,
       retryAfter: null,
+      redirectTo: null,
       error: null,
+      rpcError: null,
       bytes: 0,
     };
     this.exchanges.push(exchange);
@@ -93,9 +100,18 @@ export class Wire {
     exchange.contentType = response.headers.get('content-type');
     exchange.wwwAuthenticate = response.headers.get('www-authenticate');
     exchange.retryAfter = response.headers.get('retry-after');
+    exchange.redirectTo = originOf(response.headers.get('location'), url);
     if (!response.body) return response;
 
     const maxBytes = this.maxBytes;
+    // A JSON answer is checked for the request's id: the SDK drops an answer with a wrong id and waits
+    // for its timeout, which would call a fast, broken server a slow one.
+    const checkId = request.id !== undefined && (exchange.contentType ?? '').includes('json');
+    // An event stream that ends without the answer leaves the SDK waiting for its timeout: a server
+    // that sent garbage and hung up would read as a slow one.
+    const checkStream = request.id !== undefined && (exchange.contentType ?? '').includes('text/event-stream');
+    const kept: Uint8Array[] = [];
+    let complete = false;
     const capped = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -105,28 +121,104 @@ export class Wire {
             controller.error(new Error(`response body exceeded the ${maxBytes}-byte cap`));
             return;
           }
-          controller.enqueue(chunk);
+          if (checkId) kept.push(chunk);
+          else controller.enqueue(chunk);
+          if (checkStream) kept.push(chunk);
+        },
+        flush(controller) {
+          complete = true;
+          if (checkStream) {
+            const missing = streamWithoutAnswer(Buffer.concat(kept), request.id);
+            if (missing !== null) {
+              exchange.error = { kind: 'no_answer', code: missing };
+              controller.error(new Error(missing));
+            }
+            return;
+          }
+          if (!checkId) return;
+          const body = Buffer.concat(kept);
+          exchange.rpcError = rpcErrorOf(body);
+          const wrong = wrongId(body, request.id);
+          if (wrong !== null) {
+            exchange.error = { kind: 'wrong_id', code: wrong };
+            controller.error(new Error(wrong));
+            return;
+          }
+          controller.enqueue(body);
         },
       }),
       { signal },
     );
-    // Timeouts that strike while the body streams are recorded here, where the stream errors.
+    // Timeouts that strike while the body streams are recorded here, where the stream errors; an
+    // abort after the body was read whole (the SDK closing the request) is no failure.
     signal.addEventListener('abort', () => {
-      exchange.error ??= { kind: why(signal.reason), code: 'aborted while reading the body' };
+      if (!complete) exchange.error ??= { kind: why(signal.reason), code: 'aborted while reading the body' };
     }, { once: true });
     return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 
-function rpcMethodOf(body: RequestInit['body']): string | null {
-  if (typeof body !== 'string') return null;
+function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: string | number } {
+  if (typeof body !== 'string') return { method: null };
   try {
-    const msg = JSON.parse(body) as { method?: unknown } | Array<{ method?: unknown }>;
-    const first = Array.isArray(msg) ? msg[0] : msg;
-    return typeof first?.method === 'string' ? first.method : null;
+    const msg = JSON.parse(body) as { method?: unknown; id?: unknown } | Array<{ method?: unknown }>;
+    if (Array.isArray(msg)) return { method: typeof msg[0]?.method === 'string' ? msg[0].method : null };
+    const method = typeof msg.method === 'string' ? msg.method : null;
+    return typeof msg.id === 'string' || typeof msg.id === 'number' ? { method, id: msg.id } : { method };
+  } catch {
+    return { method: null };
+  }
+}
+
+function rpcErrorOf(body: Uint8Array): { code: number; message: string } | null {
+  try {
+    const msg = JSON.parse(Buffer.from(body).toString('utf8')) as { error?: { code?: unknown; message?: unknown } };
+    const e = msg?.error;
+    return e && typeof e.code === 'number' ? { code: e.code, message: String(e.message ?? '').slice(0, 300) } : null;
   } catch {
     return null;
   }
+}
+
+/** Scans a finished event stream for the answer to `id`; describes what came instead, or null. */
+function streamWithoutAnswer(body: Uint8Array, id: string | number | undefined): string | null {
+  let events = 0;
+  let malformed = 0;
+  for (const line of Buffer.from(body).toString('utf8').split(/\r?\n/)) {
+    if (!line.startsWith('data:')) continue;
+    events++;
+    try {
+      const msg = JSON.parse(line.slice(5)) as { id?: unknown; result?: unknown; error?: unknown };
+      if (msg.id === id && ('result' in msg || 'error' in msg)) return null;
+    } catch {
+      malformed++;
+    }
+  }
+  return `the event stream ended without an answer (${events} event(s), ${malformed} not JSON)`;
+}
+
+function originOf(location: string | null, base: string | URL): string | null {
+  if (!location) return null;
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an unparsable Location';
+  }
+}
+
+/** A description of the mismatch when a JSON-RPC answer carries another id than the request's. */
+function wrongId(body: Uint8Array, id: string | number | undefined): string | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(Buffer.from(body).toString('utf8'));
+  } catch {
+    return null; // not JSON: the SDK's parser reports it
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || !('id' in msg)) return null;
+  const got = (msg as { id: unknown }).id;
+  // `null` is the id of an error about a request the server could not read: the SDK reports it.
+  if (got === null || got === id) return null;
+  return `the JSON-RPC answer carries id ${JSON.stringify(got).slice(0, 40)}, not the request's ${JSON.stringify(id)}`;
 }
 
 const TLS_CODE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|HOSTNAME_MISMATCH|EPROTO$)/;

@@ -7,7 +7,7 @@ import type { Exchange } from '../../functions/probe/wire.ts';
 import { Redactor } from '../../functions/redact.ts';
 
 function exchange(over: Partial<Exchange>): Exchange {
-  return { httpMethod: 'POST', rpcMethod: 'tools/list', status: null, contentType: null, wwwAuthenticate: null, retryAfter: null, error: null, bytes: 0, ...over };
+  return { httpMethod: 'POST', rpcMethod: 'tools/list', status: null, contentType: null, wwwAuthenticate: null, retryAfter: null, redirectTo: null, error: null, rpcError: null, bytes: 0, ...over };
 }
 
 describe('classify', () => {
