@@ -99,7 +99,7 @@ describe('a group of targets', () => {
       // Act
       const summary = await run({
         targets: [
-          { name: 'rates-hanging', url: hanging.url, timeoutMs: 500, budgetMs: 1_500 },
+          { name: 'rates-hanging', url: hanging.url, timeoutMs: 2_500, budgetMs: 3_000 },
           { name: 'rates-modern', url: modern.url, tool: rateCheck },
           { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
         ],
