@@ -5,6 +5,9 @@
  */
 export const REDACTED = '[redacted]';
 
+/** What every truncation in the engine ends with (see `oneLine`). */
+export const ELLIPSIS = '…';
+
 /** Shorter fragments would redact ordinary words; a credential is longer than this. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -23,6 +26,16 @@ export class Redactor {
   text(s: string): string {
     let out = s;
     for (const needle of this.needles) out = out.split(needle).join(REDACTED);
+    // Details are cut to one bounded line, and a cut can fall inside an echoed secret: the head of a
+    // secret right before the ellipsis is as secret as the whole.
+    if (out.includes(ELLIPSIS)) {
+      for (const needle of this.needles) {
+        for (let k = needle.length - 1; k >= MIN_SECRET_LENGTH; k--) {
+          const head = needle.slice(0, k) + ELLIPSIS;
+          if (out.includes(head)) out = out.split(head).join(REDACTED + ELLIPSIS);
+        }
+      }
+    }
     return out;
   }
 

@@ -4,6 +4,7 @@
  * the SDK's errors do not always keep the socket error or the HTTP status.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { ELLIPSIS } from '../redact.ts';
 import { FailureClass } from '../verdict.ts';
 import { errorCode, networkErrorKind, type Exchange } from './wire.ts';
 
@@ -103,8 +104,8 @@ function describeSdkError(error: SdkError): string {
   }
 }
 
-/** One line, bounded: details end up in pages and metric-adjacent logs. */
+/** One line, bounded: details end up in pages and logs. A cut always ends in the Redactor's ellipsis. */
 export function oneLine(s: string, max = 300): string {
   const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
 }

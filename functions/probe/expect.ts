@@ -3,6 +3,7 @@
  * condition with what was seen (Gatus' style): `rate == 1.08, got 1.2`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { oneLine } from './classify.ts';
 
 export interface AnswerExpectations {
   readonly expectText?: string | undefined;
@@ -22,12 +23,12 @@ export function checkAnswer(result: CallToolResult, e: AnswerExpectations): stri
   const failed: string[] = [];
   if (e.expectText !== undefined) {
     const text = textOf(result);
-    if (!text.includes(e.expectText)) failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(text.slice(0, 80))}`);
+    if (!text.includes(e.expectText)) failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(oneLine(text, 80))}`);
   }
   for (const [path, want] of Object.entries(e.expectJson)) {
     const got = lookup(result.structuredContent, path);
     if (!got.found) failed.push(`${path} == ${JSON.stringify(want)}, got nothing at that path`);
-    else if (canonical(got.value) !== canonical(want)) failed.push(`${path} == ${JSON.stringify(want)}, got ${JSON.stringify(got.value)?.slice(0, 80)}`);
+    else if (canonical(got.value) !== canonical(want)) failed.push(`${path} == ${JSON.stringify(want)}, got ${oneLine(JSON.stringify(got.value) ?? 'undefined', 80)}`);
   }
   return failed;
 }

@@ -231,11 +231,14 @@ export function errorCode(e: unknown): string {
     const c = (cur as { code?: unknown }).code;
     if (typeof c === 'string') code = c;
   }
+  if (!code && (e as { cause?: { message?: unknown } })?.cause?.message === 'bad port') return 'bad port';
   return code || (e instanceof Error ? e.name : 'error');
 }
 
 export function networkErrorKind(e: unknown): WireErrorKind {
   const code = errorCode(e);
+  // fetch refuses some ports outright (1, 9, 6000, …), with no code: the endpoint cannot be reached.
+  if ((e as { cause?: { message?: unknown } })?.cause?.message === 'bad port') return 'unreachable';
   if (TLS_CODE.test(code)) return 'tls';
   if (NET_CODE.test(code)) return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'timeout' : 'unreachable';
   if (code === 'TimeoutError') return 'timeout';

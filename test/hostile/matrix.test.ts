@@ -66,6 +66,11 @@ describe('network and TLS', () => {
     expectVerdict(v, 'failed', 'unreachable', /ECONNREFUSED/);
   });
 
+  it('a port fetch refuses outright (6000) → failed/unreachable, not protocol', async () => {
+    const v = await judge(target('http://127.0.0.1:6000/mcp', { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }));
+    expectVerdict(v, 'failed', 'unreachable', /bad port/);
+  });
+
   it('a DNS name that does not resolve → failed/unreachable', async () => {
     const v = await judge(target('http://mcp.does-not-exist.invalid/mcp', { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }));
     expectVerdict(v, 'failed', 'unreachable', /ENOTFOUND|EAI_AGAIN/);
@@ -352,5 +357,16 @@ describe('secrets', () => {
     const { v } = await judgeFault(echo);
     expectVerdict(v, 'failed', 'tool_error', /\[redacted\]/);
     expect(JSON.stringify(v)).not.toContain('sk-live-7f3a9c2e5b1d');
+  });
+
+  it('a secret echoed across the point where a detail is cut → not even its head is left', async () => {
+    // The answer check shows 79 characters of the text and an ellipsis; the cut falls inside the token.
+    const echo: FaultHandler = (req, res, rx) => {
+      if (rx.rpcMethod === 'tools/call') return rpcResult(res, rx.rpcId, { resultType: 'complete', content: [{ type: 'text', text: `${'x'.repeat(66)}${req.headers.authorization}` }], structuredContent: { rate: 1.08 } });
+      return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);
+    };
+    const { v } = await judgeFault(echo, { tool: { name: 'get_rate', expectText: 'EURUSD' } });
+    expectVerdict(v, 'failed', 'assertion', /\[redacted\]…/);
+    expect(JSON.stringify(v)).not.toMatch(/sk-l/);
   });
 });

@@ -78,6 +78,12 @@ describe('redactor', () => {
     expect(r.text('ab Bearer')).toBe('ab Bearer');
   });
 
+  it('redacts the head of a secret that a truncation cut in two', () => {
+    const r = new Redactor(['Bearer tok-abcdef123456']);
+    expect(r.text('got tok-abcdef12…')).toBe('got [redacted]…');
+    expect(r.text('a … b')).toBe('a … b');
+  });
+
   it('redacts deep inside values', () => {
     const r = new Redactor(['tok-999999']);
     expect(r.value({ a: ['x tok-999999'], b: { c: 'tok-999999' }, n: 1 })).toEqual({ a: ['x [redacted]'], b: { c: '[redacted]' }, n: 1 });
