@@ -1,0 +1,125 @@
+/**
+ * The words an alarm carries: its name (stable, derived from the fleet, the target and the kind, so a
+ * paging tool keys one incident per alarm across deploys) and its description (what broke, the
+ * endpoint, the runbook, first steps). The CDK app writes them; the brief reads them back from the
+ * alarm's state-change event. One module, so the two never drift apart.
+ */
+
+/** What an alarm watches, and so who it tells. */
+export const AlarmKind = {
+  /** Pages the target owner: failing in ≥ quorum regions for N runs in a row. */
+  critical: 'critical',
+  /** Tickets: degraded, failing below quorum, or inconclusive for N runs in a row. */
+  warning: 'warning',
+  /** The canary owner: a target·region reported no run for N periods. */
+  deadMan: 'dead-man',
+} as const;
+export type AlarmKind = (typeof AlarmKind)[keyof typeof AlarmKind];
+export const alarmKinds: readonly AlarmKind[] = Object.values(AlarmKind);
+
+/** CloudWatch's limit on `AlarmDescription`. */
+export const MAX_ALARM_DESCRIPTION_CHARS = 1024;
+
+/** `prod-rates-eu-critical`: `<fleet>-<target>-<kind>`. Never a construct hash. */
+export function alarmName(fleet: string, target: string, kind: AlarmKind): string {
+  return `${fleet}-${target}-${kind}`;
+}
+
+/** The inverse of `alarmName`; `null` for an alarm that is not one of this fleet's target alarms. */
+export function parseAlarmName(fleet: string, name: string): { readonly target: string; readonly kind: AlarmKind } | null {
+  const prefix = `${fleet}-`;
+  if (!name.startsWith(prefix)) return null;
+  for (const kind of alarmKinds) {
+    const suffix = `-${kind}`;
+    if (name.endsWith(suffix) && name.length > prefix.length + suffix.length) {
+      return { target: name.slice(prefix.length, -suffix.length), kind };
+    }
+  }
+  return null;
+}
+
+/** Everything a description says, all known at synth time. */
+export interface AlarmFacts {
+  readonly kind: AlarmKind;
+  readonly target: string;
+  readonly url: string;
+  readonly regions: readonly string[];
+  /** Regions that must fail at once before a page. */
+  readonly quorum: number;
+  /** N: runs in a row (Gatus' failure-threshold). */
+  readonly failureThreshold: number;
+  readonly periodSeconds: number;
+  readonly runbookUrl?: string | undefined;
+  /** The run function's log group, named in the canary owner's first steps. */
+  readonly runLogGroup: string;
+}
+
+const ENDPOINT = 'Endpoint: ';
+const RUNBOOK = 'Runbook: ';
+const NO_RUNBOOK = 'none set (add runbookUrl to the fleet config)';
+
+/** A plain-words description: what broke, then the endpoint, the runbook and first steps, each on its own line. */
+export function describeAlarm(f: AlarmFacts): string {
+  const regions = `${f.regions.length} region(s): ${f.regions.join(', ')}`;
+  const period = every(f.periodSeconds);
+  const check = `npx mcp-canary check ${f.url}`;
+  let what: string;
+  let steps: string[];
+  switch (f.kind) {
+    case AlarmKind.critical:
+      what = `${f.target} has failed ${f.failureThreshold} time(s) in a row in at least ${f.quorum} of ${regions} (one run ${period}). Agents cannot use this MCP endpoint.`;
+      steps = [
+        'read the brief (briefs topic) for the failing probe and what it saw',
+        `reproduce it: ${check}`,
+        "check the server's recent deploys, upstream dependencies and TLS certificate",
+        'this alarm resolves itself after a run that fails in fewer regions',
+      ];
+      break;
+    case AlarmKind.warning:
+      what = `${f.target} has been unhealthy ${f.failureThreshold} time(s) in a row without paging (one run ${period}, ${regions}): degraded (slow, or healthy only after a retry or a new session), failing in fewer than ${f.quorum} region(s), or inconclusive (the canary could not judge it).`;
+      steps = [
+        'the brief says which region and which probe',
+        `degraded or one region failing: ${check}, then compare latency and network path from that region`,
+        "inconclusive: check the target's headerSecrets and the run function's access to them",
+      ];
+      break;
+    case AlarmKind.deadMan:
+      what = `No run of ${f.target} was recorded in at least one of ${regions} for ${f.failureThreshold} period(s) (one run ${period}). The canary is broken, not (necessarily) the endpoint: for the canary owner.`;
+      steps = [
+        `look at the run function's errors and its log group ${f.runLogGroup} in that region`,
+        "check the schedule's dead-letter queue and that the schedule is enabled",
+        'check the PutMetricData permission and the home region setting',
+      ];
+      break;
+  }
+  const links = [`${ENDPOINT}${f.url}`, `${RUNBOOK}${f.runbookUrl ?? NO_RUNBOOK}`];
+  // The limit is CloudWatch's. Cut first steps first, then the sentence; the endpoint and runbook lines
+  // stay whole (the brief reads them back), unless the URLs alone exceed the limit.
+  for (let n = steps.length; n >= 0; n--) {
+    const text = [what, ...links, ...(n > 0 ? [`First steps: ${steps.slice(0, n).map((s, i) => `${i + 1}) ${s}`).join('; ')}.`] : [])].join('\n');
+    if (text.length <= MAX_ALARM_DESCRIPTION_CHARS) return text;
+  }
+  const room = MAX_ALARM_DESCRIPTION_CHARS - links.join('\n').length - 1;
+  if (room >= 40) return [`${what.slice(0, room - 1)}…`, ...links].join('\n');
+  return [...links, what].join('\n').slice(0, MAX_ALARM_DESCRIPTION_CHARS);
+}
+
+/** Reads the endpoint and the runbook back out of a description `describeAlarm` wrote. */
+export function parseAlarmDescription(description: string): { readonly endpoint?: string; readonly runbookUrl?: string } {
+  const out: { endpoint?: string; runbookUrl?: string } = {};
+  for (const line of description.split('\n')) {
+    if (line.startsWith(ENDPOINT)) out.endpoint = line.slice(ENDPOINT.length).trim();
+    if (line.startsWith(RUNBOOK)) {
+      const value = line.slice(RUNBOOK.length).trim();
+      if (value && value !== NO_RUNBOOK) out.runbookUrl = value;
+    }
+  }
+  return out;
+}
+
+/** `every minute`, `every 5 minutes`, `every 2 hours`. */
+export function every(periodSeconds: number): string {
+  if (periodSeconds % 3600 === 0) return periodSeconds === 3600 ? 'every hour' : `every ${periodSeconds / 3600} hours`;
+  if (periodSeconds % 60 === 0) return periodSeconds === 60 ? 'every minute' : `every ${periodSeconds / 60} minutes`;
+  return `every ${periodSeconds} s`;
+}

@@ -1,0 +1,68 @@
+/**
+ * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
+ * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
+ */
+import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
+import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
+import { parseFleet } from '../functions/config/load.ts';
+import { CanaryError, configError } from '../functions/errors.ts';
+import { periodSeconds } from './rates.ts';
+
+/** A metric-math alarm reads at most 10 metrics, one per region here. */
+export const MAX_PROBE_REGIONS_PER_TARGET = 10;
+/** CloudWatch: evaluation periods × period must not exceed one day. */
+export const MAX_ALARM_WINDOW_SECONDS = 86_400;
+
+/** Parses the fleet and applies the deploy-time rules; throws `CanaryError` (CONFIG) naming target and field. */
+export function checkFleet(raw: FleetInput): Fleet {
+  let fleet: Fleet;
+  try {
+    fleet = parseFleet(raw, 'mcp-canary fleet config');
+  } catch (e) {
+    if (e instanceof CanaryError) throw configError(nameTargets(e.message, raw), e);
+    throw e;
+  }
+  fleet.targets.forEach((t, i) => {
+    const headers = Object.keys(t.headers);
+    if (headers.length > 0) {
+      throw fleetError(i, t.name, `headers.${headers[0]}`, `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`);
+    }
+    const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
+    const regionField = t.probeRegions ? 'probeRegions' : '(fleet) probeRegions';
+    if (regions.length > MAX_PROBE_REGIONS_PER_TARGET) {
+      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; a CloudWatch alarm reads at most ${MAX_PROBE_REGIONS_PER_TARGET} metrics, so probe each target from at most ${MAX_PROBE_REGIONS_PER_TARGET} regions`);
+    }
+    if (new Set(regions).size !== regions.length) {
+      throw fleetError(i, t.name, regionField, `lists a region twice (${regions.join(', ')}): list each region once`);
+    }
+    const quorum = fleet.quorum ?? defaultQuorum(regions.length);
+    if (quorum > regions.length) {
+      throw fleetError(i, t.name, 'probeRegions', `has ${regions.length} region(s) but the fleet quorum is ${quorum}: it could never page. Add regions or lower quorum`);
+    }
+    const schedule = t.schedule ?? fleet.schedule;
+    const period = periodSeconds(schedule);
+    const timeout = lambdaTimeoutSeconds(t.budgetMs);
+    if (timeout >= period) {
+      throw fleetError(i, t.name, 'budgetMs', `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`);
+    }
+    if (fleet.failureThreshold * period > MAX_ALARM_WINDOW_SECONDS) {
+      throw fleetError(i, t.name, t.schedule ? 'schedule' : '(fleet) schedule', `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`);
+    }
+  });
+  return fleet;
+}
+
+/** `targets[2] ("rates-prod").budgetMs (90000 ms) …`: the config path a user would look for, and the name. */
+export function fleetError(index: number, name: string, field: string, message: string): CanaryError {
+  return configError(`mcp-canary fleet config: targets[${index}] (${JSON.stringify(name)}).${field} ${message}.`);
+}
+
+/** Adds each target's name after `targets[i]` in a schema message, so the user finds it by name. */
+export function nameTargets(message: string, raw: unknown): string {
+  const targets = (raw as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets)) return message;
+  return message.replace(/targets\[(\d+)\](?! \()/g, (whole, i: string) => {
+    const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * The brief: an EventBridge rule on this fleet's target-alarm state changes invokes a function that
+ * reads the target's run records from every probe region's log and publishes a readable summary to the
+ * briefs topic. Off the paging path by construction: alarms publish to their topics themselves.
+ */
+import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Match, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { alarmKinds } from '../../functions/brief/alarm-words.ts';
+import { BriefEnvVar } from '../../functions/brief/env.ts';
+import type { FleetNames } from '../names.ts';
+import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { DEFAULT_LOG_RETENTION, DLQ_RETENTION } from './probe-region-stack.ts';
+
+/** Reads a few log pages per region and publishes once. */
+export const BRIEF_TIMEOUT = Duration.seconds(60);
+export const BRIEF_MEMORY_MB = 256;
+/** Lambda's own retries of a failed brief, then the dead-letter queue. */
+export const BRIEF_RETRY_ATTEMPTS = 2;
+/** A brief older than this is stale: the next state change brings a fresh one. */
+export const BRIEF_MAX_EVENT_AGE = Duration.hours(1);
+
+export interface BriefFunctionProps {
+  readonly names: FleetNames;
+  readonly briefTopicArn: string;
+  readonly canaryOwnerTopicArn: string;
+  readonly probeRegions: readonly string[];
+  readonly failureThreshold: number;
+  /** @default - each target's default quorum */
+  readonly quorum?: number;
+  /** @default - DEFAULT_LOG_RETENTION (one month) */
+  readonly logRetention?: RetentionDays;
+}
+
+export class BriefFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly rule: Rule;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: BriefFunctionProps) {
+    super(scope, id);
+    const { names } = props;
+    const stack = Stack.of(this);
+    const logGroup = new LogGroup(this, 'Logs', { logGroupName: names.briefLogGroup, retention: props.logRetention ?? DEFAULT_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    const runLogs = props.probeRegions.flatMap((region) => {
+      const arn = stack.formatArn({ service: 'logs', region, resource: 'log-group', resourceName: names.runLogGroup, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+      return [arn, `${arn}:*`];
+    });
+    const role = new Role(this, 'Role', {
+      description: 'mcp-canary brief: reads run records from the run log groups, publishes to the briefs topic.',
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: {
+        brief: new PolicyDocument({
+          statements: [
+            new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+            new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:FilterLogEvents'], resources: runLogs }),
+            new PolicyStatement({ effect: Effect.ALLOW, actions: ['sns:Publish'], resources: [props.briefTopicArn] }),
+          ],
+        }),
+      },
+    });
+    for (const region of props.probeRegions) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${region}:<AWS::AccountId>:log-group:${names.runLogGroup}:*]`,
+        reason: `The only wildcard is the ":*" log-stream suffix of the fleet's run log group in ${region}, the form FilterLogEvents authorizes; no other log group is readable.`,
+      });
+    }
+
+    this.deadLetterQueue = new Queue(this, 'Dlq', { queueName: names.briefDlq, encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: DLQ_RETENTION });
+    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the brief (rule delivery and function failures); a DLQ of a DLQ would hide what it holds.' });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      functionName: names.briefFunction,
+      description: 'mcp-canary: on every target-alarm state change, publishes a brief (what failed, where, since when) to the briefs topic.',
+      entry: entry('functions/brief/handler.ts'),
+      handler: 'handler',
+      projectRoot: PACKAGE_ROOT,
+      depsLockFilePath: DEPS_LOCK_FILE,
+      runtime: LAMBDA_RUNTIME,
+      architecture: LAMBDA_ARCHITECTURE,
+      memorySize: BRIEF_MEMORY_MB,
+      timeout: BRIEF_TIMEOUT,
+      role,
+      logGroup,
+      retryAttempts: BRIEF_RETRY_ATTEMPTS,
+      maxEventAge: BRIEF_MAX_EVENT_AGE,
+      onFailure: new SqsDestination(this.deadLetterQueue),
+      environment: {
+        [BriefEnvVar.topicArn]: props.briefTopicArn,
+        [BriefEnvVar.fleet]: names.fleet,
+        [BriefEnvVar.runLogGroup]: names.runLogGroup,
+        [BriefEnvVar.failureThreshold]: String(props.failureThreshold),
+        [BriefEnvVar.probeRegions]: props.probeRegions.join(','),
+        ...(props.quorum !== undefined ? { [BriefEnvVar.quorum]: String(props.quorum) } : {}),
+      },
+      bundling: LAMBDA_BUNDLING,
+    });
+
+    allowRedundantRoleDependency(this.function);
+
+    this.rule = new Rule(this, 'AlarmChanges', {
+      description: `mcp-canary ${names.fleet}: every state change of a target alarm (critical, warning, dead-man) → the brief function.`,
+      eventPattern: {
+        source: ['aws.cloudwatch'],
+        detailType: ['CloudWatch Alarm State Change'],
+        detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(`${names.fleet}-*-${kind}`)) },
+      },
+      targets: [new LambdaFunction(this.function, { retryAttempts: BRIEF_RETRY_ATTEMPTS, maxEventAge: BRIEF_MAX_EVENT_AGE, deadLetterQueue: this.deadLetterQueue })],
+    });
+
+    const owner: IAlarmAction = { bind: () => ({ alarmActionArn: props.canaryOwnerTopicArn }) };
+    const errors = new Alarm(this, 'Errors', {
+      alarmName: names.canaryAlarm('brief-errors'),
+      alarmDescription: `The mcp-canary brief function failed: briefs may be missing from the briefs topic (pages are not affected; they go from the alarms to SNS directly). For the canary owner. Look at ${names.briefLogGroup} and the queue ${names.briefDlq}.`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const dlq = new Alarm(this, 'DlqAlarm', {
+      alarmName: names.canaryAlarm('brief-dlq'),
+      alarmDescription: `Briefs were dropped into ${names.briefDlq} after their retries: those alarm changes have no brief. For the canary owner. Read a message for the error, then purge the queue.`,
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    for (const alarm of [errors, dlq]) {
+      alarm.addAlarmAction(owner);
+      alarm.addOkAction(owner);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * One dashboard per fleet, in the home region, the same size for 3 targets or 3,000: latency and runs
+ * per region from Metrics Insights (grouped, not one line per target), outcomes and failures by class
+ * per region from each region's run log (Logs Insights reads in that region), and the critical alarms
+ * for a fleet small enough to list them.
+ */
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  LogQueryVisualizationType,
+  LogQueryWidget,
+  MathExpression,
+  TextWidget,
+  type IWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import { AlarmKind } from '../../functions/brief/alarm-words.ts';
+import { Dimension, MetricName, OutcomeCode, RUN_RECORD_MESSAGE } from '../../functions/publish/schema.ts';
+import { Outcome } from '../../functions/verdict.ts';
+import type { FleetNames } from '../names.ts';
+
+/** An alarm status widget lists at most 100 alarms. */
+export const MAX_DASHBOARD_ALARMS = 100;
+const WIDTH = 24;
+
+export interface FleetDashboardProps {
+  readonly names: FleetNames;
+  readonly namespace: string;
+  readonly probeRegions: readonly string[];
+  readonly targets: readonly string[];
+  /** Graph period. @default - 5 minutes */
+  readonly period?: Duration;
+}
+
+export class FleetDashboard extends Construct {
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: FleetDashboardProps) {
+    super(scope, id);
+    const { names, namespace } = props;
+    const period = props.period ?? Duration.minutes(5);
+    const schema = `SCHEMA("${namespace}", ${Dimension.probeRegion}, ${Dimension.target})`;
+    const insights = (stat: string, metric: string, label: string) =>
+      new MathExpression({ expression: `SELECT ${stat}(${metric}) FROM ${schema} GROUP BY ${Dimension.probeRegion}`, usingMetrics: {}, label, period });
+
+    const rows: IWidget[][] = [];
+    rows.push([
+      new TextWidget({
+        markdown: [
+          `# mcp-canary ${names.fleet}`,
+          `${props.targets.length} target(s) probed from ${props.probeRegions.join(', ')}; metrics in namespace \`${namespace}\`, run records in \`${names.runLogGroup}\` in each region.`,
+          `Outcome codes: ${Object.entries(OutcomeCode).map(([o, c]) => `${c} ${o}`).join(', ')}.`,
+        ].join('\n\n'),
+        width: WIDTH,
+        height: 3,
+      }),
+    ]);
+    rows.push([
+      new GraphWidget({
+        title: 'Latency per probe region (ms, average and worst run)',
+        left: [insights('AVG', MetricName.duration, ''), insights('MAX', MetricName.duration, 'max ')],
+        width: WIDTH / 2,
+      }),
+      new GraphWidget({
+        title: 'Runs per probe region (a drop is a dead canary)',
+        left: [insights('COUNT', MetricName.outcome, '')],
+        width: WIDTH / 4,
+      }),
+      new GraphWidget({
+        title: 'Worst outcome per probe region (3 = failed)',
+        left: [insights('MAX', MetricName.outcome, '')],
+        leftYAxis: { min: 0, max: OutcomeCode[Outcome.failed] },
+        width: WIDTH / 4,
+      }),
+    ]);
+    for (const region of props.probeRegions) {
+      rows.push([
+        new LogQueryWidget({
+          title: `${region}: runs by outcome`,
+          region,
+          logGroupNames: [names.runLogGroup],
+          queryLines: [`fields verdict.outcome as outcome`, `filter message = "${RUN_RECORD_MESSAGE}"`, 'stats count(*) as runs by outcome, bin(5m)'],
+          view: LogQueryVisualizationType.STACKEDAREA,
+          width: WIDTH / 2,
+        }),
+        new LogQueryWidget({
+          title: `${region}: failures by class`,
+          region,
+          logGroupNames: [names.runLogGroup],
+          queryLines: [
+            `filter message = "${RUN_RECORD_MESSAGE}" and verdict.outcome = "${Outcome.failed}"`,
+            'stats count(*) as runs, latest(verdict.detail) as last_detail by verdict.failure as class, target',
+            'sort runs desc',
+            'limit 25',
+          ],
+          view: LogQueryVisualizationType.TABLE,
+          width: WIDTH / 2,
+        }),
+      ]);
+    }
+    const listed = [...props.targets].sort().slice(0, MAX_DASHBOARD_ALARMS);
+    if (listed.length > 0) {
+      const stack = Stack.of(this);
+      rows.push([new AlarmStatusWidget({
+        title: props.targets.length > listed.length ? `Critical alarms (first ${listed.length} of ${props.targets.length} targets)` : 'Critical alarms',
+        alarms: listed.map((t, i) => Alarm.fromAlarmArn(this, `Critical${i}`, stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: names.alarm(t, AlarmKind.critical), arnFormat: ArnFormat.COLON_RESOURCE_NAME }))),
+        width: WIDTH,
+        height: Math.min(12, 2 + Math.ceil(listed.length / 4)),
+      })]);
+    }
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: names.dashboard, widgets: rows });
+  }
+}
