@@ -106,6 +106,27 @@ describe('mcp-canary check', () => {
   });
 });
 
+describe('console output of libraries', () => {
+  it('goes to stderr, redacted, never to stdout', async () => {
+    const script = [
+      `import { guardConsole } from ${JSON.stringify(join(import.meta.dirname, '../../functions/cli/main.ts'))};`,
+      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../functions/redact.ts'))};`,
+      `guardConsole(new Redactor(['Bearer ${TOKEN}']));`,
+      `console.log('debug: sent Bearer ${TOKEN}'); console.info('info'); console.debug('dbg'); console.warn('warn');`,
+    ].join('\n');
+    const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.on('close', () => resolve({ stdout, stderr }));
+    });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('debug: sent [redacted]\ninfo\ndbg\nwarn\n');
+  });
+});
+
 describe('mcp-canary check --config', () => {
   it('runs one target of a fleet file with --target, and exits by its outcome', async () => {
     const file = join(dir, 'fleet.json');
