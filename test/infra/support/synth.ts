@@ -63,7 +63,7 @@ export function smallFleet(overrides: Partial<FleetInput> = {}): FleetInput {
       pages: [{ url: 'https://events.pagerduty.example.com/integration/abc/enqueue' }],
       tickets: [{ email: 'tickets@example.com' }],
       canaryOwner: [{ email: 'owner@example.com' }],
-      briefs: [{ sqsQueueArn: 'arn:aws:sqs:us-east-1:111122223333:briefs' }],
+      briefs: [{ sqsQueueArn: 'arn:aws:sqs:us-east-1:111122223333:briefs' }, { lambdaArn: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay' }],
     },
     targets: [
       { name: 'rates-prod', url: 'https://rates.example.com/mcp', headerSecrets: { Authorization: { secretsManager: 'mcp/rates', prefix: 'Bearer ' } }, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } } },

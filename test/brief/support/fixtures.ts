@@ -1,0 +1,53 @@
+/** Run records and alarm state-change events for the brief's tests, in the shapes AWS and the run produce. */
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/publish/schema.ts';
+import type { FailureClass, Outcome, ProbeResult, Verdict } from '../../../functions/verdict.ts';
+import { dims, type AlarmProps } from '../../infra/support/cfn.ts';
+
+export const T0 = Date.UTC(2026, 10, 29, 22, 0, 0);
+export const minute = (k: number) => new Date(T0 + k * 60_000);
+
+export function verdict(target: string, outcome: Outcome, failure: FailureClass | null = null, detail = outcome === 'healthy' ? 'get_rate answered as expected' : 'tools/call answered HTTP 503', probes: ProbeResult[] = []): Verdict {
+  return {
+    target,
+    outcome,
+    failure,
+    detail,
+    revision: outcome === 'inconclusive' ? null : '2026-07-28',
+    server: outcome === 'inconclusive' ? null : { name: 'rates', version: '1.2.3' },
+    durationMs: 420,
+    retries: 0,
+    probes,
+  };
+}
+
+export function record(v: Verdict, probeRegion: string, startedAt: Date): RunRecord {
+  return { message: RUN_RECORD_MESSAGE, target: v.target, probeRegion, startedAt: startedAt.toISOString(), verdict: v };
+}
+
+/** The EventBridge "CloudWatch Alarm State Change" event for a synthesized alarm (documented shape). */
+export function alarmEvent(alarm: AlarmProps, change: { state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; previous: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; at: Date; account?: string; region?: string }) {
+  const account = change.account ?? '111122223333';
+  const region = change.region ?? 'us-east-1';
+  const ts = change.at.toISOString().replace('Z', '+0000');
+  return {
+    version: '0',
+    id: 'c4c1c1c9-6542-e61b-6ef0-8c4d36933a92',
+    'detail-type': 'CloudWatch Alarm State Change',
+    source: 'aws.cloudwatch',
+    account,
+    time: change.at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region,
+    resources: [`arn:aws:cloudwatch:${region}:${account}:alarm:${alarm.AlarmName}`],
+    detail: {
+      alarmName: alarm.AlarmName,
+      state: { value: change.state, reason: `Threshold Crossed: ${alarm.DatapointsToAlarm} out of the last ${alarm.EvaluationPeriods} datapoints`, timestamp: ts },
+      previousState: { value: change.previous, reason: '', timestamp: new Date(change.at.getTime() - 600_000).toISOString().replace('Z', '+0000') },
+      configuration: {
+        description: alarm.AlarmDescription,
+        metrics: alarm.Metrics.map((m) => (m.MetricStat
+          ? { id: m.Id, metricStat: { metric: { namespace: m.MetricStat.Metric.Namespace, name: m.MetricStat.Metric.MetricName, dimensions: dims(m.MetricStat.Metric.Dimensions) }, period: m.MetricStat.Period, stat: m.MetricStat.Stat }, returnData: false }
+          : { id: m.Id, expression: m.Expression, label: 'expression', returnData: true })),
+      },
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The home stack as synthesized: TLS-only topics with the configured subscribers, the brief function
+ * (its rule, retries, dead-letter queue, IAM scope) and the dashboard.
+ */
+import { describe, expect, it } from 'vitest';
+import { BriefEnvVar } from '../../functions/brief/env.ts';
+import { alarmsOf, render } from './support/cfn.ts';
+import { resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
+
+const synth = synthFleet(smallFleet());
+const home = synth.json('McpCanary-home');
+const topicId = (name: string) => resourcesOf(home, 'AWS::SNS::Topic').find(([, p]) => p.TopicName === name)![0];
+
+describe('topics', () => {
+  it('are pages, tickets, canary owner and briefs, each TLS-only, with their ARNs as outputs', () => {
+    const topics = resourcesOf(home, 'AWS::SNS::Topic').map(([, p]) => p.TopicName);
+    expect(topics).toEqual(['McpCanary-pages', 'McpCanary-tickets', 'McpCanary-canary-owner', 'McpCanary-briefs']);
+    const policies = resourcesOf(home, 'AWS::SNS::TopicPolicy').map(([, p]) => p);
+    expect(policies).toHaveLength(4);
+    for (const p of policies) {
+      const deny = (p.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement.find((s) => s.Effect === 'Deny')!;
+      expect(deny.Condition).toEqual({ Bool: { 'aws:SecureTransport': 'false' } });
+    }
+    expect(Object.values(home.Outputs ?? {}).map((o) => (o as { Value: unknown }).Value)).toEqual(topics.map((t) => ({ Ref: topicId(String(t)) })));
+  });
+
+  it('deliver to the configured subscribers: PagerDuty over HTTPS, email, SQS, Lambda', () => {
+    const subs = resourcesOf(home, 'AWS::SNS::Subscription').map(([, p]) => [p.TopicArn, p.Protocol, p.Endpoint]);
+    expect(subs).toEqual([
+      [{ Ref: topicId('McpCanary-pages') }, 'https', 'https://events.pagerduty.example.com/integration/abc/enqueue'],
+      [{ Ref: topicId('McpCanary-tickets') }, 'email', 'tickets@example.com'],
+      [{ Ref: topicId('McpCanary-canary-owner') }, 'email', 'owner@example.com'],
+      [{ Ref: topicId('McpCanary-briefs') }, 'sqs', 'arn:aws:sqs:us-east-1:111122223333:briefs'],
+      [{ Ref: topicId('McpCanary-briefs') }, 'lambda', 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay'],
+    ]);
+    const permissions = resourcesOf(home, 'AWS::Lambda::Permission').map(([, p]) => p).filter((p) => p.Principal === 'sns.amazonaws.com');
+    expect(permissions).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay', Principal: 'sns.amazonaws.com', SourceArn: { Ref: topicId('McpCanary-briefs') } }]);
+  });
+});
+
+describe('the brief function', () => {
+  const [fnId, fn] = resourcesOf(home, 'AWS::Lambda::Function')[0]!;
+
+  it('runs Node 24 on arm64 with the fleet it briefs in its environment', () => {
+    expect(fn).toMatchObject({ FunctionName: 'McpCanary-brief', Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 60 });
+    expect((fn.Environment as { Variables: Record<string, unknown> }).Variables).toEqual({
+      [BriefEnvVar.topicArn]: { Ref: topicId('McpCanary-briefs') },
+      [BriefEnvVar.fleet]: 'McpCanary',
+      [BriefEnvVar.runLogGroup]: '/mcp-canary/McpCanary/run',
+      [BriefEnvVar.failureThreshold]: '3',
+      [BriefEnvVar.probeRegions]: 'us-east-1,eu-west-1,ap-southeast-2',
+    });
+  });
+
+  it("fires on every state change of this fleet's target alarms and nothing else", () => {
+    const [, rule] = resourcesOf(home, 'AWS::Events::Rule')[0]!;
+    expect(rule.EventPattern).toEqual({
+      source: ['aws.cloudwatch'],
+      'detail-type': ['CloudWatch Alarm State Change'],
+      detail: { alarmName: [{ wildcard: 'McpCanary-*-critical' }, { wildcard: 'McpCanary-*-warning' }, { wildcard: 'McpCanary-*-dead-man' }] },
+    });
+    const [target] = rule.Targets as Array<Record<string, unknown>>;
+    expect(target!.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    expect(target!.RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 });
+  });
+
+  it('is retried twice, then dead-lettered; its failures reach the canary owner, never the pages topic', () => {
+    const [, invoke] = resourcesOf(home, 'AWS::Lambda::EventInvokeConfig')[0]!;
+    const dlq = resourcesOf(home, 'AWS::SQS::Queue').find(([, p]) => p.QueueName === 'McpCanary-brief-dlq')![0];
+    expect(invoke).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600, DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } } });
+    const alarms = alarmsOf(home as never);
+    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary-canary-brief-errors', 'McpCanary-canary-brief-dlq']);
+    for (const a of alarms) expect([...(a.AlarmActions ?? []), ...(a.OKActions ?? [])]).toEqual([{ Ref: topicId('McpCanary-canary-owner') }, { Ref: topicId('McpCanary-canary-owner') }]);
+  });
+
+  it('may read only the run log groups and publish only to the briefs topic', () => {
+    const [, role] = resourcesOf(home, 'AWS::IAM::Role').find(([, p]) => String(p.Description).startsWith('mcp-canary brief'))!;
+    expect(role.ManagedPolicyArns).toBeUndefined();
+    const statements = (role.Policies as Array<{ PolicyDocument: { Statement: Array<Record<string, unknown>> } }>)[0]!.PolicyDocument.Statement;
+    const logGroup = resourcesOf(home, 'AWS::Logs::LogGroup')[0]![0];
+    expect(statements.map((s) => [s.Action, (Array.isArray(s.Resource) ? s.Resource : [s.Resource]).map(render)])).toEqual([
+      [['logs:CreateLogStream', 'logs:PutLogEvents'], [`\${${logGroup}.Arn}`]],
+      ['logs:FilterLogEvents', ['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => {
+        const arn = `arn:\${AWS::Partition}:logs:${r}:\${AWS::AccountId}:log-group:/mcp-canary/McpCanary/run`;
+        return [arn, `${arn}:*`];
+      })],
+      ['sns:Publish', [`\${${topicId('McpCanary-briefs')}}`]],
+    ]);
+  });
+});
+
+describe('the dashboard', () => {
+  const [, dash] = resourcesOf(home, 'AWS::CloudWatch::Dashboard')[0]!;
+  const body = JSON.parse(render(dash.DashboardBody)) as { widgets: Array<{ type: string; properties: Record<string, unknown> }> };
+
+  it('shows latency and runs per region from Metrics Insights, whatever the fleet size', () => {
+    expect(dash.DashboardName).toBe('McpCanary');
+    const queries = body.widgets.filter((w) => w.type === 'metric').flatMap((w) => (w.properties.metrics as unknown[][]).map((m) => (m[0] as { expression: string }).expression));
+    expect(queries).toEqual([
+      'SELECT AVG(Duration) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
+      'SELECT MAX(Duration) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
+      'SELECT COUNT(Outcome) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
+      'SELECT MAX(Outcome) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
+    ]);
+  });
+
+  it("reads outcomes and failures by class from each region's run log, in that region", () => {
+    const logs = body.widgets.filter((w) => w.type === 'log').map((w) => [w.properties.region, w.properties.title, String(w.properties.query)]);
+    expect(logs.map(([r, t]) => [r, t])).toEqual(['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => [[r, `${r}: runs by outcome`], [r, `${r}: failures by class`]]));
+    for (const [, , q] of logs) expect(q).toContain("SOURCE '/mcp-canary/McpCanary/run'");
+    expect(logs[1]![2]).toContain('verdict.outcome = "failed"');
+  });
+
+  it('lists the critical alarms of a small fleet', () => {
+    const status = body.widgets.find((w) => w.type === 'alarm')!;
+    expect(status.properties.alarms).toEqual(['docs', 'rates-prod', 'slow-one'].map((t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary-${t}-critical`));
+  });
+});
