@@ -94,4 +94,14 @@ describe('npm run synth, offline and without credentials', () => {
       expect(text).not.toMatch(/Dynamic require of/);
     }
   });
+
+  it('fails on an invalid fleet with one line naming the target and the field', async () => {
+    const config = join(dir, 'bad-fleet.json');
+    writeFileSync(config, JSON.stringify({ homeRegion: 'us-east-1', targets: [{ name: 'ok', url: 'https://ok.example.com/mcp' }, { name: 'docs', url: 'https://docs.example.com/mcp', budgetMs: 50_000 }] }));
+    const failed = await run('npx', ['cdk', 'synth', '--quiet', '--output', join(dir, 'bad.out')], { cwd: root, env: { ...noCredentials(dir), MCP_CANARY_CONFIG: config } })
+      .then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(failed).not.toBeNull();
+    expect(failed!.stderr).toContain('mcp-canary fleet config: targets[1] ("docs").budgetMs (50000 ms) needs a 63 s function timeout');
+    expect(failed!.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+  });
 });
