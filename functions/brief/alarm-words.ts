@@ -9,7 +9,7 @@
 export const AlarmKind = {
   /** Pages the target owner: failing in ≥ quorum regions for N runs in a row. */
   critical: 'critical',
-  /** Tickets: degraded, failing below quorum, or inconclusive for N runs in a row. */
+  /** Tickets: not healthy (degraded, failing, inconclusive) in some region for N runs in a row. */
   warning: 'warning',
   /** The canary owner: a target·region reported no run for N periods. */
   deadMan: 'dead-man',
@@ -76,7 +76,7 @@ export function describeAlarm(f: AlarmFacts): string {
       ];
       break;
     case AlarmKind.warning:
-      what = `${f.target} has been unhealthy ${f.failureThreshold} time(s) in a row without paging (one run ${period}, ${regions}): degraded (slow, or healthy only after a retry or a new session), failing in fewer than ${f.quorum} region(s), or inconclusive (the canary could not judge it).`;
+      what = `${f.target} has not been healthy in some region ${f.failureThreshold} time(s) in a row (one run ${period}, ${regions}): degraded (slow, or healthy only after a retry or a new session), failing (in ${f.quorum} or more regions at once it also pages), or inconclusive (the canary could not judge it).`;
       steps = [
         'the brief says which region and which probe',
         `degraded or one region failing: ${check}, then compare latency and network path from that region`,

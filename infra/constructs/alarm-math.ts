@@ -24,14 +24,6 @@ export function unhealthyRegions(regions: readonly string[]): string {
   return regions.map((r) => `(${metricId(r)} >= ${OutcomeCode[Outcome.degraded]})`).join(' + ');
 }
 
-/**
- * The ticket signal: unhealthy regions, except in a period that pages (≥ `pageRegions` failing), which
- * counts 0 so an outage is one page, not a page and a ticket.
- */
-export function ticketSignal(regions: readonly string[], pageRegions: number): string {
-  return `IF(${failingRegions(regions)} >= ${pageRegions}, 0, ${unhealthyRegions(regions)})`;
-}
-
 /** Number of regions that reported a run in the period, over `Outcome` SampleCount. */
 export function reportingRegions(regions: readonly string[]): string {
   return regions.map((r) => `(${metricId(r)} >= 1)`).join(' + ');

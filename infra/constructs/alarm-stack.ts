@@ -42,7 +42,7 @@ export class AlarmStack extends Stack {
         topicArns,
         thresholds: {
           [AlarmKind.critical]: { minFailingRegions: t.quorum, runsInARow: n },
-          [AlarmKind.warning]: { minUnhealthyRegions: 1, runsInARow: n, pagingFailingRegions: t.quorum },
+          [AlarmKind.warning]: { minUnhealthyRegions: 1, runsInARow: n },
           [AlarmKind.deadMan]: { minReportingRegions: t.regions.length, runsInARow: n },
         },
       }));

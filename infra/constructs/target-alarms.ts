@@ -10,7 +10,8 @@ import { Construct } from 'constructs';
 import { AlarmKind, describeAlarm } from '../../functions/brief/alarm-words.ts';
 import { Dimension, MetricName } from '../../functions/publish/schema.ts';
 import type { FleetNames } from '../names.ts';
-import { failingRegions, metricId, reportingRegions, ticketSignal } from './alarm-math.ts';
+import { defaultQuorum } from '../../functions/config/fleet.ts';
+import { failingRegions, metricId, reportingRegions, unhealthyRegions } from './alarm-math.ts';
 
 /** Pages: the target fails in at least `minFailingRegions` regions for `runsInARow` runs in a row. */
 export interface FailingRegionsThreshold {
@@ -20,13 +21,15 @@ export interface FailingRegionsThreshold {
   readonly runsInARow: number;
 }
 
-/** Tickets: some region is not healthy for `runsInARow` runs in a row, and those runs did not page. */
+/**
+ * Tickets: at least `minUnhealthyRegions` regions are not healthy in each of `runsInARow` runs. A run
+ * that pages counts here too: otherwise a target failing every run, in one region or two by turns,
+ * would neither page (never a quorum N times in a row) nor ticket.
+ */
 export interface UnhealthyThreshold {
   /** Regions not healthy (degraded, inconclusive or failed) in the same period. */
   readonly minUnhealthyRegions: number;
   readonly runsInARow: number;
-  /** A period with at least this many failing regions pages instead, so it does not count here. */
-  readonly pagingFailingRegions: number;
 }
 
 /** The canary owner: fewer than `minReportingRegions` regions reported a run, `runsInARow` periods in a row. */
@@ -77,12 +80,13 @@ export class TargetAlarms extends Construct {
       });
     }
     if (t.warning) {
-      this.add(AlarmKind.warning, ticketSignal(props.regions, t.warning.pagingFailingRegions), 'Regions unhealthy (0 while paging)', 'Maximum', {
+      this.add(AlarmKind.warning, unhealthyRegions(props.regions), 'Regions not healthy', 'Maximum', {
         threshold: t.warning.minUnhealthyRegions,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         runsInARow: t.warning.runsInARow,
         treatMissingData: TreatMissingData.NOT_BREACHING,
-        quorum: t.warning.pagingFailingRegions,
+        // The description says how many failing regions page instead.
+        quorum: t.critical?.minFailingRegions ?? defaultQuorum(props.regions.length),
       });
     }
     const d = t[AlarmKind.deadMan];

@@ -35,18 +35,19 @@ interface Scenario {
 const N = 3;
 const all = (seq: string) => Object.fromEntries(REGIONS.map((r) => [r, seq]));
 const scenarios: Scenario[] = [
-  { name: 'Hard outage: every region fails', runs: all('FFFFF'), page: N, ticket: null, owner: null, resolved: null },
-  { name: 'Outage, then recovery', runs: all('FFFFHH'), page: N, ticket: null, owner: null, resolved: 5 },
-  { name: 'Two of three regions fail', runs: { ...all('HHHHH'), 'us-east-1': 'FFFFF', 'eu-west-1': 'FFFFF' }, page: N, ticket: null, owner: null, resolved: null },
+  { name: 'Hard outage: every region fails', runs: all('FFFFF'), page: N, ticket: N, owner: null, resolved: null },
+  { name: 'Outage, then recovery', runs: all('FFFFHH'), page: N, ticket: N, owner: null, resolved: 5 },
+  { name: 'Two of three regions fail', runs: { ...all('HHHHH'), 'us-east-1': 'FFFFF', 'eu-west-1': 'FFFFF' }, page: N, ticket: N, owner: null, resolved: null },
   { name: 'One blip', runs: all('HFHHH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'Blips, never 3 in a row', runs: all('FFHFFH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'A recovered session (degraded once)', runs: all('HDHHH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'Slow for 3 runs (degraded)', runs: all('DDDD'), page: null, ticket: N, owner: null, resolved: null },
   { name: 'One region fails, below quorum', runs: { ...all('HHHHH'), 'eu-west-1': 'FFFFF' }, page: null, ticket: N, owner: null, resolved: null },
+  { name: 'Failing every run, in one region or two by turns', runs: { 'us-east-1': 'FFFFF', 'eu-west-1': 'FHFHF', 'ap-southeast-2': 'HHHHH' }, page: null, ticket: N, owner: null, resolved: null },
   { name: 'The canary cannot judge (inconclusive)', runs: all('IIII'), page: null, ticket: N, owner: null, resolved: null },
   { name: 'No runs recorded in one region', runs: { ...all('HHHHHH'), 'eu-west-1': '------' }, page: null, ticket: null, owner: N, resolved: null },
   { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 2, resolved: null },
-  { name: 'Outage while one region records no runs', runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' }, page: N, ticket: null, owner: N, resolved: null },
+  { name: 'Outage while one region records no runs', runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' }, page: N, ticket: N, owner: N, resolved: null },
 ];
 
 function first(ns: readonly Notification[], topic: string, state: 'ALARM' | 'OK'): number | null {
