@@ -82,7 +82,7 @@ export class FleetDashboard extends Construct {
           title: `${region}: runs by outcome`,
           region,
           logGroupNames: [names.runLogGroup],
-          queryLines: [`fields verdict.outcome as outcome`, `filter message = "${RUN_RECORD_MESSAGE}"`, 'stats count(*) as runs by outcome, bin(5m)'],
+          queryLines: [`filter message = "${RUN_RECORD_MESSAGE}"`, 'stats count(*) as runs by verdict.outcome, bin(5m)'],
           view: LogQueryVisualizationType.STACKEDAREA,
           width: WIDTH / 2,
         }),
@@ -92,7 +92,7 @@ export class FleetDashboard extends Construct {
           logGroupNames: [names.runLogGroup],
           queryLines: [
             `filter message = "${RUN_RECORD_MESSAGE}" and verdict.outcome = "${Outcome.failed}"`,
-            'stats count(*) as runs, latest(verdict.detail) as last_detail by verdict.failure as class, target',
+            'stats count(*) as runs, latest(verdict.detail) as last_detail by verdict.failure, target',
             'sort runs desc',
             'limit 25',
           ],
