@@ -36,7 +36,13 @@ export class HomeStack extends Stack {
     const notify = plan.fleet.notify;
     const subscribers: Record<TopicKind, typeof notify.pages> = { pages: notify.pages, tickets: notify.tickets, 'canary-owner': notify.canaryOwner, briefs: notify.briefs };
     for (const t of TOPICS) {
-      const topic = new FleetTopic(this, t.id, { topicName: names.topic(t.kind), displayName: t.display, subscriptions: subscribers[t.kind] });
+      const topic = new FleetTopic(this, t.id, {
+        topicName: names.topic(t.kind),
+        displayName: t.display,
+        subscriptions: subscribers[t.kind],
+        // The briefs topic is published to by the brief function (IAM), never by an alarm.
+        alarmNamePrefix: t.kind === 'briefs' ? undefined : `${names.fleet}-`,
+      });
       this.topics.set(t.kind, topic);
       new CfnOutput(this, `${t.id}TopicArn`, { value: topic.topic.topicArn, description: t.what });
     }

@@ -103,7 +103,7 @@ export class ProbeRegionStack extends Stack {
     // In the home region the home stack's topic already exists under this name.
     const ownerArn = this.region === props.homeRegion
       ? topicArn(this, names.topic('canary-owner'))
-      : new FleetTopic(this, 'CanaryOwner', { topicName: names.topic('canary-owner'), displayName: 'mcp-canary: the canary itself', subscriptions: props.canaryOwner }).topic.topicArn;
+      : new FleetTopic(this, 'CanaryOwner', { topicName: names.topic('canary-owner'), displayName: 'mcp-canary: the canary itself', subscriptions: props.canaryOwner, alarmNamePrefix: `${names.fleet}-` }).topic.topicArn;
     const owner: IAlarmAction = { bind: () => ({ alarmActionArn: ownerArn }) };
 
     for (const rate of plan.rates) {

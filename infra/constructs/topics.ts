@@ -2,7 +2,8 @@
  * An SNS topic of the fleet and its subscribers from the config: email, an HTTPS endpoint (a PagerDuty
  * or JSM CloudWatch integration URL), an SQS queue or a Lambda function.
  */
-import { Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Stack, Validations } from 'aws-cdk-lib';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
@@ -13,6 +14,14 @@ export interface FleetTopicProps {
   readonly displayName: string;
   /** @default - no subscribers (add them in the console, or point a chat integration at the topic) */
   readonly subscriptions?: readonly Subscription[];
+  /**
+   * CloudWatch alarms whose names start with this may publish. Needed because `enforceSSL` gives the
+   * topic a policy of its own, which replaces SNS's default one, and without an allow for
+   * `cloudwatch.amazonaws.com` every alarm action fails ("no resource-based policy allows SNS:Publish"),
+   * visible only in the alarm's history.
+   * @default - no alarm may publish
+   */
+  readonly alarmNamePrefix?: string;
 }
 
 export class FleetTopic extends Construct {
@@ -25,6 +34,19 @@ export class FleetTopic extends Construct {
       id: 'AwsSolutions-SNS2',
       reason: 'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key per region costs more than the alarms. Messages carry alarm names, descriptions and redacted run details, never credentials; enforceSSL keeps them encrypted in transit.',
     });
+    if (props.alarmNamePrefix !== undefined) {
+      this.topic.addToResourcePolicy(new PolicyStatement({
+        sid: 'AllowFleetAlarmsToPublish',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnLike: { 'aws:SourceArn': Stack.of(this).formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${props.alarmNamePrefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }) },
+        },
+      }));
+    }
     (props.subscriptions ?? []).forEach((sub, i) => this.subscribe(sub, i));
   }
 
