@@ -9,6 +9,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FailureClass, Revision, type ServerInfo } from '../verdict.ts';
 import type { Classified } from './classify.ts';
+import { outputSchemaValidator } from './validator.ts';
 import type { Wire } from './wire.ts';
 
 export const CLIENT_INFO = { name: 'mcp-canary', version: '0.1.0' } as const;
@@ -47,6 +48,8 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     },
     // A canary tool that asks for user input cannot serve an unattended agent: surface it, don't answer it.
     inputRequired: { autoFulfill: false },
+    // The SDK's own Ajv checks, compiled once per distinct outputSchema instead of once per run.
+    jsonSchemaValidator: outputSchemaValidator,
     capabilities: {},
   });
   // Errors of side streams (the 2025 GET stream, late notifications) are not the verdict's business:

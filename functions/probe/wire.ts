@@ -91,6 +91,15 @@ export class Wire {
     let response: Response;
     try {
       const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool());
+      // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
+      // request at once: without one turn of the event loop each run opened a second connection (a second
+      // TCP and TLS handshake on the run's critical path, npm run bench). The 2025 GET stream, which runs
+      // beside the requests and holds its socket to the end, waits one turn more, so the request the run
+      // waits for (tools/list) takes the open socket and the stream opens its own connection in parallel.
+      if (dispatcher) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (exchange.httpMethod === 'GET' && !request.method) await new Promise((resolve) => setImmediate(resolve));
+      }
       response = await this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
