@@ -1,0 +1,52 @@
+/**
+ * Every list price the cost model uses, in one place: USD, region us-east-1, on-demand, no free tier
+ * unless a line says so. Taken from the AWS pricing pages for Lambda, CloudWatch (metrics, alarms, logs,
+ * dashboards, Synthetics), EventBridge Scheduler and Secrets Manager as of PRICES_AS_OF; the machine the
+ * bench runs on has no network, so they were not re-read from there: check them before you quote them.
+ */
+
+export const PRICES_AS_OF = '2026-11-29';
+export const PRICES_REGION = 'us-east-1';
+
+/** A tiered monthly price: `upTo` is the last unit the price applies to. */
+export interface Tier {
+  readonly upTo: number;
+  readonly usd: number;
+}
+
+export const PRICES = {
+  /** AWS Lambda duration, per GB-second (first 7.5 billion GB-s a month; later tiers are cheaper). */
+  lambdaGbSecond: { arm64: 0.0000133334, x86_64: 0.0000166667 },
+  /** AWS Lambda requests, per request ($0.20 per million). */
+  lambdaRequest: 0.2 / 1e6,
+  /** EventBridge Scheduler invocations, per invocation ($1.00 per million) after the monthly allowance. */
+  schedulerInvocation: 1 / 1e6,
+  /** Scheduler invocations a month that cost nothing, per account (a standing allowance, not a trial). */
+  schedulerFreeInvocationsPerMonth: 14_000_000,
+  /** CloudWatch custom metrics, per metric-month, tiered over the account's metrics. */
+  customMetricTiers: [
+    { upTo: 10_000, usd: 0.3 },
+    { upTo: 250_000, usd: 0.1 },
+    { upTo: 1_000_000, usd: 0.05 },
+    { upTo: Infinity, usd: 0.02 },
+  ] satisfies Tier[],
+  /** CloudWatch PutMetricData, per request ($0.01 per 1,000). */
+  putMetricDataRequest: 0.01 / 1000,
+  /**
+   * CloudWatch alarms, standard resolution, per alarm metric-month: a metric-math alarm pays for every
+   * metric it reads (an alarm over 3 regions' metrics is 3 alarm metrics, $0.30).
+   */
+  alarmMetric: 0.1,
+  /** CloudWatch Logs ingestion (Standard class), per GB. */
+  logsIngestionGb: 0.5,
+  /** CloudWatch Logs storage, per GB-month (billed on compressed bytes; the model uses raw, an upper bound). */
+  logsStorageGbMonth: 0.03,
+  /** CloudWatch dashboard, per dashboard-month. */
+  dashboard: 3,
+  /** Secrets Manager API calls, per call ($0.05 per 10,000). */
+  secretsManagerCall: 0.05 / 10_000,
+  /** CloudWatch Synthetics, per canary run (plus that canary's own Lambda, S3 and logs, not counted here). */
+  syntheticsCanaryRun: 0.0012,
+} as const;
+
+export type Prices = typeof PRICES;

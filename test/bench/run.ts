@@ -1,0 +1,247 @@
+/**
+ * `npm run bench`: what the canary costs and how fast it tells, measured side by side in one run on
+ * one machine. Absolute times on a shared machine are noise; the ratios are the figures.
+ *
+ * 1. round trips per verdict (a recording proxy in front of servers of both eras);
+ * 2. per-run wall time: the engine vs a hand-written fetch floor vs inspector-cli, interleaved;
+ * 3. the Lambda footprint: bundle size, cold import, peak RSS of one invocation;
+ * 4. fleet scale: synth time and the largest stack for 10, 100 and 1,000 targets × 3 regions.
+ *
+ * Writes the figures to .bench/bench.json too (`npm run cost` reads the measured run from there).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MAX_TARGETS_PER_RUN } from '../../infra/plan.ts';
+import { startMoto } from '../support/moto.ts';
+import { startServerProcess } from './children.ts';
+import { buildEngineOnce, engineProcessRun, engineRun, floorRun, inspectorCliPath, inspectorRun, type Era } from './contenders.ts';
+import { scaleRow, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
+import { Floor } from './floor.ts';
+import { BENCH_DIR, buildVariant, coldImports, FOOTPRINT_NODE, lambdaHeapFlags, oneRun, VARIANTS, type BuiltVariant, type ColdImport, type OneRun } from './footprint.ts';
+import { HTTPS_HANDSHAKE_RTT, traceRoundTrips, type RoundTrips } from './roundtrips.ts';
+import { interleave, median, type Contender } from './stats.ts';
+import { fmt, table } from './table.ts';
+import { startTracer } from './trace.ts';
+
+const HELP = `Usage: npm run bench -- [options]
+
+Options:
+  --rounds N          timed rounds per contender, interleaved (default: 25)
+  --import-rounds N   fresh processes per bundle for the cold import (default: 15)
+  --sections LIST     any of roundtrips,walltime,footprint,scale (default: all)
+  -h, --help          this text
+
+Set MCP_CANARY_BENCH_NODE=/path/to/node24 to run the footprint section on the Lambda's Node.`;
+
+const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** What the engine's rules allow at best, in sequential HTTP exchanges (see the README). */
+const RULES_MINIMUM: Record<string, number> = { 'modern auto': 3, 'legacy auto': 6, 'legacy pinned': 5 };
+
+/** The smallest Lambda: what the run must fit. */
+const LAMBDA_MEMORY_MB = 128;
+
+const ERA_LABEL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
+
+const out = (s = '') => process.stdout.write(`${s}\n`);
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        rounds: { type: 'string', default: '25' },
+        'import-rounds': { type: 'string', default: '15' },
+        sections: { type: 'string', default: SECTIONS.join(',') },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    out(HELP);
+    return 0;
+  }
+  const rounds = Number(args.rounds);
+  const importRounds = Number(args['import-rounds']);
+  const sections = new Set(args.sections.split(',').map((s) => s.trim()));
+  const unknown = [...sections].filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(importRounds) || importRounds < 1 || unknown.length > 0) {
+    console.error(`bench: --rounds and --import-rounds take a positive integer, --sections any of ${SECTIONS.join(', ')}${unknown.length ? ` (got ${unknown.join(', ')})` : ''}.\n\n${HELP}`);
+    return 2;
+  }
+  const want = (s: Section) => sections.has(s);
+
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
+  const date = new Date().toISOString();
+  out(`mcp-canary bench — ${date.slice(0, 10)}, ${machine}`);
+  const results: Record<string, unknown> = { date, machine };
+  await mkdir(BENCH_DIR, { recursive: true });
+
+  const servers = await startServerProcess();
+  try {
+    if (want('roundtrips')) results.roundTrips = await roundTripsSection(servers.urls);
+    if (want('walltime')) results.wallTime = await wallTimeSection(servers.urls, rounds);
+    if (want('footprint')) results.footprint = await footprintSection(servers.urls.modern, importRounds);
+  } finally {
+    await servers.stop();
+  }
+  if (want('scale')) results.scale = scaleSection();
+
+  await writeFile(join(BENCH_DIR, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
+  out(`\nFigures written to .bench/bench.json (read by npm run cost).`);
+  return 0;
+}
+
+async function roundTripsSection(urls: { modern: string; legacy: string }): Promise<RoundTrips[]> {
+  out('\n## 1. Round trips per verdict (healthy verdict, canary tool called)\n');
+  const floor = new Floor('fresh');
+  const inspector = inspectorCliPath();
+  const rows: Array<{ era: Era; rules: string; rt: RoundTrips }> = [];
+  for (const era of ['modern', 'legacy'] as const) {
+    const tracer = await startTracer(urls[era]);
+    try {
+      rows.push({ era, rules: `${era} auto`, rt: await traceRoundTrips('engine (auto)', tracer, (u) => engineRun(u)) });
+      if (era === 'legacy') rows.push({ era, rules: 'legacy pinned', rt: await traceRoundTrips('engine (pinned 2025-11-25)', tracer, (u) => engineRun(u, '2025-11-25')) });
+      rows.push({ era, rules: `${era} auto`, rt: await traceRoundTrips('fetch floor (fresh pool)', tracer, (u) => floorRun(floor, era, u)) });
+      if (era === 'legacy' && inspector) rows.push({ era, rules: '', rt: await traceRoundTrips('inspector-cli tools/call', tracer, (u) => inspectorRun(inspector, u), 2) });
+    } finally {
+      await tracer.close();
+    }
+  }
+  out(table(
+    ['era', 'contender', 'requests', 'conns', 'sequential RTT', `on https (+${HTTPS_HANDSHAKE_RTT}/conn)`, 'rules allow', 'requests, in order'],
+    rows.map(({ era, rules, rt }) => [
+      ERA_LABEL[era],
+      rt.contender + (rt.varied ? ' (varied!)' : ''),
+      String(rt.requests.length),
+      String(rt.connections),
+      String(rt.sequentialHttp),
+      String(rt.sequentialHttps),
+      rules ? `${RULES_MINIMUM[rules]} / ${RULES_MINIMUM[rules]! + HTTPS_HANDSHAKE_RTT}` : '—',
+      rt.requests.join(' → '),
+    ]),
+  ));
+  out(`\nSequential RTT: the longest chain of requests each sent after the previous answer ended, as a recording`);
+  out(`proxy saw them (parallel ones overlap and count once). On https every connection opened on that chain adds`);
+  out(`a TCP and a TLS 1.3 handshake (${HTTPS_HANDSHAKE_RTT} RTT). "rules allow": the fewest the engine's rules permit, http / https.`);
+  return rows.map((r) => r.rt);
+}
+
+interface WallTime {
+  readonly contender: string;
+  readonly era: Era;
+  readonly medianMs: number;
+  readonly runs: number;
+}
+
+async function wallTimeSection(urls: { modern: string; legacy: string }, rounds: number): Promise<{ rows: WallTime[]; ratios: Record<string, number> }> {
+  out(`\n## 2. Per-run wall time, median of ${rounds} interleaved runs each (loopback servers in another process)\n`);
+  const fresh = new Floor('fresh');
+  const shared = new Floor('shared');
+  const engineOnce = await buildEngineOnce();
+  const inspector = inspectorCliPath();
+  interface Timed extends Contender {
+    readonly era: Era;
+    readonly label: string;
+  }
+  const c = (era: Era, label: string, run: () => Promise<void>): Timed => ({ era, label, name: `${era}/${label}`, run });
+  const contenders: Timed[] = [
+    c('modern', 'engine, in-process', () => engineRun(urls.modern)),
+    c('modern', 'fetch floor, fresh pool', () => floorRun(fresh, 'modern', urls.modern)),
+    c('modern', 'fetch floor, shared pool', () => floorRun(shared, 'modern', urls.modern)),
+    c('modern', 'engine, fresh process', () => engineProcessRun(engineOnce, urls.modern)),
+    c('legacy', 'engine, in-process', () => engineRun(urls.legacy)),
+    c('legacy', 'engine, in-process, pinned', () => engineRun(urls.legacy, '2025-11-25')),
+    c('legacy', 'fetch floor, fresh pool', () => floorRun(fresh, 'legacy', urls.legacy)),
+    c('legacy', 'fetch floor, shared pool', () => floorRun(shared, 'legacy', urls.legacy)),
+    c('legacy', 'engine, fresh process', () => engineProcessRun(engineOnce, urls.legacy)),
+    ...(inspector ? [c('legacy', 'inspector-cli, fresh process', () => inspectorRun(inspector, urls.legacy))] : []),
+  ];
+  const samples = await interleave(contenders, { rounds });
+  await shared.close();
+  const m = (era: Era, label: string) => median(samples.get(`${era}/${label}`) ?? [NaN]);
+  const rows: WallTime[] = contenders.map((x) => ({ contender: x.label, era: x.era, medianMs: m(x.era, x.label), runs: samples.get(x.name)!.length }));
+  out(table(
+    ['era', 'contender', 'median', '÷ floor (fresh pool)'],
+    rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
+  ));
+  const ratios: Record<string, number> = {};
+  for (const era of ['modern', 'legacy'] as const) {
+    ratios[`engine ÷ floor (fresh pool), ${ERA_LABEL[era]}`] = m(era, 'engine, in-process') / m(era, 'fetch floor, fresh pool');
+    ratios[`engine ÷ floor (shared pool), ${ERA_LABEL[era]}`] = m(era, 'engine, in-process') / m(era, 'fetch floor, shared pool');
+  }
+  if (inspector) {
+    ratios['inspector-cli ÷ engine in-process (a warm Lambda), 2025-11-25'] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
+    ratios['inspector-cli ÷ engine in a fresh process (a cold one), 2025-11-25'] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, fresh process');
+  }
+  out('');
+  out(table(['ratio', 'value'], Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)])));
+  if (!inspector) out('\n@modelcontextprotocol/inspector-cli is not installed: its rows are missing.');
+  out(`\ninspector-cli 1.0.3 speaks 2025-11-25 only (SDK v1): the 2026-07-28 server refuses it ("Unsupported protocol`);
+  out(`version"), so it is compared on 2025-11-25 (its requests are in section 1).`);
+  return { rows, ratios };
+}
+
+interface Footprint {
+  readonly node: string;
+  readonly variants: Array<{ name: string; needs: string; bytes: number; gzipBytes: number; cold: ColdImport; top: ReadonlyArray<readonly [string, number]> }>;
+  readonly runs: OneRun[];
+}
+
+async function footprintSection(modernUrl: string, importRounds: number): Promise<Footprint> {
+  const node = FOOTPRINT_NODE === process.execPath ? `Node ${process.version}` : FOOTPRINT_NODE;
+  out(`\n## 3. Lambda footprint (${node}; cold import: median of ${importRounds} fresh processes per bundle, interleaved)\n`);
+  const built: BuiltVariant[] = [];
+  for (const [i, v] of VARIANTS.entries()) built.push(await buildVariant(v, i));
+  const cold = await coldImports(built.map((b) => b.file), importRounds);
+  const base = built[0]!;
+  out(table(
+    ['bundle', 'needs', 'size', 'gzip', 'cold import', 'process → ready', 'vs shipped'],
+    built.map((b, i) => [b.variant.name, b.variant.needs, fmt.kb(b.bytes), fmt.kb(b.gzipBytes), fmt.ms(cold[i]!.importMs), fmt.ms(cold[i]!.readyMs), i === 0 ? '—' : `${b.bytes <= base.bytes ? '−' : '+'}${fmt.kb(Math.abs(base.bytes - b.bytes))}`]),
+  ));
+  out(`\nLargest parts of the shipped bundle: ${base.byPackage.slice(0, 6).map(([p, n]) => `${p} ${fmt.kb(n)}`).join(', ')}.`);
+  out('"@aws-sdk/* external" imports the SDK from node_modules here; in Lambda it would be the runtime\'s copy.');
+
+  const moto = await startMoto();
+  const runs: OneRun[] = [];
+  try {
+    for (const flags of [[], lambdaHeapFlags(LAMBDA_MEMORY_MB)]) {
+      for (const targets of [1, MAX_TARGETS_PER_RUN]) runs.push(await oneRun(base.file, modernUrl, targets, moto.endpoint, flags));
+    }
+  } finally {
+    await moto.stop();
+  }
+  out('');
+  out(table(
+    ['shipped bundle, fresh process', 'node flags', 'peak RSS', 'after 2nd run', 'import', 'cold run', 'warm run', 'log B/target', 'verdicts'],
+    runs.map((r) => [`${r.targets} target(s) in the payload`, r.nodeFlags.length ? r.nodeFlags.join(' ') : '(none)', fmt.mb(r.peakRssBytes), fmt.mb(r.warmPeakRssBytes), fmt.ms(r.importMs), fmt.ms(r.handlerMs), fmt.ms(r.warmHandlerMs), fmt.int(r.logBytesPerTarget), `${r.outcomes.filter((o) => o === 'healthy').length}/${r.targets} healthy${r.published ? ', published' : ', NOT published'}`]),
+  ));
+  out(`\nA run is one handler invocation: judging (loopback server), the log lines, PutMetricData to moto_server; the warm run`);
+  out(`is the second invocation in the same process. The flags are the heap limits the Lambda runtime sets for a`);
+  out(`${LAMBDA_MEMORY_MB} MB function; ${MAX_TARGETS_PER_RUN} targets is the most one payload carries.`);
+  return {
+    node,
+    variants: built.map((b, i) => ({ name: b.variant.name, needs: b.variant.needs, bytes: b.bytes, gzipBytes: b.gzipBytes, cold: cold[i]!, top: b.byPackage.slice(0, 10) })),
+    runs,
+  };
+}
+
+function scaleSection(): ScaleRow[] {
+  out('\n## 4. Fleet scale (McpCanaryFleet synthesized in-process, bundling skipped, no cdk-nag)\n');
+  synthesize(generatedFleet(2)); // warm-up: module loading and JIT are not the fleet's cost
+  const rows = [10, 100, 1000].map((n) => scaleRow(n, synthesize(generatedFleet(n))));
+  out(table(
+    ['targets × regions', 'synth', 'stacks', 'resources', 'largest stack', 'its resources', 'largest template'],
+    rows.map((r) => [`${fmt.int(r.targets)} × ${r.regions}`, fmt.ms(r.synthMs), String(r.stacks), fmt.int(r.totalResources), r.largestStack, String(r.largestResources), fmt.kb(r.largestTemplateBytes)]),
+  ));
+  out('\nCloudFormation allows 500 resources and a 1 MB template (from S3) per stack.');
+  return rows;
+}
+
+process.exitCode = await main();
