@@ -22,9 +22,14 @@ export function targetFor(url: string, revision: TargetInput['revision'] = 'auto
   return { name: 'bench', url, revision, tool: { ...TOOL, expectJson: { rate: 1.08 } } };
 }
 
-/** The engine in this process: one `judge()`; throws unless healthy. */
+const parsed = new Map<string, Target>();
+
+/** The engine in this process: one `judge()` (the target parsed once, as the Lambda's payload is); throws unless healthy. */
 export async function engineRun(url: string, revision: TargetInput['revision'] = 'auto'): Promise<void> {
-  const v = await judge(Target.parse(targetFor(url, revision)));
+  const key = `${revision} ${url}`;
+  let target = parsed.get(key);
+  if (!target) parsed.set(key, (target = Target.parse(targetFor(url, revision))));
+  const v = await judge(target);
   if (v.outcome !== 'healthy') throw new Error(`engine: ${v.outcome} ${v.failure ?? ''}: ${v.detail}`);
 }
 

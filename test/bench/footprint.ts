@@ -59,9 +59,12 @@ export const zodNamespaceImport: Plugin = {
 export const cfWorkerValidator: Plugin = {
   name: 'bench-cfworker-validator',
   setup(b) {
-    b.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: 'shims', namespace: 'bench-shims' }));
-    b.onLoad({ filter: /.*/, namespace: 'bench-shims' }, () => ({
-      contents: "export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker'; export const CORS_IS_POSSIBLE = false;",
+    // The SDK's default (its Node shim) and the engine's explicit provider (functions/probe/validator.ts).
+    b.onResolve({ filter: /^@modelcontextprotocol\/client\/(_shims|validators\/ajv)$/ }, (args) => ({ path: args.path, namespace: 'bench-validator' }));
+    b.onLoad({ filter: /.*/, namespace: 'bench-validator' }, (args) => ({
+      contents: args.path.endsWith('_shims')
+        ? "export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker'; export const CORS_IS_POSSIBLE = false;"
+        : "export { CfWorkerJsonSchemaValidator as AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';",
       resolveDir: new URL('../../', import.meta.url).pathname,
       loader: 'js',
     }));

@@ -41,6 +41,9 @@ type Section = (typeof SECTIONS)[number];
 /** What the engine's rules allow at best, in sequential HTTP exchanges (see the README). */
 const RULES_MINIMUM: Record<string, number> = { 'modern auto': 3, 'legacy auto': 6, 'legacy pinned': 5 };
 
+/** The round trip the second wall-time table emulates: a nearby region, or the same region over TLS. */
+const EMULATED_RTT_MS = 20;
+
 /** The smallest Lambda: what the run must fit. */
 const LAMBDA_MEMORY_MB = 128;
 
@@ -86,7 +89,10 @@ async function main(): Promise<number> {
   const servers = await startServerProcess();
   try {
     if (want('roundtrips')) results.roundTrips = await roundTripsSection(servers.urls);
-    if (want('walltime')) results.wallTime = await wallTimeSection(servers.urls, rounds);
+    if (want('walltime')) {
+      results.wallTime = await wallTimeSection(servers.urls, rounds);
+      results.wallTimeWithRtt = await wallTimeWithRttSection(servers.urls, rounds, EMULATED_RTT_MS);
+    }
     if (want('footprint')) results.footprint = await footprintSection(servers.urls.modern, importRounds);
   } finally {
     await servers.stop();
@@ -186,6 +192,48 @@ async function wallTimeSection(urls: { modern: string; legacy: string }, rounds:
   out(`\ninspector-cli 1.0.3 speaks 2025-11-25 only (SDK v1): the 2026-07-28 server refuses it ("Unsupported protocol`);
   out(`version"), so it is compared on 2025-11-25 (its requests are in section 1).`);
   return { rows, ratios };
+}
+
+async function wallTimeWithRttSection(urls: { modern: string; legacy: string }, rounds: number, rttMs: number): Promise<{ rttMs: number; rows: WallTime[]; ratios: Record<string, number> }> {
+  out(`\n### 2b. The same with a ${rttMs} ms round trip (a delaying proxy: ${rttMs} ms per request, ${2 * rttMs} ms more for each new connection)\n`);
+  const modern = await startTracer(urls.modern, { rttMs });
+  const legacy = await startTracer(urls.legacy, { rttMs });
+  const fresh = new Floor('fresh');
+  const shared = new Floor('shared');
+  const inspector = inspectorCliPath();
+  try {
+    interface Timed extends Contender {
+      readonly era: Era;
+      readonly label: string;
+    }
+    const c = (era: Era, label: string, run: () => Promise<void>): Timed => ({ era, label, name: `${era}/${label}`, run });
+    const contenders: Timed[] = [
+      c('modern', 'engine, in-process', () => engineRun(modern.url)),
+      c('modern', 'fetch floor, fresh pool', () => floorRun(fresh, 'modern', modern.url)),
+      c('modern', 'fetch floor, shared pool', () => floorRun(shared, 'modern', modern.url)),
+      c('legacy', 'engine, in-process', () => engineRun(legacy.url)),
+      c('legacy', 'fetch floor, fresh pool', () => floorRun(fresh, 'legacy', legacy.url)),
+      ...(inspector ? [c('legacy', 'inspector-cli, fresh process', () => inspectorRun(inspector, legacy.url))] : []),
+    ];
+    const samples = await interleave(contenders, { rounds, warmupRounds: 2 });
+    const m = (era: Era, label: string) => median(samples.get(`${era}/${label}`) ?? [NaN]);
+    const rows: WallTime[] = contenders.map((x) => ({ contender: x.label, era: x.era, medianMs: m(x.era, x.label), runs: samples.get(x.name)!.length }));
+    out(table(
+      ['era', 'contender', 'median', '÷ floor (fresh pool)'],
+      rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
+    ));
+    const ratios: Record<string, number> = {
+      [`engine ÷ floor (fresh pool), 2026-07-28, ${rttMs} ms RTT`]: m('modern', 'engine, in-process') / m('modern', 'fetch floor, fresh pool'),
+      [`engine ÷ floor (fresh pool), 2025-11-25, ${rttMs} ms RTT`]: m('legacy', 'engine, in-process') / m('legacy', 'fetch floor, fresh pool'),
+    };
+    if (inspector) ratios[`inspector-cli ÷ engine in-process, 2025-11-25, ${rttMs} ms RTT`] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
+    out('');
+    out(table(['ratio', 'value'], Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)])));
+    return { rttMs, rows, ratios };
+  } finally {
+    await shared.close();
+    await Promise.all([modern.close(), legacy.close()]);
+  }
 }
 
 interface Footprint {

@@ -22,7 +22,16 @@ export interface Tracer {
   close(): Promise<void>;
 }
 
-export async function startTracer(upstreamUrl: string): Promise<Tracer> {
+export interface TracerOptions {
+  /**
+   * Emulated network round trip, ms: each request waits one before it is forwarded, and the first on a
+   * new connection two more (TCP and TLS 1.3 handshakes). @default - 0, loopback as it is
+   */
+  readonly rttMs?: number;
+}
+
+export async function startTracer(upstreamUrl: string, options: TracerOptions = {}): Promise<Tracer> {
+  const rttMs = options.rttMs ?? 0;
   const upstream = new URL(upstreamUrl);
   const agent = new Agent({ keepAlive: true });
   let requests: TracedRequest[] = [];
@@ -36,7 +45,8 @@ export async function startTracer(upstreamUrl: string): Promise<Tracer> {
     conn.used = true;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (rttMs > 0) await new Promise((resolve) => setTimeout(resolve, rttMs * (openedConnection ? 3 : 1)));
       const body = Buffer.concat(chunks);
       const rpcMethod = rpcMethodOf(body);
       let status: number | null = null;
