@@ -1,7 +1,7 @@
 /**
  * The hostile-endpoint matrix: what a broken or hostile endpoint does → the verdict the canary must
  * reach → the bound it must hold. Real sockets on 127.0.0.1. The same rows are the table in
- * docs/hostile-endpoints.md; a row added here belongs there too.
+ * test/hostile/README.md; a row added here belongs there too.
  *
  * The bounds are hang protection, not speed: a row's limit is its request timeout or run budget plus
  * 10 %, generous enough that a slow machine never trips it, tight enough that a hang always does.
