@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadFleet } from '../../functions/config/load.ts';
 import { costPerTargetRegion, fleetCost, runsPerMonth, type RunUsage, type TargetRegionCost } from './cost-model.ts';
 import { generatedFleet, synthesize } from './fleet-scale.ts';
-import { BENCH_DIR } from './footprint.ts';
+import { BENCH_DIR, VARIANTS } from './footprint.ts';
 import { readInventory, type ReadInventory } from './inventory.ts';
 import { PRICES, PRICES_AS_OF, PRICES_REGION } from './prices.ts';
 import { fmt, table } from './table.ts';
@@ -40,9 +40,11 @@ async function measuredUsage(billedOverride: number | undefined): Promise<Measur
   try {
     const bench = JSON.parse(await readFile(join(BENCH_DIR, 'bench.json'), 'utf8')) as {
       date?: string;
-      footprint?: { runs?: Array<{ targets: number; nodeFlags: string[]; warmHandlerMs: number; logBytesPerTarget: number }> };
+      footprint?: { runs?: Array<{ variant?: string; targets: number; nodeFlags: string[]; warmHandlerMs: number; logBytesPerTarget: number }> };
     };
-    const run = bench.footprint?.runs?.find((r) => r.targets === 1 && r.nodeFlags.length > 0) ?? bench.footprint?.runs?.find((r) => r.targets === 1);
+    // The shipped bundle, one target, under the Lambda's heap limits.
+    const shipped = (bench.footprint?.runs ?? []).filter((r) => r.targets === 1 && (r.variant ?? VARIANTS[0]!.name) === VARIANTS[0]!.name);
+    const run = shipped.find((r) => r.nodeFlags.length > 0) ?? shipped[0];
     if (run) {
       return {
         usage: { billedMs: billedOverride ?? run.warmHandlerMs, recordBytesPerTarget: run.logBytesPerTarget },
