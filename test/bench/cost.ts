@@ -24,7 +24,7 @@ Options:
   --no-scale         skip the generated fleets of 1 to 1,000 targets
   -h, --help         this text`;
 
-/** docs/scheduled-run.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
+/** functions/run/README.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
 const DEFAULT_REMOTE_MS = 1000;
 /** When the bench has not run yet: roughly what it measures on the project's machines. */
 const FALLBACK_USAGE: RunUsage = { billedMs: 150, recordBytesPerTarget: 700 };
