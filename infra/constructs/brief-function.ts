@@ -4,7 +4,6 @@
  * briefs topic. Off the paging path by construction: alarms publish to their topics themselves.
  */
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Match, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -17,6 +16,7 @@ import { alarmKinds } from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar } from '../../functions/brief/env.ts';
 import type { FleetNames } from '../names.ts';
 import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { DEFAULT_LOG_RETENTION, DLQ_RETENTION } from './probe-region-stack.ts';
 
 /** Reads a few log pages per region and publishes once. */
@@ -115,30 +115,17 @@ export class BriefFunction extends Construct {
       targets: [new LambdaFunction(this.function, { retryAttempts: BRIEF_RETRY_ATTEMPTS, maxEventAge: BRIEF_MAX_EVENT_AGE, deadLetterQueue: this.deadLetterQueue })],
     });
 
-    const owner: IAlarmAction = { bind: () => ({ alarmActionArn: props.canaryOwnerTopicArn }) };
-    const errors = new Alarm(this, 'Errors', {
+    ownerAlarm(this, 'Errors', {
       alarmName: names.canaryAlarm('brief-errors'),
-      alarmDescription: `The mcp-canary brief function failed: briefs may be missing from the briefs topic (pages are not affected; they go from the alarms to SNS directly). For the canary owner. Look at ${names.briefLogGroup} and the queue ${names.briefDlq}.`,
+      description: `The mcp-canary brief function failed: briefs may be missing from the briefs topic (pages are not affected; they go from the alarms to SNS directly). For the canary owner. Look at ${names.briefLogGroup} and the queue ${names.briefDlq}.`,
       metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      ownerTopicArn: props.canaryOwnerTopicArn,
     });
-    const dlq = new Alarm(this, 'DlqAlarm', {
+    ownerAlarm(this, 'DlqAlarm', {
       alarmName: names.canaryAlarm('brief-dlq'),
-      alarmDescription: `Briefs were dropped into ${names.briefDlq} after their retries: those alarm changes have no brief. For the canary owner. Read a message for the error, then purge the queue.`,
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description: `Briefs were dropped into ${names.briefDlq} after their retries: those alarm changes have no brief. For the canary owner. Read a message for the error, then purge the queue.`,
+      metric: deadLetterMetric(this.deadLetterQueue, Duration.minutes(5)),
+      ownerTopicArn: props.canaryOwnerTopicArn,
     });
-    for (const alarm of [errors, dlq]) {
-      alarm.addAlarmAction(owner);
-      alarm.addOkAction(owner);
-    }
   }
 }

@@ -4,7 +4,7 @@
  * when the canary itself breaks here. Metrics go to the home region; nothing here pages a target owner.
  */
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -17,6 +17,7 @@ import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { FleetNames } from '../names.ts';
 import type { RegionPlan, SchedulePlan } from '../plan.ts';
 import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { RunSchedules } from './schedules.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 
@@ -104,42 +105,30 @@ export class ProbeRegionStack extends Stack {
     const ownerArn = this.region === props.homeRegion
       ? topicArn(this, names.topic('canary-owner'))
       : new FleetTopic(this, 'CanaryOwner', { topicName: names.topic('canary-owner'), displayName: 'mcp-canary: the canary itself', subscriptions: props.canaryOwner, alarmNamePrefix: `${names.fleet}-` }).topic.topicArn;
-    const owner: IAlarmAction = { bind: () => ({ alarmActionArn: ownerArn }) };
 
     for (const rate of plan.rates) {
       const fn = this.functions.get(rate.rateSlug)!;
       const period = Duration.seconds(rate.periodSeconds);
-      const alarm = new Alarm(this, `RunErrors-${rate.rateSlug}`, {
+      ownerAlarm(this, `RunErrors-${rate.rateSlug}`, {
         alarmName: names.canaryAlarm(`run-${rate.rateSlug}-errors`),
-        alarmDescription: `The mcp-canary run function ${fn.node.id} in ${this.region} failed or was throttled in ${props.failureThreshold} period(s) of ${rate.schedule} in a row: its targets' runs were lost, and their dead-man alarms will follow. For the canary owner. Look at the function's errors and ${names.runLogGroup} in ${this.region}.`,
+        description: `The mcp-canary run function ${fn.node.id} in ${this.region} failed or was throttled in ${props.failureThreshold} period(s) of ${rate.schedule} in a row: its targets' runs were lost, and their dead-man alarms will follow. For the canary owner. Look at the function's errors and ${names.runLogGroup} in ${this.region}.`,
         metric: new MathExpression({
           expression: 'errors + throttles',
           usingMetrics: { errors: fn.metricErrors({ period, statistic: 'Sum' }), throttles: fn.metricThrottles({ period, statistic: 'Sum' }) },
           label: 'Errors + throttles',
           period,
         }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: props.failureThreshold,
-        datapointsToAlarm: props.failureThreshold,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        periods: props.failureThreshold,
+        ownerTopicArn: ownerArn,
       });
-      alarm.addAlarmAction(owner);
-      alarm.addOkAction(owner);
     }
 
-    const dlqAlarm = new Alarm(this, 'ScheduleDlqAlarm', {
+    ownerAlarm(this, 'ScheduleDlqAlarm', {
       alarmName: names.canaryAlarm('schedule-dlq'),
-      alarmDescription: `EventBridge Scheduler could not deliver mcp-canary runs in ${this.region} (they are in the SQS queue ${names.scheduleDlq}): those runs did not happen. For the canary owner. Read a message for the error, fix the run function or its permissions, then purge the queue.`,
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description: `EventBridge Scheduler could not deliver mcp-canary runs in ${this.region} (they are in the SQS queue ${names.scheduleDlq}): those runs did not happen. For the canary owner. Read a message for the error, fix the run function or its permissions, then purge the queue.`,
+      metric: deadLetterMetric(this.deadLetterQueue, Duration.minutes(5)),
+      ownerTopicArn: ownerArn,
     });
-    dlqAlarm.addAlarmAction(owner);
-    dlqAlarm.addOkAction(owner);
   }
 }
 
