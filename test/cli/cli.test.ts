@@ -1,24 +1,17 @@
 /** The CLI as users and scripts run it: a real process, real servers, exit codes and streams. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
+import { runToEnd, type Finished } from '../support/child.ts';
 import { modernEndpoint, readOnlyRateTool, startFaultServer, type FaultServer } from '../support/faults.ts';
 
 const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-cli-9c1e44b0aa71';
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[]): Promise<Finished> {
+  return runToEnd(process.execPath, [BIN, ...args]);
 }
 
 let api: RatesApi;
@@ -114,14 +107,7 @@ describe('console output of libraries', () => {
       `guardConsole(new Redactor(['Bearer ${TOKEN}']));`,
       `console.log('debug: sent Bearer ${TOKEN}'); console.info('info'); console.debug('dbg'); console.warn('warn');`,
     ].join('\n');
-    const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => { stdout += d; });
-      child.stderr.on('data', (d) => { stderr += d; });
-      child.on('close', () => resolve({ stdout, stderr }));
-    });
+    const r = await runToEnd(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('debug: sent [redacted]\ninfo\ndbg\nwarn\n');
   });

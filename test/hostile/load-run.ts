@@ -3,12 +3,10 @@
  * ones (served from a child process). Prints one JSON summary line and then simply returns: if any
  * socket or timer leaked, the process would not exit by itself, and the test that spawns this fails.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Target } from '../../functions/config/target.ts';
 import { judge } from '../../functions/probe/judge.ts';
+import { startServerProcess } from '../support/child.ts';
 
 const BUDGET_MS = 12_000;
 const TIMEOUT_MS = 4_000;
@@ -20,10 +18,9 @@ const DEGRADED_MS = 6_000;
  */
 const SLOW_ANSWER_MS = 2_500;
 
-const servers = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load-servers.ts'), String(SLOW_ANSWER_MS)], { stdio: ['pipe', 'pipe', 'inherit'] });
-const [line] = (await once(createInterface({ input: servers.stdout }), 'line')) as [string];
 type Kind = 'modern' | 'legacy' | 'slow' | 'hanging';
-const urls = JSON.parse(line) as Record<Kind, string>;
+const servers = await startServerProcess<Record<Kind, string>>(join(import.meta.dirname, 'load-servers.ts'), [String(SLOW_ANSWER_MS)]);
+const { urls } = servers;
 
 const expected: Record<Kind, { outcome: string; failure: string | null }> = {
   modern: { outcome: 'healthy', failure: null },
@@ -48,8 +45,7 @@ const wrong = verdicts.filter(({ kind, v }) => v.outcome !== expected[kind].outc
   .map(({ kind, v }) => `${v.target}: expected ${expected[kind].outcome}/${expected[kind].failure}, got ${v.outcome}/${v.failure} (${v.detail})`);
 const byKind = (k: Kind) => verdicts.filter((x) => x.kind === k).map((x) => x.v.durationMs);
 
-servers.stdin.end();
-await once(servers, 'exit');
+await servers.stop();
 process.stdout.write(`${JSON.stringify({
   endpoints: verdicts.length,
   elapsedMs: Math.round(elapsedMs),

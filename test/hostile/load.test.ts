@@ -1,7 +1,7 @@
 /** One process judging 200 endpoints at once: bounded, correct, and leaving nothing running. */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runToEnd } from '../support/child.ts';
 
 const SCRIPT = join(import.meta.dirname, 'load-run.ts');
 /** Far above the expected few seconds: reaching it means the process did not exit by itself. */
@@ -9,14 +9,7 @@ const KILL_AFTER_MS = 60_000;
 
 describe('200 endpoints in one process', () => {
   it('finish within the slowest budget + 20 %, every verdict correct, and the process exits by itself', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('close', (c, s) => r([c, s])));
-    clearTimeout(killer);
+    const { code, signal, stdout, stderr } = await runToEnd(process.execPath, ['--import', 'tsx', SCRIPT], { killAfterMs: KILL_AFTER_MS });
 
     expect({ code, signal, stderr: stderr.slice(0, 500) }).toEqual({ code: 0, signal: null, stderr: '' });
     const summary = JSON.parse(stdout) as { endpoints: number; elapsedMs: number; budgetMs: number; wrong: string[]; peakRssMb: number };

@@ -4,7 +4,6 @@
  * what catches "Dynamic require of "node:zlib" is not supported" and its kin before a deploy.
  * Size and cold import time are printed, never asserted: speed is shown by benchmarks, not tests.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningSer
 import type { RunSummary } from '../../functions/run/run.ts';
 import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
 import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from './fixtures.ts';
+import { runToEnd, type Finished } from '../support/child.ts';
 import { cloudWatchAt, listMetrics, readRuns } from './readback.ts';
 
 /** Runs in the fresh process: time the import, invoke once, print one RESULT line. */
@@ -29,26 +29,12 @@ const summary = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeI
 process.stdout.write('RESULT ' + JSON.stringify({ importMs, sinceProcessStartMs, summary }) + '\\n');
 `;
 
-interface ChildRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Override with a Node 24 binary to match the Lambda runtime exactly. */
 const NODE = process.env.MCP_CANARY_TEST_NODE ?? process.execPath;
 
-function runChild(env: Record<string, string>): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    // A minimal environment: nothing of the test runner's (NODE_OPTIONS, loaders) leaks into the process.
-    const child = spawn(NODE, ['--input-type=module', '-e', CHILD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** A minimal environment: nothing of the test runner's (NODE_OPTIONS, loaders) leaks into the process. */
+function runChild(env: Record<string, string>): Promise<Finished> {
+  return runToEnd(NODE, ['--input-type=module', '-e', CHILD], { env });
 }
 
 let moto: Moto;
