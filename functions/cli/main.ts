@@ -5,7 +5,7 @@
  */
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
-import { CanaryError } from '../errors.ts';
+import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
 import { Redactor } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
@@ -96,7 +96,7 @@ async function targetsFromConfig(file: string, name: string | undefined): Promis
   if (name === undefined) return fleet.targets;
   const found = fleet.targets.filter((t) => t.name === name);
   if (found.length === 0) {
-    throw new CanaryError('CONFIG', `--target ${name}: no such target in ${file}. Targets: ${fleet.targets.map((t) => t.name).join(', ')}.`);
+    throw configError(`--target ${name}: no such target in ${file}. Targets: ${fleet.targets.map((t) => t.name).join(', ')}.`);
   }
   return found;
 }

@@ -66,13 +66,11 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
 
     const t0 = now();
     const c = await connect(target.revision, o);
-    if (c.session) {
-      open.push(c.session);
-      ({ revision, server } = c.session);
-    }
+    probes.push({ name: c.probeName, ok: !c.failure, durationMs: now() - t0, detail: c.detail, failure: c.failure?.failure ?? null });
+    if (c.failure) return failedWith(c.failure);
+    open.push(c.session);
+    ({ revision, server } = c.session);
     if (c.recovered) recoveredNote = c.recovered;
-    probes.push({ name: c.probeName, ok: c.ok, durationMs: now() - t0, detail: c.detail, failure: c.failure?.failure ?? null });
-    if (!c.session || c.failure) return failedWith(c.failure!);
     let current: Session = c.session;
 
     // Runs a step on the current session; a 2025 session the server forgot (404) is replaced once by a

@@ -10,15 +10,17 @@ import { classifyError, classifyStatus, oneLine, type Classified } from './class
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from './wire.ts';
 
-export interface Connected {
-  readonly session?: Session;
-  readonly ok: boolean;
-  readonly probeName: ProbeName;
-  readonly detail: string;
-  readonly failure?: Classified;
-  /** Set when the handshake's session was forgotten and a fresh one worked. */
-  readonly recovered?: string;
-}
+/** A connection, or the failure that ended the protocol step: never both. */
+export type Connected =
+  | {
+      readonly session: Session;
+      readonly probeName: ProbeName;
+      readonly detail: string;
+      readonly failure?: undefined;
+      /** Set when the handshake's session was forgotten and a fresh one worked. */
+      readonly recovered?: string;
+    }
+  | { readonly session?: undefined; readonly probeName: ProbeName; readonly detail: string; readonly failure: Classified };
 
 /**
  * Not era evidence, and a second attempt would only double the wait (or the lockout): these end the
@@ -35,7 +37,7 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
       const got = s.client.getNegotiatedProtocolVersion() ?? 'none';
       return failed('initialize', { failure: FailureClass.revision, retryable: false, detail: `initialize: the server negotiated ${got}, not the pinned 2025-11-25` });
     }
-    return { session: s, ok: true, probeName: nameFor(s.revision), detail: describeEra(s, o.wire.last('server/discover'), mode) };
+    return { session: s, probeName: nameFor(s.revision), detail: describeEra(s, o.wire.last('server/discover'), mode) };
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) return reconnectAfterForgottenHandshake(o);
     const initSent = o.wire.last('initialize') !== undefined;
@@ -51,7 +53,7 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     if (ENDS_NEGOTIATION.has(first.failure)) return failed(step, first);
     try {
       const s = await openSession('legacy', o);
-      return { session: s, ok: true, probeName: 'initialize', detail: `2025-11-25 session (discover failed: ${first.detail})` };
+      return { session: s, probeName: 'initialize', detail: `2025-11-25 session (discover failed: ${first.detail})` };
     } catch (e2) {
       return failed('discover', bothFailed(first, classifyError('initialize', e2, o.wire.last('initialize'))));
     }
@@ -91,7 +93,7 @@ function pinnedFailure(setting: string, c: Classified): Classified {
 async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Connected> {
   try {
     const s = await openSession('legacy', o);
-    return { session: s, ok: true, probeName: 'initialize', detail: '2025-11-25 session (second handshake)', recovered: recoveredDetail('initialize') };
+    return { session: s, probeName: 'initialize', detail: '2025-11-25 session (second handshake)', recovered: recoveredDetail('initialize') };
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) {
       return failed('initialize', { failure: FailureClass.sessionLost, retryable: false, detail: 'initialize: the server forgot the session between initialize and initialized, twice — sessions do not survive between requests (replicas without shared sessions?)' });
@@ -101,7 +103,7 @@ async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Conn
 }
 
 function failed(probeName: ProbeName, c: Classified): Connected {
-  return { ok: false, probeName, detail: c.detail, failure: c };
+  return { probeName, detail: c.detail, failure: c };
 }
 
 function nameFor(r: Revision): ProbeName {

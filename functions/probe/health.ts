@@ -1,5 +1,5 @@
 /** The optional health path: proves a process listens, nothing more. 2xx expected. */
-import { FailureClass, type ProbeResult } from '../verdict.ts';
+import type { ProbeResult } from '../verdict.ts';
 import { classifyError, classifyStatus } from './classify.ts';
 import type { Wire } from './wire.ts';
 
@@ -19,6 +19,6 @@ export async function probeHealth(url: string, headers: Readonly<Record<string, 
     return done({ ok: false, detail: res.status >= 300 && res.status < 400 ? `${c.detail} (redirect not followed)` : c.detail, failure: c.failure });
   } catch (e) {
     const c = classifyError('health', e, wire.exchanges.at(-1));
-    return done({ ok: false, detail: c.detail, failure: c.failure ?? FailureClass.unreachable });
+    return done({ ok: false, detail: c.detail, failure: c.failure });
   }
 }
