@@ -51,8 +51,35 @@ export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 export const Revision = { modern: '2026-07-28', legacy: '2025-11-25' } as const;
 export type Revision = (typeof Revision)[keyof typeof Revision];
 
-/** The steps of a run, in order. `discover` or `initialize` depending on the era that answered. */
-export type ProbeName = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call';
+/**
+ * The steps of a run, in order. `auth` (obtaining an OAuth token) comes first when the target uses
+ * OAuth; `discover` or `initialize` depending on the era that answered.
+ */
+export type ProbeName = 'auth' | 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call';
+
+/**
+ * What is about to break, or has drifted, while the endpoint still works. A warning never changes the
+ * outcome or the exit code; it reaches the ticket tier, never the pager.
+ */
+export const WarningKind = {
+  /** The endpoint's TLS certificate expires within `certWarningDays`. */
+  certificateExpiry: 'certificate_expiry',
+  /** A credential the canary was given (a JWT bearer, an OAuth client secret or key) expires soon. */
+  credentialExpiry: 'credential_expiry',
+  /** The live tool catalog differs from the target's recorded `catalog`. */
+  catalogDrift: 'catalog_drift',
+  /** A security posture check failed. */
+  posture: 'posture',
+} as const;
+export type WarningKind = (typeof WarningKind)[keyof typeof WarningKind];
+
+export interface Warning {
+  readonly kind: WarningKind;
+  /** One line: what expires or changed, and when. Secrets are redacted. */
+  readonly detail: string;
+  /** ISO 8601, for expiry warnings. */
+  readonly expiresAt?: string;
+}
 
 export interface ProbeResult {
   readonly name: ProbeName;
@@ -83,6 +110,10 @@ export interface Verdict {
   /** In-run retries used (after `unreachable`, `timeout` or a 5xx only). */
   readonly retries: number;
   readonly probes: readonly ProbeResult[];
+  /** Always present; empty when there is nothing to warn about. */
+  readonly warnings: readonly Warning[];
+  /** The W3C trace id of the run (32 lowercase hex), carried in every request's `traceparent`. */
+  readonly traceId: string;
 }
 
 /** Ranks outcomes for "the worst of several": failed > inconclusive > degraded > healthy. */

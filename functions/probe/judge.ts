@@ -5,6 +5,7 @@
  */
 import type { Target } from '../config/target.ts';
 import { Redactor } from '../redact.ts';
+import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
 import type { FetchLike } from './wire.ts';
@@ -38,14 +39,15 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       retries++;
       attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
     }
-    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started));
+    const traceId = newTraceId();
+    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
   } finally {
     clearTimeout(budgetTimer);
   }
 }
 
 /** Turns the last attempt into the run's Verdict: slowness and recovered retries are `degraded`. */
-function finish(target: Target, a: Attempt, retries: number, firstFailure: Attempt | undefined, durationMs: number): Verdict {
+function finish(target: Target, a: Attempt, retries: number, firstFailure: Attempt | undefined, durationMs: number, traceId: string): Verdict {
   const { failure } = a;
   let { outcome, detail } = a;
   if (outcome === Outcome.healthy && firstFailure) {
@@ -66,6 +68,8 @@ function finish(target: Target, a: Attempt, retries: number, firstFailure: Attem
     durationMs: Math.round(durationMs),
     retries,
     probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
+    warnings: [],
+    traceId,
   };
 }
 

@@ -12,6 +12,7 @@ import { judge as judgeTarget } from '../probe/judge.ts';
 import { publishRuns, type PublishOptions } from '../publish/metrics.ts';
 import type { RunRecord } from '../publish/schema.ts';
 import { Redactor } from '../redact.ts';
+import { newTraceId } from '../trace.ts';
 import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
 import { readEvent, type PlannedTarget } from './event.ts';
@@ -143,5 +144,5 @@ function crashed(name: string, error: unknown, durationMs: number): Verdict {
 
 /** A verdict the run makes itself, when the engine gave none. */
 function canaryVerdict(target: string, outcome: Outcome, failure: Failure | null, detail: string, durationMs: number): Verdict {
-  return { target, outcome, failure, detail, revision: null, server: null, durationMs, retries: 0, probes: [] };
+  return { target, outcome, failure, detail, revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId: newTraceId() };
 }

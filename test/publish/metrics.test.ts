@@ -16,7 +16,7 @@ const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord =
   target,
   probeRegion: 'eu-west-1',
   startedAt: '2026-11-29T10:00:00.000Z',
-  verdict: { target, outcome, failure: null, detail: '', revision: null, server: null, durationMs, retries: 0, probes: [] },
+  verdict: { target, outcome, failure: null, detail: '', revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
 });
 
 const throttled = () => new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Rate exceeded' });

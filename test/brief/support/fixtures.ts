@@ -17,6 +17,8 @@ export function verdict(target: string, outcome: Outcome, failure: FailureClass 
     durationMs: 420,
     retries: 0,
     probes,
+    warnings: [],
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   };
 }
 
