@@ -5,8 +5,17 @@
  */
 export const REDACTED = '[redacted]';
 
-/** What every truncation in the engine ends with (see `oneLine`). */
+/** What every truncation ends with (see `oneLine`), so the Redactor can find a secret's head before it. */
 export const ELLIPSIS = '…';
+
+/**
+ * The one way to cut text that leaves the canary: one line, bounded, and a cut always ends in
+ * `ELLIPSIS` — the Redactor relies on that to redact the head of a secret cut at the limit.
+ */
+export function oneLine(s: string, max = 300): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
+}
 
 /** Shorter fragments would redact ordinary words; a credential is longer than this. */
 const MIN_SECRET_LENGTH = 4;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { RunRecord } from '../publish/schema.ts';
 import { Outcome, type ProbeResult } from '../verdict.ts';
+import { oneLine } from '../redact.ts';
 import { AlarmKind } from './alarm-words.ts';
 import type { AlarmChange } from './event.ts';
 import type { RegionRecords } from './records.ts';
@@ -230,8 +231,7 @@ function icon(change: AlarmChange): string {
 }
 
 function cut(s: string): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}…` : line;
+  return oneLine(s, MAX_DETAIL_CHARS);
 }
 
 /** SNS subjects are printable ASCII without line breaks, under 100 characters. */

@@ -5,6 +5,7 @@
  */
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { RUN_RECORD_MESSAGE, type RunRecord } from '../publish/schema.ts';
+import { oneLine } from '../redact.ts';
 import { Outcome } from '../verdict.ts';
 
 /** Pages of FilterLogEvents read per region before giving up on older records. */
@@ -85,7 +86,7 @@ export async function readRunRecords(logs: (region: string) => CloudWatchLogsCli
     } catch (e) {
       const name = e instanceof Error ? e.name : 'Error';
       const why = name === 'ResourceNotFoundException' ? `log group ${q.logGroupName} does not exist in ${region} (is the probe stack deployed?)` : `${name}: ${e instanceof Error ? e.message : String(e)}`;
-      return { region, records: newest(records), error: why.replace(/\s+/g, ' ').slice(0, 300) };
+      return { region, records: newest(records), error: oneLine(why, 300) };
     }
     return { region, records: newest(records) };
   }));

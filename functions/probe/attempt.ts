@@ -5,7 +5,8 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Target } from '../config/target.ts';
 import { FailureClass, Outcome, Revision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
-import { classifyError, oneLine, type Classified } from './classify.ts';
+import { oneLine } from '../redact.ts';
+import { classifyError, type Classified } from './classify.ts';
 import { connect } from './connect.ts';
 import { probeHealth } from './health.ts';
 import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';

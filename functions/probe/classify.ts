@@ -4,7 +4,7 @@
  * the SDK's errors do not always keep the socket error or the HTTP status.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { ELLIPSIS } from '../redact.ts';
+import { oneLine } from '../redact.ts';
 import { FailureClass } from '../verdict.ts';
 import { errorCode, networkErrorKind, type Exchange } from './wire.ts';
 
@@ -70,7 +70,7 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
   if (status === 401 || status === 403) {
     // An auth wall is a failure, never "the server is up": a probe that treats 401 as healthy cannot
     // see an expired token, and the SDK keeps it out of era negotiation for the same reason.
-    const challenge = exchange?.wwwAuthenticate ? ` (WWW-Authenticate: ${oneLine(exchange.wwwAuthenticate).slice(0, 120)})` : '';
+    const challenge = exchange?.wwwAuthenticate ? ` (WWW-Authenticate: ${oneLine(exchange.wwwAuthenticate, 120)})` : '';
     return { failure: FailureClass.auth, detail: `${what}: HTTP ${status}${challenge} — check the credentials the canary sends`, retryable: false, status };
   }
   if (status >= 300 && status < 400) {
@@ -104,8 +104,3 @@ function describeSdkError(error: SdkError): string {
   }
 }
 
-/** One line, bounded: details end up in pages and logs. A cut always ends in the Redactor's ellipsis. */
-export function oneLine(s: string, max = 300): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
-}

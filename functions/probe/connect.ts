@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
 import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
-import { classifyError, classifyStatus, oneLine, type Classified } from './classify.ts';
+import { oneLine } from '../redact.ts';
+import { classifyError, classifyStatus, type Classified } from './classify.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from './wire.ts';
 

@@ -3,7 +3,7 @@
  * condition with what was seen (Gatus' style): `rate == 1.08, got 1.2`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { oneLine } from './classify.ts';
+import { oneLine } from '../redact.ts';
 
 export interface AnswerExpectations {
   readonly expectText?: string | undefined;

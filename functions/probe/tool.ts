@@ -3,7 +3,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { CanaryTool } from '../config/target.ts';
 import { FailureClass } from '../verdict.ts';
-import { oneLine, type Classified } from './classify.ts';
+import { oneLine } from '../redact.ts';
+import type { Classified } from './classify.ts';
 import { checkAnswer, textOf } from './expect.ts';
 import type { Session } from './session.ts';
 

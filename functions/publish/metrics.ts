@@ -6,6 +6,7 @@
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { Dimension, MetricName, OutcomeCode, type RunRecord } from './schema.ts';
+import { oneLine } from '../redact.ts';
 
 /** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~200 KB). */
 export const MAX_DATUMS_PER_CALL = 1000;
@@ -105,5 +106,5 @@ export function isRetryable(e: unknown): boolean {
 
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
-  return `${e.name}: ${e.message.replace(/\s+/g, ' ').slice(0, 200)}`;
+  return `${e.name}: ${oneLine(e.message, 200)}`;
 }

@@ -11,7 +11,7 @@ import { CanaryError } from '../errors.ts';
 import { judge as judgeTarget } from '../probe/judge.ts';
 import { publishRuns, type PublishOptions } from '../publish/metrics.ts';
 import type { RunRecord } from '../publish/schema.ts';
-import { Redactor } from '../redact.ts';
+import { oneLine, Redactor } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
@@ -139,7 +139,7 @@ function crashed(name: string, error: unknown, durationMs: number): Verdict {
   const detail = error instanceof CanaryError
     ? error.message
     : `the canary itself failed judging this target (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); this is a canary bug, not the endpoint`;
-  return canaryVerdict(name, Outcome.inconclusive, null, detail.replace(/\s+/g, ' ').slice(0, 500), durationMs);
+  return canaryVerdict(name, Outcome.inconclusive, null, oneLine(detail, 500), durationMs);
 }
 
 /** A verdict the run makes itself, when the engine gave none. */

@@ -8,6 +8,7 @@ import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/clien
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { HeaderSecretRef, Target } from '../config/target.ts';
 import { CanaryError, CanaryErrorCode } from '../errors.ts';
+import { oneLine } from '../redact.ts';
 
 /** How long a read value is reused by the same warm container. */
 export const SECRET_TTL_MS = 5 * 60_000;
@@ -163,7 +164,3 @@ function arnRegion(id: string): string | undefined {
   return id.split(':')[3] || undefined;
 }
 
-function oneLine(s: string, max = 200): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
