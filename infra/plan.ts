@@ -174,11 +174,11 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   const chunks: TargetPlan[][] = [];
   let current: TargetPlan[] = [];
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
-    const one = inputOf([t]);
+    const one = inputOf([t], t.periodSeconds);
     if (byteLength(one) > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
       throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments or expectations`);
     }
-    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t])) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
+    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
       chunks.push(current);
       current = [];
     }
@@ -186,13 +186,16 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   }
   if (current.length > 0) chunks.push(current);
   return chunks.map((chunk, index) => {
-    const input = inputOf(chunk);
+    const input = inputOf(chunk, periodSeconds(schedule));
     return { schedule, rateSlug: rateSlug(schedule), periodSeconds: periodSeconds(schedule), index, targets: chunk.map((t) => t.name), input, inputBytes: byteLength(input) };
   });
 }
 
-function inputOf(targets: readonly TargetPlan[]): string {
-  return JSON.stringify({ targets: targets.map((t) => t.payload) });
+/** Scheduler replaces `<aws.scheduler.scheduled-time>` in the input: the run stamps its datapoints with it. */
+export const SCHEDULED_TIME_PLACEHOLDER = '<aws.scheduler.scheduled-time>';
+
+function inputOf(targets: readonly TargetPlan[], periodSeconds: number): string {
+  return JSON.stringify({ targets: targets.map((t) => t.payload), scheduledTime: SCHEDULED_TIME_PLACEHOLDER, periodSeconds });
 }
 
 /** The user's target input minus the fleet-only fields; empty static headers dropped (any others are refused earlier). */

@@ -15,7 +15,7 @@ import { oneLine, Redactor } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
-import { readEvent, type PlannedTarget } from './event.ts';
+import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { logRecord, PUBLISH_FAILED_MESSAGE, runRecord, stdoutLine, type LogLine, type PublishFailedRecord } from './log.ts';
 import { SECRET_READ_TIMEOUT_MS, type ResolvedHeaders } from './secrets.ts';
 
@@ -60,6 +60,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const deadlineAt = Math.min(started + runBudgetMs(maxBudgetMs), lambdaEndsAt);
   const ctx: TargetContext = {
     deps, now, log,
+    scheduledFor: scheduledPeriodStart(event, started),
     judge: deps.judge ?? ((t) => judgeTarget(t)),
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
@@ -91,6 +92,8 @@ interface TargetContext {
   readonly deps: RunDeps;
   readonly now: () => number;
   readonly log: LogLine;
+  /** The period the run was scheduled for: its datapoints' timestamp. */
+  readonly scheduledFor: Date;
   readonly judge: (target: Target) => Promise<Verdict>;
   /** No judging past this (wall ms): the rest is for publishing. */
   readonly judgingEndsAt: number;
@@ -130,7 +133,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
       return canaryVerdict(target.name, Outcome.inconclusive, null, `the function's timeout ended the run after ${elapsed()} ms, before budgetMs ${target.budgetMs}. Raise the Lambda timeout to at least ${ctx.timeoutHint} s.`, elapsed());
     })();
   }
-  const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started)), redactor);
+  const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
   return { record, publish: p.valid || p.publishable };
 }
 

@@ -110,7 +110,7 @@ export class BriefFunction extends Construct {
       eventPattern: {
         source: ['aws.cloudwatch'],
         detailType: ['CloudWatch Alarm State Change'],
-        detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(`${names.fleet}-*-${kind}`)) },
+        detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(names.alarm('*', kind))) },
       },
       targets: [new LambdaFunction(this.function, { retryAttempts: BRIEF_RETRY_ATTEMPTS, maxEventAge: BRIEF_MAX_EVENT_AGE, deadLetterQueue: this.deadLetterQueue })],
     });

@@ -10,7 +10,8 @@ import type { FleetNames, TopicKind } from '../names.ts';
 import type { FleetPlan } from '../plan.ts';
 import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
-import { FleetTopic } from './topics.ts';
+import { deliveryDeadLetters } from './delivery-dlq.ts';
+import { FleetTopic, topicArn } from './topics.ts';
 
 const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what: string }> = [
   { kind: 'pages', id: 'Pages', display: 'mcp-canary pages', what: 'critical alarms, ALARM and OK: subscribe PagerDuty/JSM here' },
@@ -35,13 +36,15 @@ export class HomeStack extends Stack {
     const { names, plan } = props;
     const notify = plan.fleet.notify;
     const subscribers: Record<TopicKind, typeof notify.pages> = { pages: notify.pages, tickets: notify.tickets, 'canary-owner': notify.canaryOwner, briefs: notify.briefs };
+    const deadLetterQueue = deliveryDeadLetters(this, names, topicArn(this, names.topic('canary-owner')));
     for (const t of TOPICS) {
       const topic = new FleetTopic(this, t.id, {
         topicName: names.topic(t.kind),
         displayName: t.display,
         subscriptions: subscribers[t.kind],
         // The briefs topic is published to by the brief function (IAM), never by an alarm.
-        alarmNamePrefix: t.kind === 'briefs' ? undefined : `${names.fleet}-`,
+        alarmNamePattern: t.kind === 'briefs' ? undefined : names.alarmPattern,
+        deadLetterQueue,
       });
       this.topics.set(t.kind, topic);
       new CfnOutput(this, `${t.id}TopicArn`, { value: topic.topic.topicArn, description: t.what });

@@ -6,6 +6,7 @@
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -18,6 +19,7 @@ import type { FleetNames } from '../names.ts';
 import type { RegionPlan, SchedulePlan } from '../plan.ts';
 import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
+import { deliveryDeadLetters } from './delivery-dlq.ts';
 import { RunSchedules } from './schedules.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 
@@ -26,6 +28,14 @@ export const DEFAULT_RUN_MEMORY_MB = 256;
 export const DEFAULT_LOG_RETENTION = RetentionDays.ONE_MONTH;
 /** Dead-lettered runs are evidence for the canary owner: kept the longest SQS allows. */
 export const DLQ_RETENTION = Duration.days(14);
+/**
+ * Scheduler invokes the run function asynchronously, and Lambda's own async defaults (2 retries, events
+ * kept up to 6 hours) would run a crashed or throttled run again, late, publishing a datapoint for a
+ * minute long gone. A run is on time or not at all: no retry, and the shortest event age Lambda allows;
+ * what is dropped goes to the dead-letter queue the canary owner is alarmed on.
+ */
+export const RUN_ASYNC_RETRY_ATTEMPTS = 0;
+export const RUN_MAX_EVENT_AGE = Duration.seconds(60);
 
 export interface ProbeRegionStackProps extends StackProps {
   readonly names: FleetNames;
@@ -62,6 +72,14 @@ export class ProbeRegionStack extends Stack {
     });
     acknowledgeRunRole(role);
 
+    this.deadLetterQueue = new Queue(this, 'ScheduleDlq', {
+      queueName: names.scheduleDlq,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: DLQ_RETENTION,
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: "This queue is the dead-letter queue of the schedules and of the run functions' async invocations; a DLQ of a DLQ would hide what it holds." });
+
     for (const rate of plan.rates) {
       const fn = new NodejsFunction(this, `Run-${rate.rateSlug}`, {
         functionName: names.runFunction(rate.rateSlug),
@@ -78,18 +96,13 @@ export class ProbeRegionStack extends Stack {
         logGroup,
         environment: { [EnvVar.homeRegion]: props.homeRegion, [EnvVar.namespace]: props.namespace },
         bundling: LAMBDA_BUNDLING,
+        retryAttempts: RUN_ASYNC_RETRY_ATTEMPTS,
+        maxEventAge: RUN_MAX_EVENT_AGE,
+        onFailure: new SqsDestination(this.deadLetterQueue),
       });
       allowRedundantRoleDependency(fn);
       this.functions.set(rate.rateSlug, fn);
     }
-
-    this.deadLetterQueue = new Queue(this, 'ScheduleDlq', {
-      queueName: names.scheduleDlq,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: DLQ_RETENTION,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: "This queue is the schedules' dead-letter queue; a DLQ of a DLQ would hide what it holds." });
 
     const group = new CfnScheduleGroup(this, 'ScheduleGroup', { name: names.scheduleGroup });
     const first = plan.scheduleStacks[0] ?? [];
@@ -104,7 +117,13 @@ export class ProbeRegionStack extends Stack {
     // In the home region the home stack's topic already exists under this name.
     const ownerArn = this.region === props.homeRegion
       ? topicArn(this, names.topic('canary-owner'))
-      : new FleetTopic(this, 'CanaryOwner', { topicName: names.topic('canary-owner'), displayName: 'mcp-canary: the canary itself', subscriptions: props.canaryOwner, alarmNamePrefix: `${names.fleet}-` }).topic.topicArn;
+      : new FleetTopic(this, 'CanaryOwner', {
+        topicName: names.topic('canary-owner'),
+        displayName: 'mcp-canary: the canary itself',
+        subscriptions: props.canaryOwner,
+        alarmNamePattern: names.alarmPattern,
+        deadLetterQueue: deliveryDeadLetters(this, names, topicArn(this, names.topic('canary-owner'))),
+      }).topic.topicArn;
 
     for (const rate of plan.rates) {
       const fn = this.functions.get(rate.rateSlug)!;
@@ -125,7 +144,7 @@ export class ProbeRegionStack extends Stack {
 
     ownerAlarm(this, 'ScheduleDlqAlarm', {
       alarmName: names.canaryAlarm('schedule-dlq'),
-      description: `EventBridge Scheduler could not deliver mcp-canary runs in ${this.region} (they are in the SQS queue ${names.scheduleDlq}): those runs did not happen. For the canary owner. Read a message for the error, fix the run function or its permissions, then purge the queue.`,
+      description: `mcp-canary runs in ${this.region} did not happen: EventBridge Scheduler could not deliver them, or the run function dropped them (an error, throttling, or an event older than ${RUN_MAX_EVENT_AGE.toSeconds()} s). They are in the SQS queue ${names.scheduleDlq}. For the canary owner. Read a message for the error, fix the run function or its permissions, then purge the queue.`,
       metric: deadLetterMetric(this.deadLetterQueue, Duration.minutes(5)),
       ownerTopicArn: ownerArn,
     });

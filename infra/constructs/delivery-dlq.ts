@@ -1,0 +1,31 @@
+/**
+ * The queue SNS moves a notification to when it could not deliver it to a subscriber (a pager down for
+ * longer than the delivery policy's hour of retries, a deleted queue, a Lambda without permission), and
+ * the canary owner's alarm on it: a page that never reached the pager is never silent.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { FleetNames } from '../names.ts';
+import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
+
+/** Kept the longest SQS allows: each message is a notification someone did not get. */
+const RETENTION = Duration.days(14);
+
+export function deliveryDeadLetters(scope: Construct, names: FleetNames, ownerTopicArn: string): Queue {
+  const queue = new Queue(scope, 'DeliveryDlq', {
+    queueName: names.deliveryDlq,
+    // SNS can send to an SSE-SQS queue; a KMS-encrypted one would need a key policy for sns.amazonaws.com.
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: RETENTION,
+  });
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: "This queue is the SNS subscriptions' dead-letter queue; a DLQ of a DLQ would hide what it holds." });
+  ownerAlarm(scope, 'DeliveryDlqAlarm', {
+    alarmName: names.canaryAlarm('delivery-dlq'),
+    description: `SNS could not deliver mcp-canary notifications to a subscriber in ${names.fleet} (pages, tickets or the canary owner's) after retrying for up to an hour: they are in the SQS queue ${names.deliveryDlq}. For the canary owner. Read a message: it is the undelivered notification (an ALARM nobody was paged for, or an OK that never closed an incident). Fix the subscription, act on the message, then purge the queue.`,
+    metric: deadLetterMetric(queue, Duration.minutes(1)),
+    ownerTopicArn,
+  });
+  return queue;
+}
