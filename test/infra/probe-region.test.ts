@@ -126,11 +126,11 @@ describe('the canary owner in a probe region', () => {
   it('hears about run function errors (N periods in a row) and dead-lettered runs, on a regional topic', () => {
     const alarms = alarmsOf(eu as never);
     const topic = logicalId(eu, 'AWS::SNS::Topic', (p) => p.TopicName === 'McpCanary-canary-owner');
-    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary-canary-run-1m-errors', 'McpCanary-canary-run-5m-errors', 'McpCanary-canary-schedule-dlq']);
+    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary/canary/run-1m-errors', 'McpCanary/canary/run-5m-errors', 'McpCanary/canary/schedule-dlq', 'McpCanary/canary/delivery-dlq']);
     const errors = alarms[0]!;
     expect(errors).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 3, TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-    expect(errors.Metrics.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
-    expect(errors.Metrics.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period])).toEqual([['Errors', 'Sum', 60], ['Throttles', 'Sum', 60]]);
+    expect(errors.Metrics!.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
+    expect(errors.Metrics!.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period])).toEqual([['Errors', 'Sum', 60], ['Throttles', 'Sum', 60]]);
     for (const a of alarms) {
       expect(a.AlarmActions).toEqual([{ Ref: topic }]);
       expect(a.OKActions).toEqual([{ Ref: topic }]);
