@@ -3,13 +3,11 @@
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
+import { defaultQuorum, MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import { parseFleet } from '../functions/config/load.ts';
 import { CanaryError, configError } from '../functions/errors.ts';
 import { periodSeconds } from './rates.ts';
 
-/** A metric-math alarm reads at most 10 metrics, one per region here. */
-export const MAX_PROBE_REGIONS_PER_TARGET = 10;
 /** CloudWatch: evaluation periods × period must not exceed one day. */
 export const MAX_ALARM_WINDOW_SECONDS = 86_400;
 
@@ -29,8 +27,8 @@ export function checkFleet(raw: FleetInput): Fleet {
     }
     const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
     const regionField = t.probeRegions ? 'probeRegions' : '(fleet) probeRegions';
-    if (regions.length > MAX_PROBE_REGIONS_PER_TARGET) {
-      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; a CloudWatch alarm reads at most ${MAX_PROBE_REGIONS_PER_TARGET} metrics, so probe each target from at most ${MAX_PROBE_REGIONS_PER_TARGET} regions`);
+    if (regions.length > MAX_PROBE_REGIONS) {
+      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`);
     }
     if (new Set(regions).size !== regions.length) {
       throw fleetError(i, t.name, regionField, `lists a region twice (${regions.join(', ')}): list each region once`);

@@ -11,8 +11,8 @@ export const DEFAULT_SCHEDULE = 'rate(1 minute)';
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_NAMESPACE = 'McpCanary';
 /**
- * At most this many probe regions per target: CloudWatch metric math reads at most 10 metrics, and the
- * `Verdict` metric's ticket weight (publish/schema.ts) stays below one failed region only up to this.
+ * At most this many probe regions per target (checked at synth, infra/checks.ts): the `Verdict` metric's
+ * ticket weight (publish/schema.ts) stays below one failed region only up to this many regions.
  */
 export const MAX_PROBE_REGIONS = 10;
 
@@ -34,7 +34,7 @@ export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's schedule for this target. */
   schedule: schedule.optional(),
   /** Overrides the fleet's probe regions for this target. */
-  probeRegions: z.array(region).min(1).max(MAX_PROBE_REGIONS, `must name at most ${MAX_PROBE_REGIONS} regions`).optional(),
+  probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
 }).superRefine(checkTarget);
 
@@ -42,7 +42,7 @@ export const Fleet = z.object({
   /** The region that holds metrics, alarms, topics and the dashboard. */
   homeRegion: region,
   /** The regions every target is probed from (default: the home region alone). */
-  probeRegions: z.array(region).min(1, 'needs at least one region').max(MAX_PROBE_REGIONS, `must name at most ${MAX_PROBE_REGIONS} regions`).optional(),
+  probeRegions: z.array(region).min(1, 'needs at least one region').optional(),
   schedule: schedule.default(DEFAULT_SCHEDULE),
   failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
   /** Regions that must fail at once before a page. Default: more than half of the probe regions. */

@@ -12,7 +12,8 @@ import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 /** Kept the longest SQS allows: each message is a notification someone did not get. */
 const RETENTION = Duration.days(14);
 
-export function deliveryDeadLetters(scope: Construct, names: FleetNames, ownerTopicArn: string): Queue {
+/** The queue: create it before the topics whose subscriptions redrive to it. */
+export function deliveryDeadLetterQueue(scope: Construct, names: FleetNames): Queue {
   const queue = new Queue(scope, 'DeliveryDlq', {
     queueName: names.deliveryDlq,
     // SNS can send to an SSE-SQS queue; a KMS-encrypted one would need a key policy for sns.amazonaws.com.
@@ -21,11 +22,15 @@ export function deliveryDeadLetters(scope: Construct, names: FleetNames, ownerTo
     retentionPeriod: RETENTION,
   });
   Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: "This queue is the SNS subscriptions' dead-letter queue; a DLQ of a DLQ would hide what it holds." });
+  return queue;
+}
+
+/** The canary owner's alarm on it: a message there is a notification nobody got. */
+export function alarmOnDeliveryDeadLetters(scope: Construct, names: FleetNames, queue: Queue, ownerTopicArn: string): void {
   ownerAlarm(scope, 'DeliveryDlqAlarm', {
     alarmName: names.canaryAlarm('delivery-dlq'),
     description: `SNS could not deliver mcp-canary notifications to a subscriber in ${names.fleet} (pages, tickets or the canary owner's) after retrying for up to an hour: they are in the SQS queue ${names.deliveryDlq}. For the canary owner. Read a message: it is the undelivered notification (an ALARM nobody was paged for, or an OK that never closed an incident). Fix the subscription, act on the message, then purge the queue.`,
     metric: deadLetterMetric(queue, Duration.minutes(1)),
     ownerTopicArn,
   });
-  return queue;
 }

@@ -10,8 +10,8 @@ import type { FleetNames, TopicKind } from '../names.ts';
 import type { FleetPlan } from '../plan.ts';
 import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
-import { deliveryDeadLetters } from './delivery-dlq.ts';
-import { FleetTopic, topicArn } from './topics.ts';
+import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
+import { FleetTopic } from './topics.ts';
 
 const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what: string }> = [
   { kind: 'pages', id: 'Pages', display: 'mcp-canary pages', what: 'critical alarms, ALARM and OK: subscribe PagerDuty/JSM here' },
@@ -36,7 +36,7 @@ export class HomeStack extends Stack {
     const { names, plan } = props;
     const notify = plan.fleet.notify;
     const subscribers: Record<TopicKind, typeof notify.pages> = { pages: notify.pages, tickets: notify.tickets, 'canary-owner': notify.canaryOwner, briefs: notify.briefs };
-    const deadLetterQueue = deliveryDeadLetters(this, names, topicArn(this, names.topic('canary-owner')));
+    const deadLetterQueue = deliveryDeadLetterQueue(this, names);
     for (const t of TOPICS) {
       const topic = new FleetTopic(this, t.id, {
         topicName: names.topic(t.kind),
@@ -49,6 +49,7 @@ export class HomeStack extends Stack {
       this.topics.set(t.kind, topic);
       new CfnOutput(this, `${t.id}TopicArn`, { value: topic.topic.topicArn, description: t.what });
     }
+    alarmOnDeliveryDeadLetters(this, names, deadLetterQueue, this.topics.get('canary-owner')!.topic.topicArn);
     this.brief = new BriefFunction(this, 'Brief', {
       names,
       briefTopicArn: this.topics.get('briefs')!.topic.topicArn,

@@ -19,7 +19,7 @@ import type { FleetNames } from '../names.ts';
 import type { RegionPlan, SchedulePlan } from '../plan.ts';
 import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
-import { deliveryDeadLetters } from './delivery-dlq.ts';
+import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { RunSchedules } from './schedules.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 
@@ -115,15 +115,20 @@ export class ProbeRegionStack extends Stack {
     });
 
     // In the home region the home stack's topic already exists under this name.
-    const ownerArn = this.region === props.homeRegion
-      ? topicArn(this, names.topic('canary-owner'))
-      : new FleetTopic(this, 'CanaryOwner', {
+    let ownerArn: string;
+    if (this.region === props.homeRegion) {
+      ownerArn = topicArn(this, names.topic('canary-owner'));
+    } else {
+      const deadLetterQueue = deliveryDeadLetterQueue(this, names);
+      ownerArn = new FleetTopic(this, 'CanaryOwner', {
         topicName: names.topic('canary-owner'),
         displayName: 'mcp-canary: the canary itself',
         subscriptions: props.canaryOwner,
         alarmNamePattern: names.alarmPattern,
-        deadLetterQueue: deliveryDeadLetters(this, names, topicArn(this, names.topic('canary-owner'))),
+        deadLetterQueue,
       }).topic.topicArn;
+      alarmOnDeliveryDeadLetters(this, names, deadLetterQueue, ownerArn);
+    }
 
     for (const rate of plan.rates) {
       const fn = this.functions.get(rate.rateSlug)!;
