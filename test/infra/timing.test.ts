@@ -72,7 +72,7 @@ function forEachTiming(c: Case, seedBase: number, check: (timing: Timing, seed: 
     try {
       check(timing, seed);
     } catch (e) {
-      throw new Error(`${c.label}, seed ${seed} (${trial % 2 ? 'jittered' : 'fixed'} start seconds): ${(e as Error).message}`);
+      throw new Error(`${c.label}, seed ${seed} (${trial % 2 ? 'jittered' : 'fixed'} start seconds): ${(e as Error).message}`, { cause: e });
     }
   }
 }
