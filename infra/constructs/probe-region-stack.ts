@@ -16,7 +16,7 @@ import { EnvVar } from '../../functions/config/env.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { FleetNames } from '../names.ts';
 import type { RegionPlan, SchedulePlan } from '../plan.ts';
-import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { allowRedundantRoleDependency, handlerCode, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './lambda-bundling.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { RunSchedules } from './schedules.ts';
 import { FleetTopic, topicArn } from './topics.ts';
@@ -66,10 +66,7 @@ export class ProbeRegionStack extends Stack {
       const fn = new NodejsFunction(this, `Run-${rate.rateSlug}`, {
         functionName: names.runFunction(rate.rateSlug),
         description: `mcp-canary: judges targets ${rate.schedule} from ${this.region}; the schedule's payload names them.`,
-        entry: entry('functions/run/handler.ts'),
-        handler: 'handler',
-        projectRoot: PACKAGE_ROOT,
-        depsLockFilePath: DEPS_LOCK_FILE,
+        ...handlerCode('run'),
         runtime: LAMBDA_RUNTIME,
         architecture: LAMBDA_ARCHITECTURE,
         memorySize: props.memorySize ?? DEFAULT_RUN_MEMORY_MB,
@@ -77,7 +74,6 @@ export class ProbeRegionStack extends Stack {
         role,
         logGroup,
         environment: { [EnvVar.homeRegion]: props.homeRegion, [EnvVar.namespace]: props.namespace },
-        bundling: LAMBDA_BUNDLING,
       });
       allowRedundantRoleDependency(fn);
       this.functions.set(rate.rateSlug, fn);
