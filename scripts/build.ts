@@ -23,14 +23,15 @@ const CLI_ENTRY = join(ROOT, 'functions/cli/start.ts');
 /** Packages `--help` must not load: they are what makes the full CLI start slowly. */
 const NOT_ON_HELP_PATH = ['node_modules/zod/', 'node_modules/@modelcontextprotocol/', 'node_modules/ajv'];
 
-const log = (s: string) => process.stdout.write(`build: ${s}\n`);
+// Progress on stderr: `npm pack --json` runs this through prepack, and its stdout must stay JSON.
+const log = (s: string) => process.stderr.write(`build: ${s}\n`);
 
 async function main(): Promise<void> {
   const started = performance.now();
   rmSync(DIST, { recursive: true, force: true });
 
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: ROOT });
   log('dist/functions, dist/infra (tsc, with declarations)');
 
   const cli = await build({
