@@ -31,7 +31,10 @@ export default defineConfig({
       // once per worker, not once per file (56 s → 22 s of CPU). It holds because these files stub nothing
       // global (no vi.mock, no vi.stubEnv, no console or process.env changes); a file that must, belongs in
       // the integration lane, which stays isolated.
-      { extends: true, test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...INTEGRATION] } },
+      {
+        extends: true,
+        test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...INTEGRATION] },
+      },
       { extends: true, test: { name: 'integration', include: INTEGRATION } },
     ],
   },

@@ -52,7 +52,10 @@ async function main(): Promise<void> {
   assertHelpPathIsLight(cli.metafile);
   log(`dist/cli/start.mjs (esbuild, one entry and its lazily imported engine chunk)`);
 
-  for (const [entry, name] of [[RUN_HANDLER_ENTRY, 'run'], [BRIEF_HANDLER_ENTRY, 'brief']] as const) {
+  for (const [entry, name] of [
+    [RUN_HANDLER_ENTRY, 'run'],
+    [BRIEF_HANDLER_ENTRY, 'brief'],
+  ] as const) {
     const bundle = await bundleHandler(entry, join(DIST, HANDLERS[name].asset));
     log(`${relative(ROOT, bundle.file)} (${Math.round(bundle.bytes / 1024)} KB)`);
   }
@@ -65,7 +68,9 @@ async function main(): Promise<void> {
  * in a benchmark nobody reads.
  */
 function assertHelpPathIsLight(metafile: Metafile): void {
-  const entry = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint && relative(ROOT, o.entryPoint) === relative(ROOT, CLI_ENTRY));
+  const entry = Object.entries(metafile.outputs).find(
+    ([, o]) => o.entryPoint && relative(ROOT, o.entryPoint) === relative(ROOT, CLI_ENTRY),
+  );
   if (!entry) throw new Error('build: esbuild did not report the CLI entry');
   const seen = new Set<string>();
   const walk = (file: string): void => {
@@ -74,9 +79,13 @@ function assertHelpPathIsLight(metafile: Metafile): void {
     for (const i of metafile.outputs[file]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) walk(i.path);
   };
   walk(entry[0]);
-  const heavy = [...seen].flatMap((f) => Object.keys(metafile.outputs[f]?.inputs ?? {})).filter((input) => NOT_ON_HELP_PATH.some((p) => input.includes(p)));
+  const heavy = [...seen]
+    .flatMap((f) => Object.keys(metafile.outputs[f]?.inputs ?? {}))
+    .filter((input) => NOT_ON_HELP_PATH.some((p) => input.includes(p)));
   if (heavy.length > 0) {
-    throw new Error(`build: mcp-canary --help would load ${heavy.slice(0, 3).join(', ')}${heavy.length > 3 ? ', …' : ''}: keep functions/cli/help.ts free of imports.`);
+    throw new Error(
+      `build: mcp-canary --help would load ${heavy.slice(0, 3).join(', ')}${heavy.length > 3 ? ', …' : ''}: keep functions/cli/help.ts free of imports.`,
+    );
   }
 }
 

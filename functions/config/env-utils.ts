@@ -14,6 +14,7 @@ export function required(env: NodeJS.ProcessEnv, name: string, what: string): st
 /** `text` (the value of variable `name`) as a whole number ≥ 1; throws naming the variable otherwise. */
 export function positiveInt(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw configError(`Environment variable ${name} must be a whole number ≥ 1, got ${JSON.stringify(text)}.`);
+  if (!Number.isInteger(n) || n < 1)
+    throw configError(`Environment variable ${name} must be a whole number ≥ 1, got ${JSON.stringify(text)}.`);
   return n;
 }

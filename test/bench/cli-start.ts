@@ -48,10 +48,27 @@ function commands(): Command[] {
     { contender: 'node, empty script (the floor)', args: ['-e', '0'], expect: { code: 0 } },
     { contender: 'mcp-canary --help, built', args: [BUILT_CLI, '--help'], expect: { code: 0, stdout: (s) => s === `${HELP}\n` } },
     // A usage error is answered after the engine (SDK, zod) has loaded: the start every check pays.
-    { contender: 'mcp-canary check (engine loaded), built', args: [BUILT_CLI, 'check', '--json'], expect: { code: 2, stderr: (s) => s.includes('missing <url>') } },
-    { contender: 'mcp-canary --help, through tsx (before the build)', args: [DEV_CLI, '--help'], expect: { code: 0, stdout: (s) => s === `${HELP}\n` } },
+    {
+      contender: 'mcp-canary check (engine loaded), built',
+      args: [BUILT_CLI, 'check', '--json'],
+      expect: { code: 2, stderr: (s) => s.includes('missing <url>') },
+    },
+    {
+      contender: 'mcp-canary --help, through tsx (before the build)',
+      args: [DEV_CLI, '--help'],
+      expect: { code: 0, stdout: (s) => s === `${HELP}\n` },
+    },
     // inspector-cli 1.0.3 resolves its package.json from the working directory: run it from its own folder.
-    ...(inspector ? [{ contender: 'inspector-cli --help', args: [inspector, '--help'], cwd: dirname(inspector), expect: { code: 0, stdout: (s: string) => s.includes('Usage:') } }] : []),
+    ...(inspector
+      ? [
+          {
+            contender: 'inspector-cli --help',
+            args: [inspector, '--help'],
+            cwd: dirname(inspector),
+            expect: { code: 0, stdout: (s: string) => s.includes('Usage:') },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -67,7 +84,12 @@ export async function measureCliStart(rounds: number): Promise<CliStart> {
     },
   }));
   const samples = await interleave(contenders, { rounds, warmupRounds: 2 });
-  const rows = list.map((c) => ({ contender: c.contender, command: `node ${c.args.map((a) => a.replace(ROOT, '').replace(/^.*node_modules\//, 'node_modules/')).join(' ')}`, medianMs: median(samples.get(c.contender)!), runs: samples.get(c.contender)!.length }));
+  const rows = list.map((c) => ({
+    contender: c.contender,
+    command: `node ${c.args.map((a) => a.replace(ROOT, '').replace(/^.*node_modules\//, 'node_modules/')).join(' ')}`,
+    medianMs: median(samples.get(c.contender)!),
+    runs: samples.get(c.contender)!.length,
+  }));
   const ms = (name: string) => rows.find((r) => r.contender === name)?.medianMs;
   const inspector = ms('inspector-cli --help');
   return { rows, helpRatio: inspector === undefined ? null : ms('mcp-canary --help, built')! / inspector };

@@ -7,7 +7,14 @@ import { asksForHelp, HELP } from '../../functions/cli/help.ts';
 import { main } from '../../functions/cli/main.ts';
 
 const answered = [[], ['--help'], ['-h'], ['check', '--help'], ['check', '-h']];
-const notAnswered = [['check'], ['check', 'https://mcp.example.com/mcp'], ['--json'], ['check', '--help', 'extra'], ['--version'], ['check --help']];
+const notAnswered = [
+  ['check'],
+  ['check', 'https://mcp.example.com/mcp'],
+  ['--json'],
+  ['check', '--help', 'extra'],
+  ['--version'],
+  ['check --help'],
+];
 
 async function mainSays(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

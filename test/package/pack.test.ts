@@ -16,11 +16,22 @@ import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningSer
 import { runToEnd, type Finished } from '../support/child.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  devDependencies: Record<string, string>;
+};
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
 /** npm quietly: no audit, no fund, no update notice, the cache first; and no CDK telemetry. */
-const ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', CDK_DISABLE_CLI_TELEMETRY: 'true' };
+const ENV = {
+  ...process.env,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_prefer_offline: 'true',
+  CDK_DISABLE_CLI_TELEMETRY: 'true',
+};
 const SLOW = 300_000;
 
 let dir: string;
@@ -62,7 +73,17 @@ afterAll(async () => {
 
 describe(`the packed ${pkg.name}`, () => {
   it('carries the built code and no sources or tests', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'dist/cli/start.mjs', 'dist/functions/index.js', 'dist/functions/index.d.ts', 'dist/infra/index.js', 'dist/lambda/run/index.mjs', 'dist/lambda/brief/index.mjs']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'dist/cli/start.mjs',
+        'dist/functions/index.js',
+        'dist/functions/index.d.ts',
+        'dist/infra/index.js',
+        'dist/lambda/run/index.mjs',
+        'dist/lambda/brief/index.mjs',
+      ]),
+    );
     expect(packed.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     expect(packed.filter((f) => f.startsWith('test/') || f.includes('cdk.out') || f.includes('node_modules'))).toEqual([]);
   });
@@ -73,7 +94,19 @@ describe(`the packed ${pkg.name}`, () => {
   });
 
   it('npx mcp-canary check judges a real MCP server healthy', async () => {
-    const r = await run('npx', ['--no-install', 'mcp-canary', 'check', server.url, '--tool', 'get_rate', '--args', '{"pair":"EURUSD"}', '--expect-json', 'rate=1.08', '--json']);
+    const r = await run('npx', [
+      '--no-install',
+      'mcp-canary',
+      'check',
+      server.url,
+      '--tool',
+      'get_rate',
+      '--args',
+      '{"pair":"EURUSD"}',
+      '--expect-json',
+      'rate=1.08',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const v = JSON.parse(r.stdout);
@@ -113,15 +146,38 @@ export const wrong: Verdict['outcome'] = 'fine';
 `,
     );
     // The peers the construct's declarations name, as the user's CDK app has them.
-    ok(await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]), 'npm install the peers');
+    ok(
+      await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]),
+      'npm install the peers',
+    );
     const typeRoots = join(ROOT, 'node_modules/@types'); // @types/node, as any TypeScript user on Node has it
-    const r = await run(process.execPath, [TSC, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', typeRoots, 'consumer.ts']);
+    const r = await run(process.execPath, [
+      TSC,
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      typeRoots,
+      'consumer.ts',
+    ]);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
 
   it('synthesizes a two-line CDK app with the construct, deploying the Lambda bundles it ships', async () => {
-    if (!existsSync(join(app, 'node_modules/aws-cdk-lib'))) ok(await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]), 'npm install the peers');
+    if (!existsSync(join(app, 'node_modules/aws-cdk-lib')))
+      ok(
+        await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]),
+        'npm install the peers',
+      );
     writeFileSync(
       join(app, 'app.mjs'),
       `import { App } from 'aws-cdk-lib'; import { McpCanaryFleet } from 'mcp-canary/cdk';
@@ -132,11 +188,21 @@ new McpCanaryFleet(new App({ outdir: 'cdk.out' }), 'Canary', { homeRegion: 'us-e
     const out = join(app, 'cdk.out');
     const shipped = join(app, 'node_modules', pkg.name, 'dist/lambda');
     const assets = readdirSync(out).filter((d) => d.startsWith('asset.') && existsSync(join(out, d, 'index.mjs')));
-    expect(assets.map((a) => sha256(join(out, a, 'index.mjs'))).sort()).toEqual([sha256(join(shipped, 'run/index.mjs')), sha256(join(shipped, 'brief/index.mjs'))].sort());
+    expect(assets.map((a) => sha256(join(out, a, 'index.mjs'))).sort()).toEqual(
+      [sha256(join(shipped, 'run/index.mjs')), sha256(join(shipped, 'brief/index.mjs'))].sort(),
+    );
 
     const functions = readdirSync(out)
       .filter((f) => f.endsWith('.template.json'))
-      .flatMap((f) => Object.values((JSON.parse(readFileSync(join(out, f), 'utf8')) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> }).Resources))
+      .flatMap((f) =>
+        Object.values(
+          (
+            JSON.parse(readFileSync(join(out, f), 'utf8')) as {
+              Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+            }
+          ).Resources,
+        ),
+      )
       .filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions.length).toBe(2);
     for (const fn of functions) {
