@@ -88,6 +88,12 @@ describe(`the packed ${pkg.name}`, () => {
     expect(packed.filter((f) => f.startsWith('test/') || f.includes('cdk.out') || f.includes('node_modules'))).toEqual([]);
   });
 
+  it('carries no path of the machine it was built on', () => {
+    const installed = join(app, 'node_modules', pkg.name);
+    const leaks = packed.filter((f) => readFileSync(join(installed, f), 'utf8').includes(ROOT));
+    expect(leaks).toEqual([]);
+  });
+
   it('installs with production dependencies only: no tsx, esbuild or TypeScript at run time', () => {
     for (const tool of ['tsx', 'esbuild', 'typescript', 'vitest']) expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
     expect(existsSync(join(app, 'node_modules/.bin/mcp-canary'))).toBe(true);
