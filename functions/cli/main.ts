@@ -10,41 +10,12 @@ import { judge } from '../probe/judge.ts';
 import { Redactor } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
+import { HELP } from './help.ts';
 import { renderVerdict } from './render.ts';
 
+export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 
-export const HELP = `Usage: mcp-canary check <url> [options]
-       mcp-canary check --config FILE [--target NAME] [--json]
-
-Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
-tools/list → tools/call, and print the verdict.
-
-Options:
-  --tool NAME             the canary tool to call (read-only; default: none, stop after tools/list)
-  --args JSON             its arguments, a JSON object (default: {})
-  --expect-text S         the tool's text must contain S
-  --expect-json PATH=JSON structuredContent at PATH must equal JSON (repeatable), e.g. rate=1.08
-  --header "Name: value"  sent on every request (repeatable); values are never printed
-  --health-url URL        GET it first, 2xx expected (default: no health probe)
-  --revision R            auto | 2026-07-28 | 2025-11-25 (default: auto)
-  --timeout-ms N          per-request timeout (default: 10000)
-  --budget-ms N           whole-run budget (default: 30000)
-  --degraded-ms N         a slower healthy run is degraded (default: 5000)
-  --retries N             in-run retries after unreachable, timeout or 5xx (default: 0, max 3)
-  --allow-unsafe-tool     call the tool even if it is not annotated readOnlyHint: true
-  --name NAME             the target's name in the output (default: the host)
-  --config FILE           run the targets of a fleet config (.json, .ts, .js)
-  --target NAME           with --config: only this target
-  --json                  print the Verdict as JSON on stdout, nothing else
-  -h, --help              this text
-
-Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
-
-Examples:
-  mcp-canary check https://mcp.example.com/mcp --tool get_rate --args '{"pair":"EURUSD"}' --expect-json rate=1.08
-  mcp-canary check https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --json
-  mcp-canary check --config mcp-canary.config.ts --target rates-prod`;
 
 export interface Io {
   readonly stdout: (s: string) => void;

@@ -4,6 +4,7 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
+import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
 import { checkTarget, TargetFields } from './target.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
@@ -16,7 +17,7 @@ export const DEFAULT_NAMESPACE = 'McpCanary';
  */
 export const MAX_PROBE_REGIONS = 10;
 
-const region = z.string().regex(/^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/, 'is not an AWS region, e.g. eu-west-1');
+const region = z.string().regex(REGION_PATTERN, 'is not an AWS region, e.g. eu-west-1');
 const schedule = z.string().regex(
   /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
   'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
@@ -47,7 +48,7 @@ export const Fleet = z.object({
   failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
   /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
   quorum: z.number().int().min(1).optional(),
-  namespace: z.string().regex(/^[A-Za-z0-9_./#:-]{1,255}$/, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
+  namespace: z.string().regex(NAMESPACE_PATTERN, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
   runbookUrl: z.url().optional(),
   notify: z.object({
     /** Pages: critical alarms, ALARM and OK. */

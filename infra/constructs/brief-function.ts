@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 import { alarmKinds } from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar } from '../../functions/brief/env.ts';
 import type { FleetNames } from '../names.ts';
-import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { allowRedundantRoleDependency, handlerCode, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './lambda-bundling.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { DEFAULT_LOG_RETENTION, DLQ_RETENTION } from './probe-region-stack.ts';
 
@@ -79,10 +79,7 @@ export class BriefFunction extends Construct {
     this.function = new NodejsFunction(this, 'Function', {
       functionName: names.briefFunction,
       description: 'mcp-canary: on every target-alarm state change, publishes a brief (what failed, where, since when) to the briefs topic.',
-      entry: entry('functions/brief/handler.ts'),
-      handler: 'handler',
-      projectRoot: PACKAGE_ROOT,
-      depsLockFilePath: DEPS_LOCK_FILE,
+      ...handlerCode('brief'),
       runtime: LAMBDA_RUNTIME,
       architecture: LAMBDA_ARCHITECTURE,
       memorySize: BRIEF_MEMORY_MB,
@@ -100,7 +97,6 @@ export class BriefFunction extends Construct {
         [BriefEnvVar.probeRegions]: props.probeRegions.join(','),
         ...(props.quorum !== undefined ? { [BriefEnvVar.quorum]: String(props.quorum) } : {}),
       },
-      bundling: LAMBDA_BUNDLING,
     });
 
     allowRedundantRoleDependency(this.function);

@@ -17,7 +17,7 @@ import { EnvVar } from '../../functions/config/env.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { FleetNames } from '../names.ts';
 import type { RegionPlan, SchedulePlan } from '../plan.ts';
-import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { allowRedundantRoleDependency, handlerCode, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from './lambda-bundling.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { RunSchedules } from './schedules.ts';
@@ -84,10 +84,7 @@ export class ProbeRegionStack extends Stack {
       const fn = new NodejsFunction(this, `Run-${rate.rateSlug}`, {
         functionName: names.runFunction(rate.rateSlug),
         description: `mcp-canary: judges targets ${rate.schedule} from ${this.region}; the schedule's payload names them.`,
-        entry: entry('functions/run/handler.ts'),
-        handler: 'handler',
-        projectRoot: PACKAGE_ROOT,
-        depsLockFilePath: DEPS_LOCK_FILE,
+        ...handlerCode('run'),
         runtime: LAMBDA_RUNTIME,
         architecture: LAMBDA_ARCHITECTURE,
         memorySize: props.memorySize ?? DEFAULT_RUN_MEMORY_MB,
@@ -95,7 +92,6 @@ export class ProbeRegionStack extends Stack {
         role,
         logGroup,
         environment: { [EnvVar.homeRegion]: props.homeRegion, [EnvVar.namespace]: props.namespace },
-        bundling: LAMBDA_BUNDLING,
         retryAttempts: RUN_ASYNC_RETRY_ATTEMPTS,
         maxEventAge: RUN_MAX_EVENT_AGE,
         onFailure: new SqsDestination(this.deadLetterQueue),
