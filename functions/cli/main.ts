@@ -11,11 +11,13 @@ import { Redactor } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
 import { renderVerdict } from './render.ts';
+import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, takeBeyondFlags, type BeyondFlags } from './beyond.ts';
 
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 
 export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
+       mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
 
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.
@@ -37,6 +39,8 @@ Options:
   --config FILE           run the targets of a fleet config (.json, .ts, .js)
   --target NAME           with --config: only this target
   --json                  print the Verdict as JSON on stdout, nothing else
+  --catalog FILE          compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning
+  --posture               run the security posture checks and print them (warnings, never a failure)
   -h, --help              this text
 
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
@@ -54,14 +58,20 @@ export interface Io {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
+  let beyond: BeyondFlags;
   try {
-    const cmd = parseCommand(argv);
+    // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
+    if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
+    const taken = takeBeyondFlags(argv);
+    beyond = taken.flags;
+    const cmd = parseCommand(taken.rest);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
     }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    targets = await applyBeyondFlags(targets, beyond);
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${e.message}\n`);
@@ -70,11 +80,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     throw e;
   }
 
-  const verdicts = await Promise.all(targets.map((t) => judge(t)));
+  const verdicts = await Promise.all(targets.map((t) => judge(t, cliJudgeDeps(beyond))));
   if (json) {
     io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
   } else {
-    io.stdout(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`);
+    io.stdout(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v)}`).join('\n\n')}\n`);
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }
