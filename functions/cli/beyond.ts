@@ -101,7 +101,8 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
     }
     const map = fingerprintCatalog(a.listed.tools);
     const catalog = a.listed.cacheScope === 'private' ? { byCredential: { [credentialId(target.headers)]: map } } : map;
-    io.stdout(`${JSON.stringify({ catalog }, null, 2)}\n`);
+    // Tool names come from the server: one that echoes the credential must not print it.
+    io.stdout(`${redactor.text(JSON.stringify({ catalog }, null, 2))}\n`);
     return 0;
   } finally {
     clearTimeout(timer);
