@@ -196,3 +196,21 @@ describe('posture never changes the outcome', () => {
     expect(withPosture.outcome).toBe('healthy');
   });
 });
+
+describe('a hostile server', () => {
+  it('that echoes the credential into every posture answer never gets it into the verdict', async () => {
+    const secret = 'Bearer sk-echo-31f9a0c2d4e6';
+    const s = await startFaultServer(modernEndpoint({
+      tools: [readOnlyRateTool],
+      call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } }),
+      // GET, DELETE and anything else: a 400 whose JSON-RPC message repeats the Authorization header.
+      onOther: (req, res, rx) => void res.writeHead(400, { 'content-type': 'application/json', 'strict-transport-security': String(req.headers.authorization) })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId ?? null, error: { code: -32000, message: `bad: you sent ${req.headers.authorization}` } })),
+    }));
+    closers.push(() => s.close());
+    const v = await judge(target(s.url, { headers: { Authorization: secret } }), fresh());
+    expect(v.outcome).toBe('healthy');
+    expect(v.posture!.find((r) => r.check === 'get-delete')!.detail).toContain('[redacted]');
+    expect(JSON.stringify(v)).not.toContain('sk-echo-31f9a0c2d4e6');
+  });
+});
