@@ -59,7 +59,8 @@ export function fleetError(index: number, name: string, field: string, message: 
 export function nameTargets(message: string, raw: unknown): string {
   const targets = (raw as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(targets)) return message;
-  return message.replace(/targets\[(\d+)\](?! \()/g, (whole, i: string) => {
+  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
+  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
     const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
     return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
   });

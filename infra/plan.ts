@@ -176,7 +176,7 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
     const one = inputOf([t], t.periodSeconds);
     if (byteLength(one) > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
-      throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments or expectations`);
+      throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`);
     }
     if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
       chunks.push(current);

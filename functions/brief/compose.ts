@@ -217,6 +217,8 @@ function regionBlock(v: RegionView, kind: AlarmKind, n: number): string[] {
     : `${r.outcome}${r.failure ? ` (${r.failure})` : ''}`;
   const lines = [`${v.region}: ${mark} ${run}, last run ${v.last.startedAt} (${r.durationMs} ms)`, `    ${cut(r.detail)}`];
   if (r.outcome !== Outcome.healthy) lines.push(...r.probes.slice(0, MAX_PROBES_PER_REGION).map(probeLine));
+  // The run's W3C trace id: every request of that run carried it, so the server's own traces are one search away.
+  if (r.outcome !== Outcome.healthy && r.traceId) lines.push(`    trace ${r.traceId}`);
   return lines;
 }
 

@@ -4,6 +4,7 @@
  */
 export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
+       mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
 
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.
@@ -25,6 +26,8 @@ Options:
   --config FILE           run the targets of a fleet config (.json, .ts, .js)
   --target NAME           with --config: only this target
   --json                  print the Verdict as JSON on stdout, nothing else
+  --catalog FILE          compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning
+  --posture               run the security posture checks and print them (warnings, never a failure)
   -h, --help              this text
 
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.

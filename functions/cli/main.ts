@@ -12,6 +12,7 @@ import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
 import { HELP } from './help.ts';
 import { renderVerdict } from './render.ts';
+import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, takeBeyondFlags, type BeyondFlags } from './beyond.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -25,14 +26,20 @@ export interface Io {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
+  let beyond: BeyondFlags;
   try {
-    const cmd = parseCommand(argv);
+    // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
+    if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
+    const taken = takeBeyondFlags(argv);
+    beyond = taken.flags;
+    const cmd = parseCommand(taken.rest);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
     }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    targets = await applyBeyondFlags(targets, beyond);
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${e.message}\n`);
@@ -41,11 +48,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     throw e;
   }
 
-  const verdicts = await Promise.all(targets.map((t) => judge(t)));
+  const verdicts = await Promise.all(targets.map((t) => judge(t, cliJudgeDeps(beyond))));
   if (json) {
     io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
   } else {
-    io.stdout(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`);
+    io.stdout(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v)}`).join('\n\n')}\n`);
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }

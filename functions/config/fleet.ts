@@ -5,6 +5,7 @@
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
 import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
+import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkTarget, TargetFields } from './target.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
@@ -61,7 +62,10 @@ export const Fleet = z.object({
     briefs: z.array(Subscription).default([]),
   }).strict().default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
   targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+  /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
+  maintenance: z.array(MaintenanceWindow).default([]),
 }).strict().superRefine((f, ctx) => {
+  checkMaintenance(f, ctx);
   const seen = new Map<string, number>();
   f.targets.forEach((t, i) => {
     const first = seen.get(t.name);

@@ -8,12 +8,17 @@ import { Redactor } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
+import { runExtras, withExtras } from './extras.ts';
+import type { PostureCadence } from '../posture/cadence.ts';
+import { withTraceContext } from './trace-context.ts';
 import type { FetchLike } from './wire.ts';
 
 export interface JudgeDeps {
   readonly fetch?: FetchLike;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** When posture checks are due. @default - hourly per target in this process */
+  readonly postureCadence?: PostureCadence;
 }
 
 /** In-run retry delays: 500 ms, doubling, capped. */
@@ -27,8 +32,11 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   const started = now();
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
+  // One trace per run, made first: every request of every attempt carries it in `traceparent`.
+  const traceId = newTraceId();
+  const middleware = withTraceContext({ traceId });
   try {
-    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
     const firstFailure = attempt;
     let retries = 0;
     while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
@@ -37,10 +45,12 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
       await sleep(delay, budget.signal);
       retries++;
-      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
     }
-    const traceId = newTraceId();
-    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+    const verdict = finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId);
+    // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
+    const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
+    return redactor.value(withExtras(verdict, extras));
   } finally {
     clearTimeout(budgetTimer);
   }
