@@ -3,6 +3,7 @@
  * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
  * No AWS here; fetch and clock are injected.
  */
+import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
 import type { Target } from '../config/target.ts';
 import { Redactor } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
@@ -10,7 +11,7 @@ import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
 import type { FetchLike } from './wire.ts';
 
-export interface JudgeDeps {
+export interface JudgeDeps extends AuthJudgeDeps {
   readonly fetch?: FetchLike;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -23,11 +24,16 @@ export const RETRY_MAX_DELAY_MS = 4_000;
 export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
   const now = deps.now ?? (() => performance.now());
   const sleep = deps.sleep ?? abortableSleep;
-  const redactor = new Redactor(Object.values(target.headers));
   const started = now();
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   try {
+    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/auth/around.ts.
+    const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
+    const redactor = new Redactor([...Object.values(target.headers), ...prepared.secretValues]);
+    const authFailed = await authFailedVerdict(prepared, target.name, now() - started, newTraceId());
+    if (authFailed) return redactor.value(authFailed);
+    target = prepared.target;
     let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
     const firstFailure = attempt;
     let retries = 0;
@@ -40,7 +46,7 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
     }
     const traceId = newTraceId();
-    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+    return redactor.value(await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId)));
   } finally {
     clearTimeout(budgetTimer);
   }
