@@ -62,3 +62,16 @@ function pem(value: string): string {
 function secretError(message: string, cause?: unknown): CanaryError {
   return new CanaryError(CanaryErrorCode.secret, message, cause === undefined ? undefined : { cause });
 }
+
+/**
+ * The target's OAuth secrets that live in Secrets Manager or SSM, shaped as header secret references:
+ * what the deployed function must be allowed to read (infra/plan.ts adds them to `headerSecrets`).
+ */
+export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secretsManager: string } | { ssmParameter: string }> {
+  const out: Array<{ secretsManager: string } | { ssmParameter: string }> = [];
+  for (const r of [oauth?.clientSecret, oauth?.privateKeyJwt?.privateKey]) {
+    if (r && 'secretsManager' in r) out.push({ secretsManager: r.secretsManager });
+    else if (r && 'ssmParameter' in r) out.push({ ssmParameter: r.ssmParameter });
+  }
+  return out;
+}

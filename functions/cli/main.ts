@@ -9,7 +9,10 @@ import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
 import { Redactor } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
+import { resolveOAuthSecrets } from '../auth/secrets.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 import { parseCommand } from './args.ts';
+import { OAUTH_HELP } from './oauth-flags.ts';
 import { renderVerdict } from './render.ts';
 
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -39,6 +42,8 @@ Options:
   --json                  print the Verdict as JSON on stdout, nothing else
   -h, --help              this text
 
+${OAUTH_HELP}
+
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
 
 Examples:
@@ -54,6 +59,7 @@ export interface Io {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
+  let oauthSecrets: OAuthSecrets[];
   try {
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
@@ -62,6 +68,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
+    oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${e.message}\n`);
@@ -70,7 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     throw e;
   }
 
-  const verdicts = await Promise.all(targets.map((t) => judge(t)));
+  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
   } else {

@@ -74,7 +74,7 @@ export async function startAuthServer(o: AuthServerOptions): Promise<AuthServer>
         },
       },
     },
-  } as never);
+  });
   const handler = provider.callback();
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'POST' && req.url === '/token') {
