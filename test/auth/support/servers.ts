@@ -108,6 +108,8 @@ export interface ProtectedMcp {
   readonly url: string;
   /** Requests that carried a valid token. */
   accepted(): number;
+  /** GETs of its protected resource metadata. */
+  metadataRequests(): number;
   close(): Promise<void>;
 }
 
@@ -115,11 +117,13 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
   const jwks = createRemoteJWKSet(new URL(`${o.issuer}/jwks`));
   const modern = toNodeHandler(createMcpHandler(() => buildServer(), { legacy: 'reject' }));
   let accepted = 0;
+  let metadataRequests = 0;
   let url = '';
   const prm = () => ({ resource: url, authorization_servers: o.authorizationServers ?? [o.issuer], scopes_supported: [SCOPE], bearer_methods_supported: ['header'] });
   const http = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path.startsWith('/.well-known/oauth-protected-resource')) {
+      metadataRequests++;
       if (o.advertise === 'none') return sendJson(res, 404, { error: 'not_found' });
       return sendJson(res, 200, prm());
     }
@@ -157,7 +161,7 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
     await modern(req, res, raw ? JSON.parse(raw) : undefined);
   });
   url = await listen(http, '/mcp');
-  return { url, accepted: () => accepted, close: () => closeServer(http) };
+  return { url, accepted: () => accepted, metadataRequests: () => metadataRequests, close: () => closeServer(http) };
 }
 
 function buildServer(): McpServer {
