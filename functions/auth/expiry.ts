@@ -35,7 +35,7 @@ export function jwtExpiry(value: string): number | null {
 /** "in 3 days", "in 5 hours", "2 days ago". */
 export function inWords(ms: number): string {
   const abs = Math.abs(ms);
-  const [n, unit] = abs >= 2 * DAY_MS ? [Math.round(abs / DAY_MS), 'day'] : abs >= 2 * 3_600_000 ? [Math.round(abs / 3_600_000), 'hour'] : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
+  const [n, unit] = abs >= 1.5 * DAY_MS ? [Math.round(abs / DAY_MS), 'day'] : abs >= 2 * 3_600_000 ? [Math.round(abs / 3_600_000), 'hour'] : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
   const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return ms >= 0 ? `in ${words}` : `${words} ago`;
 }
