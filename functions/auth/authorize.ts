@@ -9,7 +9,7 @@ import { Wire, type FetchLike } from '../probe/wire.ts';
 import { discover } from './discovery.ts';
 import { inWords } from './expiry.ts';
 import { AuthStepError, type AuthHop } from './failure.ts';
-import { guardedFetch, GuardRefusal, type GuardOptions } from './guard.ts';
+import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from './guard.ts';
 import { redactionValues } from './secrets.ts';
 import { requestToken, type OAuthSecrets } from './token.ts';
 import { cacheKey, processTokenCache, type TokenCache } from './tokens.ts';
@@ -56,7 +56,9 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
     loopbackAllowed: isLoopback(new URL(target.url).hostname),
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
-  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: deps.budget, fetch: deps.fetch });
+  // Connections of the token step resolve through the guard again (DNS rebinding); an injected fetch (tests) is used as given.
+  const pinned = deps.fetch ? null : await pinnedFetch(guard);
+  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: deps.budget, fetch: deps.fetch ?? pinned!.fetch });
   try {
     const { token, cached } = await cache.get(key, async () => {
       const hops: AuthHop[] = [];
@@ -74,6 +76,7 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
     return { ok: false, outcome: Outcome.failed, probe: probe(false, `auth: ${detail}`, FailureClass.auth) };
   } finally {
     await wire.close();
+    await pinned?.close();
   }
 }
 

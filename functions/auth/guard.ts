@@ -6,7 +6,7 @@
  * hop; no library here does that, so it is written once, here.
  *
  * Rules, for every request (every redirect hop is a request of its own: redirects are never followed
- * by fetch itself):
+ * by fetch itself), checked before the request and again when the connection resolves the host:
  * - https only; plain http only to a loopback host, and only when the MCP target is itself on
  *   loopback (a local server under test) — the Lambda's own loopback is its runtime API;
  * - the host's every address (a literal, or what DNS answers) must be public: no private, shared,
@@ -94,15 +94,17 @@ export async function checkUrl(raw: string | URL, o: GuardOptions): Promise<URL>
       throw new GuardRefusal(shown, `${url.protocol.replace(':', '')} is not allowed for OAuth URLs: https only (plain http only to loopback, when the target is on loopback)`);
     }
   }
-  for (const [address, kind] of kinds) {
-    if (kind === null) continue;
-    if (kind === 'cloud metadata') throw new GuardRefusal(shown, `a cloud metadata address (${address}), never followed`);
-    if (kind === 'loopback' && o.loopbackAllowed) continue;
-    if (!o.allowPrivateNetwork) {
-      throw new GuardRefusal(shown, `a ${kind} address (${address}); set auth.oauth.allowPrivateNetwork (--oauth-allow-private-network) if the authorization server really is on a private network`);
-    }
-  }
+  for (const [address, kind] of kinds) refuseAddress(shown, address, kind, o);
   return url;
+}
+
+function refuseAddress(shown: string, address: string, kind: Kind | null, o: GuardOptions): void {
+  if (kind === null) return;
+  if (kind === 'cloud metadata') throw new GuardRefusal(shown, `a cloud metadata address (${address}), never followed`);
+  if (kind === 'loopback' && o.loopbackAllowed) return;
+  if (!o.allowPrivateNetwork) {
+    throw new GuardRefusal(shown, `a ${kind} address (${address}); set auth.oauth.allowPrivateNetwork (--oauth-allow-private-network) if the authorization server really is on a private network`);
+  }
 }
 
 async function resolve(host: string, shown: string, o: GuardOptions): Promise<string[]> {
@@ -119,12 +121,59 @@ async function resolve(host: string, shown: string, o: GuardOptions): Promise<st
  * A fetch that checks every request with `checkUrl` and never lets fetch follow a redirect itself: a
  * 3xx comes back to the caller (the SDK's discovery follows same-origin redirects by calling this
  * fetch again, so every hop is checked; a token request's redirect is not followed at all).
- * DNS is checked before the request; the connection resolves again (a rebinding gap a pinned
- * dispatcher would close, see functions/auth/README.md).
  */
 export function guardedFetch(base: FetchLike, o: GuardOptions): FetchLike {
   return async (url, init = {}) => {
     await checkUrl(url, o);
-    return base(url, { ...init, redirect: 'manual' });
+    try {
+      return await base(url, { ...init, redirect: 'manual' });
+    } catch (e) {
+      // A refusal at connect time (see pinnedFetch) arrives wrapped in fetch's "fetch failed".
+      const cause = (e as { cause?: unknown }).cause;
+      throw cause instanceof GuardRefusal ? cause : e;
+    }
+  };
+}
+
+/** The part of undici's Agent used here. */
+interface Dispatcher {
+  destroy(): Promise<void>;
+}
+
+/**
+ * A fetch whose connections resolve host names through the guard's rules again, at connect time:
+ * without it, DNS could answer a public address to `checkUrl` and a private one to the connection
+ * (DNS rebinding). Node's fetch takes a `dispatcher`; its undici Agent class is reached through the
+ * global dispatcher's well-known symbol (as probe/wire.ts does), since the undici package would add
+ * ~500 KB to the bundle. With a custom global dispatcher (a proxy) the check before the request is
+ * all there is.
+ */
+export async function pinnedFetch(o: GuardOptions): Promise<{ fetch: FetchLike; close(): Promise<void> }> {
+  const key = Symbol.for('undici.globalDispatcher.1');
+  const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Dispatcher } | undefined>;
+  if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
+  const global = registry[key];
+  if (!global || global.constructor.name !== 'Agent') return { fetch: (url, init) => fetch(url, init), close: async () => {} };
+  const dispatcher = new global.constructor({ connect: { lookup: connectLookup(o) } });
+  return {
+    fetch: (url, init) => fetch(url, { ...init, dispatcher } as RequestInit),
+    close: () => dispatcher.destroy().catch(() => {}),
+  };
+}
+
+type LookupCallback = (err: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+
+/** net.connect's `lookup`: resolve, apply the address rules, answer in the shape asked for. */
+function connectLookup(o: GuardOptions) {
+  return (host: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    const shown = `https://${host}/`;
+    resolve(host, shown, o)
+      .then((addresses) => {
+        for (const a of addresses) refuseAddress(shown, a, addressKind(a), o);
+        const found = addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+        if (options.all) callback(null, found);
+        else callback(null, found[0]!.address, found[0]!.family);
+      })
+      .catch((e: Error) => callback(e, ''));
   };
 }

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressKind, checkUrl, guardedFetch, GuardRefusal, type GuardOptions } from '../../functions/auth/guard.ts';
+import { addressKind, checkUrl, guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../../functions/auth/guard.ts';
 import { closeServer, listen } from '../../functions/demo/servers.ts';
 
 const dns = (table: Record<string, string[]>) => async (host: string) => {
@@ -66,6 +66,18 @@ describe('guardedFetch over the wire', () => {
       await expect(f(res.headers.get('location')!)).rejects.toThrow(/refused to fetch https:\/\/10\.0\.0\.9\/steal: a private address/);
     } finally {
       await closeServer(server);
+    }
+  });
+
+  it('checks the addresses again when the connection resolves the name (DNS rebinding)', async () => {
+    let answers = 0;
+    const rebinding: GuardOptions = { allowPrivateNetwork: false, loopbackAllowed: false, lookup: async () => (++answers === 1 ? ['93.184.216.34'] : ['10.0.0.8']) };
+    const pinned = await pinnedFetch(rebinding);
+    try {
+      await expect(guardedFetch(pinned.fetch, rebinding)('https://rebind.example/.well-known/oauth-authorization-server')).rejects.toThrow(/refused to fetch https:\/\/rebind\.example\/: a private address \(10\.0\.0\.8\)/);
+      expect(answers).toBe(2);
+    } finally {
+      await pinned.close();
     }
   });
 });
