@@ -36,8 +36,11 @@ export interface AuthServer {
   readonly resource: string;
 }
 
-/** The 401 challenge is asked with a request a client would send first; its answer is not read. */
-const CHALLENGE_BODY = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-canary-auth', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcp-canary', version: '0' } } });
+/**
+ * The 401 challenge is asked with a `ping`: an auth wall answers before reading the method, and a
+ * server without one creates no session for it (an `initialize` would leave one behind).
+ */
+const CHALLENGE_BODY = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-canary-auth', method: 'ping' });
 
 export async function discover(serverUrl: string, oauth: OAuthSettings, headers: Record<string, string>, fetchFn: FetchLike, hops: AuthHop[]): Promise<AuthServer> {
   if (oauth.tokenUrl) {
