@@ -1,8 +1,8 @@
 /** The process entry: wires `main` to the real stdout/stderr and exit code. */
-import { parseHeaders } from './args.ts';
-import { guardConsole, main } from './main.ts';
 import { readFileSync } from 'node:fs';
 import { redactionValues } from '../auth/secrets.ts';
+import { parseHeaders } from './args.ts';
+import { guardConsole, main } from './main.ts';
 import { Redactor } from '../redact.ts';
 
 const argv = process.argv.slice(2);

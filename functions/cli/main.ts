@@ -3,14 +3,14 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: exactly one Verdict, or an array for several targets).
  */
+import { resolveOAuthSecrets } from '../auth/secrets.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
 import { Redactor } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
-import { resolveOAuthSecrets } from '../auth/secrets.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
 import { parseCommand } from './args.ts';
 import { OAUTH_HELP } from './oauth-flags.ts';
 import { renderVerdict } from './render.ts';
