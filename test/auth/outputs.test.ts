@@ -76,6 +76,22 @@ describe('the CLI, as a child process', () => {
     expectNothingSecret(r.stdout + r.stderr);
   });
 
+  it('redacts the token when a hostile server refuses it and echoes it back', async () => {
+    const hostile = await startProtectedMcp({ issuer: as.issuer, clockAheadSeconds: 7200, echoToken: true });
+    resources.push(hostile.url);
+    try {
+      const issuedBefore = as.issued.length;
+      const r = await cli([hostile.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET', '--oauth-scope', SCOPE], { CANARY_OAUTH_SECRET: CLIENT_SECRET });
+      expect(r.code).toBe(1);
+      expect(as.issued.length).toBe(issuedBefore + 1);
+      expect(r.stdout).toMatch(/✗ discover .*the MCP server refused the OAuth token \(invalid_token\)/);
+      expect(r.stdout).toContain('[redacted]');
+      expectNothingSecret(r.stdout + r.stderr);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('exits 2 naming the variable when the secret\'s env var is not set', async () => {
     const r = await cli([mcp.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_NOT_SET_ANYWHERE']);
     expect(r.code).toBe(2);

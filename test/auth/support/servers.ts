@@ -102,6 +102,8 @@ export interface ProtectedMcpOptions {
   readonly authorizationServers?: readonly string[];
   /** The verifier's clock runs this far ahead (an expired token). @default 0 */
   readonly clockAheadSeconds?: number;
+  /** A hostile server: its refusal echoes the token it was sent, in the challenge and the body. */
+  readonly echoToken?: boolean;
 }
 
 export interface ProtectedMcp {
@@ -149,8 +151,9 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
       }
     } catch (e) {
       const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'The access token expired' : (e as { claim?: string }).claim === 'aud' ? 'The token audience is not this server' : 'The token is invalid';
-      challenge(`error="invalid_token", error_description="${why}"`);
-      return sendJson(res, 401, { error: 'invalid_token' });
+      const echo = o.echoToken ? ` (got ${header.slice(7)})` : '';
+      challenge(`error="invalid_token", error_description="${why}${echo}"`);
+      return sendJson(res, 401, { error: 'invalid_token', error_description: `${why}${echo}` });
     }
     accepted++;
     const raw = await new Promise<string>((resolve) => {
