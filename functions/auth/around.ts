@@ -75,7 +75,8 @@ export async function afterAttempt(p: Prepared, v: Verdict): Promise<Verdict> {
     if (probe.failure !== FailureClass.auth) return probe;
     // The token step succeeded, so a 401/403 now is the MCP server refusing that token.
     const code = /error="?([a-z_]+)/i.exec(probe.detail)?.[1];
-    const refused = `${probe.name}: the MCP server refused the OAuth token${code ? ` (${code})` : ''}; ${probe.detail.slice(probe.name.length + 2).replace(/ — check the credentials the canary sends$/, '')}`;
+    const seen = probe.detail.startsWith(`${probe.name}: `) ? probe.detail.slice(probe.name.length + 2) : probe.detail;
+    const refused = `${probe.name}: the MCP server refused the OAuth token${code ? ` (${code})` : ''}; ${seen.replace(/ — check the credentials the canary sends$/, '')}`;
     if (v.detail === probe.detail) detail = refused;
     return { ...probe, detail: refused };
   });
