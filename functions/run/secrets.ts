@@ -71,14 +71,16 @@ export class SecretReader {
   async resolve(target: Target): Promise<ResolvedHeaders> {
     const headers: Record<string, string> = { ...target.headers };
     const secretValues: string[] = [];
-    await Promise.all(Object.entries(target.headerSecrets).map(async ([header, ref]) => {
-      const value = await this.value(`headerSecrets.${header}`, ref);
-      secretValues.push(value);
-      headers[header] = (ref.prefix ?? '') + value;
-    }));
-    // OAuth secret references go through the same cache, timeout and error words.
-    const oauth = await resolveOAuthSecrets(target.auth?.oauth, (field, ref) =>
-      this.value(field, 'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter }));
+    // OAuth secret references go through the same cache, timeout and error words, read beside the headers.
+    const [, oauth] = await Promise.all([
+      Promise.all(Object.entries(target.headerSecrets).map(async ([header, ref]) => {
+        const value = await this.value(`headerSecrets.${header}`, ref);
+        secretValues.push(value);
+        headers[header] = (ref.prefix ?? '') + value;
+      })),
+      resolveOAuthSecrets(target.auth?.oauth, (field, ref) =>
+        this.value(field, 'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter })),
+    ]);
     secretValues.push(...redactionValues(oauth));
     return { headers, secretValues, oauth };
   }
