@@ -143,4 +143,14 @@ describe('the scheduled run', () => {
     }
     expectNothingSecret(lines.join('\n'));
   });
+
+  it('is inconclusive, naming the field and the fix, when the OAuth secret cannot be read', async () => {
+    const lines: string[] = [];
+    const summary = await run({
+      targets: [{ name: 'rates-oauth', url: mcp.url, auth: { oauth: { clientId: CLIENT_ID, clientSecret: { secretsManager: 'canary/missing' } } } }],
+    }, motoRunDeps(moto.endpoint, lines));
+    expect(summary.verdicts).toEqual([{ target: 'rates-oauth', outcome: 'inconclusive', failure: null }]);
+    const record = lines.map((l) => JSON.parse(l) as RunRecord).find((r) => r.message === 'mcp-canary run')!;
+    expect(record.verdict.detail).toMatch(/^auth\.oauth\.clientSecret: Secrets Manager secret "canary\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1, or reference it by ARN\.$/);
+  });
 });
