@@ -75,3 +75,13 @@ export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secret
   }
   return out;
 }
+
+/**
+ * The target's OAuth references a deployed function cannot read (`env`, `file`: the CLI's), as
+ * config paths, for a synth-time check: "auth.oauth.clientSecret is { env } — deploy it with
+ * { secretsManager } or { ssmParameter }".
+ */
+export function localOnlyRefs(oauth: OAuthSettings | undefined): string[] {
+  const refs: Array<[string, OAuthSecretRef | undefined]> = [['auth.oauth.clientSecret', oauth?.clientSecret], ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey]];
+  return refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
+}

@@ -46,3 +46,15 @@ describe('auth.oauth in the fleet config', () => {
     expect(m.split('\n')).toHaveLength(1);
   });
 });
+
+describe('references a deployed function can read', () => {
+  it('lists the CLI-only references (env, file) and the store references for IAM', async () => {
+    const { localOnlyRefs, oauthStoreRefs } = await import('../../functions/auth/secrets.ts');
+    const t = parseFleet(fleet({ auth: { oauth: { clientId: 'c', privateKeyJwt: { privateKey: { file: 'k.pem' } } } } })).targets[0]!;
+    expect(localOnlyRefs(t.auth?.oauth)).toEqual(['auth.oauth.privateKeyJwt.privateKey']);
+    expect(oauthStoreRefs(t.auth?.oauth)).toEqual([]);
+    const s = parseFleet(oauth({})).targets[0]!;
+    expect(localOnlyRefs(s.auth?.oauth)).toEqual([]);
+    expect(oauthStoreRefs(s.auth?.oauth)).toEqual([{ secretsManager: 'canary/oauth' }]);
+  });
+});
