@@ -17,7 +17,9 @@ import type { RunRecord } from '../../functions/publish/schema.ts';
 import type { FetchLike } from '../../functions/probe/wire.ts';
 import { runToEnd } from '../support/child.ts';
 import { startMoto, type Moto } from '../support/moto.ts';
-import { motoRunDeps } from '../run/fixtures.ts';
+import { HOME_REGION, NAMESPACE, motoRunDeps } from '../run/fixtures.ts';
+import { cloudWatchAt, readRuns } from '../run/readback.ts';
+import { TICKET_WEIGHT } from '../../functions/publish/schema.ts';
 import { expiringCertificate, fetchTrusting, startHttpsMcp, type TestPki } from './support/tls.ts';
 
 const DAY = 86_400_000;
@@ -112,7 +114,7 @@ describe('a healthy endpoint whose certificate expires in 3 days and whose beare
     expect(certificates.handshakes).toBe(1);
   });
 
-  it('puts the warnings into the scheduled run\'s record', async () => {
+  it('puts the warnings into the scheduled run\'s record, and the run counts for the ticket tier (never a page)', async () => {
     const lines: string[] = [];
     await run({ targets: [{ name: 'rates-tls', url: server.url, headers: { Authorization: `Bearer ${jwt}` }, tool: { name: 'get_rate' } }] },
       motoRunDeps(moto.endpoint, lines, { judge: (t, oauthSecrets) => judge(t, { fetch: trusting, oauthSecrets }) }));
@@ -120,6 +122,8 @@ describe('a healthy endpoint whose certificate expires in 3 days and whose beare
     expect(record.verdict.outcome).toBe('healthy');
     expect(record.verdict.warnings.map((w) => [w.kind, typeof w.expiresAt])).toEqual(expect.arrayContaining([['certificate_expiry', 'string'], ['credential_expiry', 'string']]));
     expect(lines.join('\n')).not.toContain(jwt);
+    // The Verdict metric the warning-tier alarm reads: a healthy run with a warning adds the ticket weight, not a failure.
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-tls')).toEqual({ runs: 1, worst: TICKET_WEIGHT });
   });
 
   it('prints each warning under the verdict line in the CLI, and exits 0', async () => {
