@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { Target, type TargetInput } from '../config/target.ts';
+import { OAUTH_OPTIONS, oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
 export interface CheckCommand {
   readonly kind: 'check';
@@ -35,6 +36,7 @@ const options = {
   config: { type: 'string' },
   target: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  ...OAUTH_OPTIONS,
 } as const;
 
 export function parseCommand(argv: readonly string[]): Command {
@@ -70,6 +72,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(v['budget-ms'] !== undefined ? { budgetMs: int('--budget-ms', v['budget-ms']) } : {}),
     ...(v['degraded-ms'] !== undefined ? { degradedMs: int('--degraded-ms', v['degraded-ms']) } : {}),
     ...(v.retries !== undefined ? { retries: int('--retries', v.retries) } : {}),
+    ...oauthInput(v),
   };
   const toolFlags = v.args ?? v['expect-text'] ?? v['expect-json'] ?? v['allow-unsafe-tool'];
   if (v.tool === undefined && toolFlags !== undefined) {
@@ -99,6 +102,8 @@ const FLAG_FOR_TOOL_FIELD: Record<string, string> = {
 
 function flagFor(path: readonly PropertyKey[]): string {
   const [head, sub] = path.map(String);
+  const oauthFlag = oauthFlagFor(path.map(String));
+  if (oauthFlag) return oauthFlag;
   if (head === 'tool' && sub !== undefined) return FLAG_FOR_TOOL_FIELD[sub] ?? `--tool (${sub})`;
   return FLAG_FOR_FIELD[head ?? ''] ?? (head || '(flags)');
 }

@@ -113,8 +113,8 @@ const MARK = { pass: '✓', fail: '✗', skipped: '-' } as const;
 
 /** Warnings and, when the run had them, the posture checks: printed under the verdict. */
 export function renderBeyond(v: Verdict): string {
+  // The warnings themselves are printed under the verdict line (render.ts).
   const lines: string[] = [];
-  for (const w of v.warnings) lines.push(`  ! ${w.kind}  ${w.detail}`);
   if (v.posture?.length) {
     const width = Math.max(...v.posture.map((r) => r.check.length));
     lines.push('posture');

@@ -1,4 +1,6 @@
 /** The process entry: wires `main` to the real stdout/stderr and exit code. */
+import { readFileSync } from 'node:fs';
+import { redactionValues } from '../auth/secrets.ts';
 import { parseHeaders } from './args.ts';
 import { guardConsole, main } from './main.ts';
 import { Redactor } from '../redact.ts';
@@ -12,6 +14,17 @@ try {
 } catch {
   // main() reports the malformed header itself.
 }
+// OAuth secrets named by flags: the env var's value and the key file's body.
+const flagValue = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : a.startsWith(`${flag}=`) ? [a.slice(flag.length + 1)] : []))[0];
+const secretEnv = flagValue('--oauth-client-secret-env');
+const keyFile = flagValue('--oauth-private-key-file');
+let privateKey: string | undefined;
+try {
+  privateKey = keyFile ? readFileSync(keyFile, 'utf8') : undefined;
+} catch {
+  // main() reports the unreadable file itself.
+}
+secrets.push(...redactionValues({ clientSecret: secretEnv ? process.env[secretEnv] : undefined, privateKey }));
 const redactor = new Redactor(secrets);
 guardConsole(redactor);
 

@@ -3,6 +3,8 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: exactly one Verdict, or an array for several targets).
  */
+import { resolveOAuthSecrets } from '../auth/secrets.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
@@ -27,6 +29,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
   let beyond: BeyondFlags;
+  let oauthSecrets: OAuthSecrets[];
   try {
     // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
@@ -40,6 +43,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
     targets = await applyBeyondFlags(targets, beyond);
+    // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
+    oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${e.message}\n`);
@@ -48,7 +53,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     throw e;
   }
 
-  const verdicts = await Promise.all(targets.map((t) => judge(t, cliJudgeDeps(beyond))));
+  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
   } else {

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { CatalogSetting } from '../catalog/schema.ts';
 import { PostureSetting } from '../posture/schema.ts';
+import { authFields, checkAuth } from './oauth.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -82,9 +83,12 @@ export const TargetFields = z.object({
   catalog: CatalogSetting.optional(),
   /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
   posture: PostureSetting.optional(),
+  /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/config/oauth.ts). */
+  ...authFields,
 }).strict();
 
-export function checkTarget(t: { timeoutMs: number; budgetMs: number }, ctx: z.RefinementCtx): void {
+export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
+  checkAuth(t, ctx);
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)` });
   }

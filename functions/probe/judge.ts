@@ -3,6 +3,7 @@
  * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
  * No AWS here; fetch and clock are injected.
  */
+import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
 import type { Target } from '../config/target.ts';
 import { Redactor } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
@@ -13,7 +14,7 @@ import type { PostureCadence } from '../posture/cadence.ts';
 import { withTraceContext } from './trace-context.ts';
 import type { FetchLike } from './wire.ts';
 
-export interface JudgeDeps {
+export interface JudgeDeps extends AuthJudgeDeps {
   readonly fetch?: FetchLike;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -28,7 +29,6 @@ export const RETRY_MAX_DELAY_MS = 4_000;
 export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
   const now = deps.now ?? (() => performance.now());
   const sleep = deps.sleep ?? abortableSleep;
-  const redactor = new Redactor(Object.values(target.headers));
   const started = now();
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
@@ -36,6 +36,12 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   const traceId = newTraceId();
   const middleware = withTraceContext({ traceId });
   try {
+    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/auth/around.ts.
+    const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
+    const redactor = new Redactor([...Object.values(target.headers), ...prepared.secretValues]);
+    const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
+    if (authFailed) return redactor.value(authFailed);
+    target = prepared.target;
     let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
     const firstFailure = attempt;
     let retries = 0;
@@ -47,7 +53,8 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       retries++;
       attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
     }
-    const verdict = finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId);
+    // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
+    const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
     // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
     const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
     return redactor.value(withExtras(verdict, extras));

@@ -6,6 +6,7 @@
  * Keeps no state between runs (the secret cache lives in the SecretReader the handler owns).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import type { OAuthSecrets } from '../auth/token.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError } from '../errors.ts';
 import { judge as judgeTarget } from '../probe/judge.ts';
@@ -30,7 +31,7 @@ export interface RunDeps {
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target) => Promise<Verdict>;
+  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -61,7 +62,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const ctx: TargetContext = {
     deps, now, log,
     scheduledFor: scheduledPeriodStart(event, started),
-    judge: deps.judge ?? ((t) => judgeTarget(t)),
+    judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
     timeoutHint: lambdaTimeoutSeconds(maxBudgetMs),
@@ -94,7 +95,7 @@ interface TargetContext {
   readonly log: LogLine;
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
-  readonly judge: (target: Target) => Promise<Verdict>;
+  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
   /** No judging past this (wall ms): the rest is for publishing. */
   readonly judgingEndsAt: number;
   /** The invocation ends before the run budget would: the function's timeout is too short. */
@@ -123,7 +124,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const leftMs = ctx.judgingEndsAt - now();
-      const judged = await withDeadline(ctx.judge({ ...target, headers: secrets.value.headers }), Math.min(ownCutMs, leftMs));
+      const judged = await withDeadline(ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth), Math.min(ownCutMs, leftMs));
       if (judged.kind === 'value') return judged.value;
       if (judged.kind === 'error') return crashed(target.name, judged.error, elapsed());
       if (ownCutMs <= leftMs || !ctx.lambdaCutsFirst) {
