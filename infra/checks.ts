@@ -2,6 +2,7 @@
  * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
+import { localOnlyRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import { defaultQuorum, MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import { parseFleet } from '../functions/config/load.ts';
@@ -24,6 +25,10 @@ export function checkFleet(raw: FleetInput): Fleet {
     const headers = Object.keys(t.headers);
     if (headers.length > 0) {
       throw fleetError(i, t.name, `headers.${headers[0]}`, `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`);
+    }
+    const local = localOnlyRefs(t.auth?.oauth)[0];
+    if (local) {
+      throw fleetError(i, t.name, local, 'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }');
     }
     const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
     const regionField = t.probeRegions ? 'probeRegions' : '(fleet) probeRegions';

@@ -4,6 +4,7 @@
  * the alarm stack it lives in. Pure: no CDK here, so every rule is testable on its own and the stacks
  * only render this plan.
  */
+import { oauthStoreRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../functions/config/target.ts';
@@ -120,7 +121,8 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
       periodSeconds: periodSeconds(schedule),
       runbookUrl: t.runbookUrl ?? fleet.runbookUrl,
       budgetMs: t.budgetMs,
-      headerSecrets: Object.values(t.headerSecrets),
+      // The function may read exactly the secrets its targets reference: header values and OAuth material.
+      headerSecrets: [...Object.values(t.headerSecrets), ...oauthStoreRefs(t.auth?.oauth)],
       payload: payloadOf(rawTargets[index]),
       alarmStack: fnv1a(t.name) % alarmStackCount,
     };
