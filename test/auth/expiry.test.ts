@@ -137,7 +137,8 @@ describe('a healthy endpoint whose certificate expires in 3 days and whose beare
       const lines = r.stdout.trimEnd().split('\n');
       const verdictLine = lines.findIndex((l) => l.startsWith('HEALTHY'));
       expect(verdictLine).toBeGreaterThan(0);
-      expect(lines.slice(verdictLine + 1).join('\n')).toMatch(/^ {2}! (certificate|credential)_expiry {2}.+\(in [23] days\)\n {2}! (certificate|credential)_expiry {2}.+\(in [23] days\)$/);
+      // The two warnings right under the verdict line (the trace id follows them).
+      expect(lines.slice(verdictLine + 1, verdictLine + 3).join('\n')).toMatch(/^ {2}! (certificate|credential)_expiry {2}.+\(in [23] days\)\n {2}! (certificate|credential)_expiry {2}.+\(in [23] days\)$/);
       expect(r.stdout + r.stderr).not.toContain(jwt);
     } finally {
       rmSync(dir, { recursive: true, force: true });

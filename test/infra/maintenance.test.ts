@@ -31,11 +31,11 @@ describe('a fleet with maintenance windows', () => {
   it('mutes exactly the paging and ticket alarms of the window\'s targets', () => {
     expect(Object.keys(rules).sort()).toEqual(['McpCanary-maintenance-all-hands', 'McpCanary-maintenance-rates-deploy']);
     expect(rules['McpCanary-maintenance-rates-deploy']).toMatchObject({
-      MuteTargets: { AlarmNames: ['McpCanary-rates-prod-critical', 'McpCanary-rates-prod-warning'] },
+      MuteTargets: { AlarmNames: ['McpCanary/rates-prod/critical', 'McpCanary/rates-prod/warning'] },
       Rule: { Schedule: { Expression: 'cron(0 2 * * SUN)', Duration: 'PT2H', Timezone: 'Europe/Berlin' } },
     });
     expect(rules['McpCanary-maintenance-all-hands']).toMatchObject({
-      MuteTargets: { AlarmNames: ['rates-prod', 'docs', 'slow-one'].flatMap((t) => [`McpCanary-${t}-critical`, `McpCanary-${t}-warning`]) },
+      MuteTargets: { AlarmNames: ['rates-prod', 'docs', 'slow-one'].flatMap((t) => [`McpCanary/${t}/critical`, `McpCanary/${t}/warning`]) },
       Rule: { Schedule: { Expression: 'at(2026-12-24T22:00)', Duration: 'PT1H30M' } },
     });
   });
@@ -45,9 +45,9 @@ describe('a fleet with maintenance windows', () => {
       .flatMap((n) => resourcesOf(s.json(n), 'AWS::CloudWatch::Alarm').map(([, p]) => p.AlarmName as string)));
     const muted = Object.values(rules).flatMap((r) => (r.MuteTargets as { AlarmNames: string[] }).AlarmNames);
     for (const name of muted) expect(alarmNames).toContain(name);
-    expect(muted.some((n) => /dead-man|-canary-/.test(n))).toBe(false);
+    expect(muted.some((n) => /dead-man|\/canary\//.test(n))).toBe(false);
     // The canary owner's alarms exist and stay out of every rule.
-    expect([...alarmNames].some((n) => n.endsWith('-dead-man'))).toBe(true);
+    expect([...alarmNames].some((n) => n.endsWith('/dead-man'))).toBe(true);
   });
 
   it('deploys after the alarm stacks whose alarms it names', () => {
