@@ -11,7 +11,8 @@ import type { FleetInput } from '../functions/config/fleet.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
-import { ProbeRegionStack, ProbeScheduleStack } from './constructs/probe-region-stack.ts';
+import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
+import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
 import { FleetNames } from './names.ts';
 import { planFleet, type FleetPlan } from './plan.ts';
 

@@ -3,26 +3,16 @@
  * longer than the delivery policy's hour of retries, a deleted queue, a Lambda without permission), and
  * the canary owner's alarm on it: a page that never reached the pager is never silent.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Duration } from 'aws-cdk-lib';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { FleetNames } from '../names.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
-
-/** Kept the longest SQS allows: each message is a notification someone did not get. */
-const RETENTION = Duration.days(14);
 
 /** The queue: create it before the topics whose subscriptions redrive to it. */
 export function deliveryDeadLetterQueue(scope: Construct, names: FleetNames): Queue {
-  const queue = new Queue(scope, 'DeliveryDlq', {
-    queueName: names.deliveryDlq,
-    // SNS can send to an SSE-SQS queue; a KMS-encrypted one would need a key policy for sns.amazonaws.com.
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: RETENTION,
-  });
-  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: "This queue is the SNS subscriptions' dead-letter queue; a DLQ of a DLQ would hide what it holds." });
-  return queue;
+  return deadLetterQueue(scope, 'DeliveryDlq', names.deliveryDlq, "the fleet's SNS subscriptions");
 }
 
 /** The canary owner's alarm on it: a message there is a notification nobody got. */
