@@ -4,21 +4,19 @@
  * checked by cdk-nag's AwsSolutions pack on every synth. A config error prints its one-line message
  * (target and field named) and exits 2, instead of a stack trace.
  */
-import { readFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FleetInput } from '../functions/config/fleet.ts';
+import { readConfigFile } from '../functions/config/load.ts';
 import { McpCanaryFleet } from './fleet.ts';
 
 export const CONFIG_ENV = 'MCP_CANARY_CONFIG';
 
+/** The same reader as `mcp-canary check --config`, with its messages (a missing file, bad JSON, no default export). */
 async function readConfig(): Promise<FleetInput> {
   const file = process.env[CONFIG_ENV];
   if (!file) return (await import('../mcp-canary.config.ts')).default;
-  if (extname(file) === '.json') return JSON.parse(readFileSync(file, 'utf8')) as FleetInput;
-  return ((await import(pathToFileURL(resolve(file)).href)) as { default: FleetInput }).default;
+  return (await readConfigFile(file, `${CONFIG_ENV}=${file}`)) as FleetInput;
 }
 
 const app = new App();

@@ -4,10 +4,10 @@
  */
 import { localOnlyRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import { defaultQuorum, MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
+import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import { parseFleet } from '../functions/config/load.ts';
 import { CanaryError, configError } from '../functions/errors.ts';
-import { periodSeconds } from './rates.ts';
+import { resolveTarget } from './resolve.ts';
 
 /** CloudWatch: evaluation periods × period must not exceed one day. */
 export const MAX_ALARM_WINDOW_SECONDS = 86_400;
@@ -30,26 +30,22 @@ export function checkFleet(raw: FleetInput): Fleet {
     if (local) {
       throw fleetError(i, t.name, local, 'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }');
     }
-    const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
-    const regionField = t.probeRegions ? 'probeRegions' : '(fleet) probeRegions';
+    const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = resolveTarget(fleet, t);
     if (regions.length > MAX_PROBE_REGIONS) {
       throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`);
     }
     if (new Set(regions).size !== regions.length) {
       throw fleetError(i, t.name, regionField, `lists a region twice (${regions.join(', ')}): list each region once`);
     }
-    const quorum = fleet.quorum ?? defaultQuorum(regions.length);
     if (quorum > regions.length) {
       throw fleetError(i, t.name, 'probeRegions', `has ${regions.length} region(s) but the fleet quorum is ${quorum}: it could never page. Add regions or lower quorum`);
     }
-    const schedule = t.schedule ?? fleet.schedule;
-    const period = periodSeconds(schedule);
     const timeout = lambdaTimeoutSeconds(t.budgetMs);
     if (timeout >= period) {
       throw fleetError(i, t.name, 'budgetMs', `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`);
     }
     if (fleet.failureThreshold * period > MAX_ALARM_WINDOW_SECONDS) {
-      throw fleetError(i, t.name, t.schedule ? 'schedule' : '(fleet) schedule', `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`);
+      throw fleetError(i, t.name, scheduleField, `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`);
     }
   });
   return fleet;

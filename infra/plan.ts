@@ -6,10 +6,11 @@
  */
 import { oauthStoreRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
+import type { Fleet, FleetInput } from '../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../functions/config/target.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { periodSeconds, rateSlug } from './rates.ts';
+import { resolveTarget } from './resolve.ts';
 
 /**
  * EventBridge Scheduler passes the target input as the Lambda payload. The quota page states no size we
@@ -109,17 +110,16 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
   const rawTargets = (raw as { targets: unknown[] }).targets;
 
   const targets = fleet.targets.map((t, index): TargetPlan => {
-    const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
-    const schedule = t.schedule ?? fleet.schedule;
+    const r = resolveTarget(fleet, t);
     return {
       index,
       name: t.name,
       url: t.url,
-      regions,
-      quorum: fleet.quorum ?? defaultQuorum(regions.length),
-      schedule,
-      periodSeconds: periodSeconds(schedule),
-      runbookUrl: t.runbookUrl ?? fleet.runbookUrl,
+      regions: r.regions,
+      quorum: r.quorum,
+      schedule: r.schedule,
+      periodSeconds: r.periodSeconds,
+      runbookUrl: r.runbookUrl,
       budgetMs: t.budgetMs,
       // The function may read exactly the secrets its targets reference: header values and OAuth material.
       headerSecrets: [...Object.values(t.headerSecrets), ...oauthStoreRefs(t.auth?.oauth)],

@@ -10,11 +10,16 @@ export async function loadFleet(file: string): Promise<Fleet> {
   return parseFleet(await readConfigFile(file), file);
 }
 
+/**
+ * The config a file holds, unparsed: JSON, or a TS/JS module's default export. `label` is how messages
+ * name where the file came from (the CLI flag, or the CDK app's environment variable).
+ */
+
 export function parseFleet(raw: unknown, source = 'config'): Fleet {
   return parseOrThrow(Fleet, raw, source);
 }
 
-async function readConfigFile(file: string): Promise<unknown> {
+export async function readConfigFile(file: string, label = `--config ${file}`): Promise<unknown> {
   const path = resolve(file);
   const ext = extname(path);
   if (ext === '.json') {
@@ -22,7 +27,7 @@ async function readConfigFile(file: string): Promise<unknown> {
     try {
       text = await readFile(path, 'utf8');
     } catch (e) {
-      throw configError(`--config ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}). Check the path.`, e);
+      throw configError(`${label}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}). Check the path.`, e);
     }
     try {
       return JSON.parse(text);
@@ -37,8 +42,8 @@ async function readConfigFile(file: string): Promise<unknown> {
       return mod.default;
     } catch (e) {
       if (e instanceof Error && e.name === 'CanaryError') throw e;
-      throw configError(`--config ${file}: cannot load the module (${(e as Error).message}). Check the path and its syntax.`, e);
+      throw configError(`${label}: cannot load the module (${(e as Error).message}). Check the path and its syntax.`, e);
     }
   }
-  throw configError(`--config ${file}: unknown file type "${ext}". Use .json, .ts or .js.`);
+  throw configError(`${label}: unknown file type "${ext}". Use .json, .ts or .js.`);
 }
