@@ -178,7 +178,7 @@ function headlineOf(input: BriefInput, views: readonly RegionView[]): string {
   const total = views.length;
   const inARow = views.filter((v) => v.streak.length >= n);
   const names = (vs: readonly RegionView[]) => vs.map((v) => v.region).join(', ');
-  if (change.state === 'INSUFFICIENT_DATA') return `no run of ${t} was recorded in any of its ${total} regions: the canary is silent everywhere (an open page stays open)`;
+  if (change.state === 'INSUFFICIENT_DATA') return `no run of ${t} in any of its ${total} regions: the canary is silent everywhere`;
   if (change.state === 'ALARM') {
     if (change.kind === AlarmKind.critical) {
       const k = inARow.length >= quorum ? `${inARow.length}` : `at least ${quorum}`;

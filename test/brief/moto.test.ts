@@ -36,6 +36,7 @@ const verdicts: { healthy: Verdict[]; failed: Verdict[] } = { healthy: [], faile
 
 const synth = synthFleet(smallFleet());
 const critical = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
+const deadMan = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/dead-man')!;
 
 const logs = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
 const sns = () => new SNSClient({ region: HOME, endpoint: moto.endpoint, credentials: motoCredentials });
@@ -156,7 +157,18 @@ describe('the brief against moto', () => {
     expect(await briefAlarmChange(alarmEvent(critical, { state: 'OK', previous: 'INSUFFICIENT_DATA', at: minute(1) }), deps(topicArn))).toMatchObject({ published: false });
     const other = deps(topicArn);
     expect(await briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(1) }), { ...other, env: { ...other.env, fleet: 'Other' } })).toMatchObject({ published: false });
+    // A target alarm keeping its state has nothing to say, and neither does a new dead-man alarm.
+    expect(await briefAlarmChange(alarmEvent(critical, { state: 'INSUFFICIENT_DATA', previous: 'ALARM', at: minute(2) }), deps(topicArn))).toMatchObject({ published: false });
+    expect(await briefAlarmChange(alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'INSUFFICIENT_DATA', at: minute(2) }), deps(topicArn))).toMatchObject({ published: false });
     expect(await received(queueUrl)).toEqual([]);
+  });
+
+  it("briefs the canary owner when every region fell silent (the dead-man's INSUFFICIENT_DATA after runs had arrived)", async () => {
+    const { topicArn, queueUrl } = await briefsQueue();
+    const result = await briefAlarmChange(alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'OK', at: minute(9) }), deps(topicArn));
+    expect(result.published).toBe(true);
+    const [delivered] = await received(queueUrl);
+    expect(delivered!.Subject).toBe('INSUFFICIENT_DATA: no run of rates-prod in any of its 3 regions: the canary is silent everywhere');
   });
 
   it('fails loudly when it cannot publish, so Lambda retries and then dead-letters it', async () => {
