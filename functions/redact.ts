@@ -59,6 +59,48 @@ export class Redactor {
   }
 }
 
+/**
+ * Every value the canary was given that could be a credential: header values, and in each URL the
+ * userinfo (refused at parse, but never trusted to be absent) and every query value (`?key=…`). The
+ * Redactor is built from these before the first request, so whatever a server echoes is covered.
+ * Over-redacting an ordinary query word is the safe way to be wrong.
+ */
+export function secretsOf(t: {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly healthUrl?: string | undefined;
+  readonly extra?: Iterable<string>;
+}): string[] {
+  const out = [...Object.values(t.headers ?? {}), ...(t.extra ?? [])];
+  for (const raw of [t.url, t.healthUrl]) {
+    if (!raw) continue;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (u.username) out.push(u.username, safeDecode(u.username));
+    if (u.password) out.push(u.password, safeDecode(u.password));
+    if (u.search.length > 1) out.push(u.search.slice(1));
+    for (const [, value] of u.searchParams) out.push(value);
+    // The raw (still percent-encoded) value, as a server may echo the query string it received.
+    for (const pair of u.search.slice(1).split('&')) {
+      const eq = pair.indexOf('=');
+      if (eq >= 0) out.push(pair.slice(eq + 1));
+    }
+  }
+  return out.filter((v) => v.length > 0);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** The forms a secret takes on the wire or in an echo: whole, its credential part, and URL-encoded. */
 function secretForms(value: string): string[] {
   const trimmed = value.trim();

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
-import { Target, type TargetInput } from '../config/target.ts';
+import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
 
 export interface CheckCommand {
   readonly kind: 'check';
@@ -100,6 +100,8 @@ const FLAG_FOR_TOOL_FIELD: Record<string, string> = {
 function flagFor(path: readonly PropertyKey[]): string {
   const [head, sub] = path.map(String);
   if (head === 'tool' && sub !== undefined) return FLAG_FOR_TOOL_FIELD[sub] ?? `--tool (${sub})`;
+  // Name the header, never its value.
+  if (head === 'headers' && sub !== undefined) return `--header "${sub}"`;
   return FLAG_FOR_FIELD[head ?? ''] ?? (head || '(flags)');
 }
 
@@ -147,12 +149,4 @@ export function parseExpectJson(raw: readonly string[]): Record<string, unknown>
     }
   }
   return out;
-}
-
-function nameFromUrl(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'target';
-  } catch {
-    return 'target';
-  }
 }

@@ -4,7 +4,7 @@
  * No AWS here; fetch and clock are injected.
  */
 import type { Target } from '../config/target.ts';
-import { Redactor } from '../redact.ts';
+import { Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
@@ -23,12 +23,14 @@ export const RETRY_MAX_DELAY_MS = 4_000;
 export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
   const now = deps.now ?? (() => performance.now());
   const sleep = deps.sleep ?? abortableSleep;
-  const redactor = new Redactor(Object.values(target.headers));
+  // Every value the canary was given is registered before the first request, whatever a server echoes.
+  const redactor = new Redactor(secretsOf(target));
   const started = now();
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   try {
-    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+    const deadline = started + target.budgetMs;
+    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, deadline });
     const firstFailure = attempt;
     let retries = 0;
     while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
@@ -37,7 +39,7 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
       await sleep(delay, budget.signal);
       retries++;
-      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal });
+      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, deadline });
     }
     const traceId = newTraceId();
     return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));

@@ -8,9 +8,15 @@
  *   judges by, since the SDK's errors do not always keep the status or the socket error;
  * - a connection pool of its own, closed when the attempt ends (see `freshPool`).
  */
-export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+import { oneLine } from '../redact.ts';
+import { judgeJsonBody, judgeMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
 
-export type WireErrorKind = 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'other';
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** A failed answer's body is read for the server's own words up to this many bytes. */
+const MAX_WORDS_BYTES = 64 * 1024;
+
+export type WireErrorKind =
+  | 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'wrong_answer' | 'truncated' | 'other';
 
 export interface Exchange {
   readonly httpMethod: string;
@@ -22,10 +28,20 @@ export interface Exchange {
   retryAfter: string | null;
   /** Where a 3xx pointed (origin only: a path or query may carry a key). */
   redirectTo: string | null;
+  /** Whether that redirect stayed on the request's own origin (a loop there is not the cross-origin rule). */
+  redirectSameOrigin?: boolean;
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
-  /** The JSON-RPC error of a JSON answer, when it was one. */
-  rpcError: { code: number; message: string } | null;
+  /** The JSON-RPC error of the answer (JSON or event stream), when it was one. */
+  rpcError: { code: number; message: string; data?: unknown } | null;
+  /** A `server/discover` result's `supportedVersions`, as the server offered them. */
+  supportedVersions?: string[] | null;
+  /** The server's own words in a failed (non-2xx) answer: its JSON-RPC error message or the first line of a short text body. */
+  serverWords?: string | null;
+  /** An event stream that ended after an event id without the answer: the SEP-1699 resumption point. */
+  resumeFrom?: string | null;
+  /** Content-Length as the server declared it (to describe a body cut short). */
+  declaredLength?: number | null;
   bytes: number;
 }
 
@@ -56,7 +72,7 @@ export class Wire {
     this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
   }
 
-  /** Closes the attempt's sockets, the 2025 GET stream's included. */
+  /** Closes the attempt's sockets, a connect still in progress included. */
   async close(): Promise<void> {
     const pool = await this.pool;
     await pool?.destroy().catch(() => {});
@@ -69,8 +85,17 @@ export class Wire {
 
   readonly fetch: FetchLike = async (url, init = {}) => {
     const request = rpcRequestOf(init.body);
+    const headers = new Headers(init.headers);
+    const httpMethod = (init.method ?? 'GET').toUpperCase();
+    // A canary needs no server-initiated messages, and the SDK has no option to skip the 2025 era's
+    // standalone GET stream it opens after `initialized` (on one server it arrived after our DELETE).
+    // Answer it here with the 405 a server without that stream gives: the SDK then goes on without
+    // it. A GET with Last-Event-ID is a SEP-1699 resumption and goes out; a health GET asks no SSE.
+    if (httpMethod === 'GET' && !headers.has('last-event-id') && (headers.get('accept') ?? '').includes('text/event-stream')) {
+      return new Response(null, { status: 405, statusText: 'Not opened by the canary' });
+    }
     const exchange: Exchange = {
-      httpMethod: (init.method ?? 'GET').toUpperCase(),
+      httpMethod,
       rpcMethod: request.method,
       status: null,
       contentType: null,
@@ -90,16 +115,11 @@ export class Wire {
 
     let response: Response;
     try {
-      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool());
+      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool(this.options.timeoutMs));
       // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
       // request at once: without one turn of the event loop each run opened a second connection (a second
-      // TCP and TLS handshake on the run's critical path, npm run bench). The 2025 GET stream, which runs
-      // beside the requests and holds its socket to the end, waits one turn more, so the request the run
-      // waits for (tools/list) takes the open socket and the stream opens its own connection in parallel.
-      if (dispatcher) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (exchange.httpMethod === 'GET' && !request.method) await new Promise((resolve) => setImmediate(resolve));
-      }
+      // TCP and TLS handshake on the run's critical path, npm run bench).
+      if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
       response = await this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
@@ -110,64 +130,207 @@ export class Wire {
     exchange.wwwAuthenticate = response.headers.get('www-authenticate');
     exchange.retryAfter = response.headers.get('retry-after');
     exchange.redirectTo = originOf(response.headers.get('location'), url);
-    if (!response.body) return response;
+    if (exchange.redirectTo) exchange.redirectSameOrigin = exchange.redirectTo === originOf(String(url), url);
+    const declared = Number(response.headers.get('content-length'));
+    exchange.declaredLength = Number.isFinite(declared) && response.headers.has('content-length') ? declared : null;
 
-    const maxBytes = this.maxBytes;
-    // A JSON answer is checked for the request's id: the SDK drops an answer with a wrong id and waits
-    // for its timeout, which would call a fast, broken server a slow one.
-    const checkId = request.id !== undefined && (exchange.contentType ?? '').includes('json');
-    // An event stream that ends without the answer leaves the SDK waiting for its timeout: a server
-    // that sent garbage and hung up would read as a slow one.
-    const checkStream = request.id !== undefined && (exchange.contentType ?? '').includes('text/event-stream');
-    const kept: Uint8Array[] = [];
-    let complete = false;
-    const capped = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          exchange.bytes += chunk.byteLength;
-          if (exchange.bytes > maxBytes) {
-            exchange.error = { kind: 'too_large', code: `over ${maxBytes} bytes` };
-            controller.error(new Error(`response body exceeded the ${maxBytes}-byte cap`));
-            return;
-          }
-          if (checkId) kept.push(chunk);
-          else controller.enqueue(chunk);
-          if (checkStream) kept.push(chunk);
-        },
-        flush(controller) {
-          complete = true;
-          if (checkStream) {
-            const missing = streamWithoutAnswer(Buffer.concat(kept), request.id);
-            if (missing !== null) {
-              exchange.error = { kind: 'no_answer', code: missing };
-              controller.error(new Error(missing));
-            }
-            return;
-          }
-          if (!checkId) return;
-          const body = Buffer.concat(kept);
-          exchange.rpcError = rpcErrorOf(body);
-          const wrong = wrongId(body, request.id);
-          if (wrong !== null) {
-            exchange.error = { kind: 'wrong_id', code: wrong };
-            controller.error(new Error(wrong));
-            return;
-          }
-          controller.enqueue(body);
-        },
-      }),
-      { signal },
-    );
-    // Timeouts that strike while the body streams are recorded here, where the stream errors; an
-    // abort after the body was read whole (the SDK closing the request) is no failure.
-    signal.addEventListener('abort', () => {
-      if (!complete) exchange.error ??= { kind: why(signal.reason), code: 'aborted while reading the body' };
-    }, { once: true });
-    return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const ok = response.status >= 200 && response.status < 300;
+    if (request.id !== undefined && response.status === 202) {
+      // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
+      // take it as "nothing to read" and wait for its timeout.
+      await response.body?.cancel().catch(() => {});
+      exchange.error = { kind: 'wrong_answer', code: 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response' };
+      throw new Error(exchange.error.code);
+    }
+    if (!response.body) return response;
+    const mode: BodyMode = !ok ? 'words' : request.id === undefined ? 'pass' : mediaType(exchange.contentType) === 'text/event-stream' ? 'sse' : mediaType(exchange.contentType) === 'application/json' ? 'json' : 'pass';
+    const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 
-function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: string | number } {
+type BodyMode = 'pass' | 'json' | 'sse' | 'words';
+
+interface BodyContext {
+  readonly exchange: Exchange;
+  readonly mode: BodyMode;
+  readonly id: RequestId | undefined;
+  readonly maxBytes: number;
+  readonly signal: AbortSignal;
+  readonly why: (e: unknown) => WireErrorKind;
+}
+
+/**
+ * The body as the SDK reads it, checked on the way: the byte cap; a JSON answer held whole and judged
+ * (right id, exactly one of result and error); an event stream judged event by event; a failed
+ * answer's words kept for the detail. A stream that breaks after the headers is recorded as cut short,
+ * not as "cannot connect".
+ */
+function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext): ReadableStream<Uint8Array> {
+  const { exchange, mode, id } = c;
+  const reader = source.getReader();
+  const decoder = new TextDecoder();
+  const facts: AnswerFacts = { rpcError: null, supportedVersions: null };
+  const scanner = mode === 'sse' ? new SseScanner() : null;
+  const kept: Uint8Array[] = [];
+  let answered = false;
+  let complete = false;
+
+  // A timeout that strikes while the body streams is recorded here; an abort after the body was read
+  // whole (the SDK closing the request) is no failure.
+  c.signal.addEventListener('abort', () => {
+    if (!complete) exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
+  }, { once: true });
+
+  const keepFacts = () => {
+    exchange.rpcError = facts.rpcError ?? exchange.rpcError;
+    if (facts.supportedVersions) exchange.supportedVersions = facts.supportedVersions;
+  };
+  // The SDK ignores an event stream that errors or ends without the answer, and waits for its
+  // timeout; a synthetic JSON-RPC error answering the request ends it now. The wire record, not this
+  // message, is what the classifier reads.
+  const failSse = (controller: ReadableStreamDefaultController<Uint8Array>, kind: WireErrorKind, code: string): true => {
+    exchange.error ??= { kind, code };
+    complete = true;
+    reader.cancel().catch(() => {});
+    controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `mcp-canary: ${code}` } })}\n\n`));
+    controller.close();
+    return true;
+  };
+
+  return new ReadableStream<Uint8Array>({
+    // A pull that enqueues nothing is not called again: read on until something is passed on or ended.
+    async pull(controller) {
+      while (!(await step(controller)));
+    },
+    cancel(reason) {
+      complete = true;
+      return reader.cancel(reason);
+    },
+  });
+
+  /** One read from the source; true once something was enqueued, or the stream ended or failed. */
+  async function step(controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await reader.read();
+    } catch (e) {
+      const kind: WireErrorKind = c.signal.aborted ? c.why(c.signal.reason) : 'truncated';
+      const code = kind === 'truncated' ? cutShort(exchange, e) : 'aborted while reading the body';
+      if (mode === 'sse' && !answered && !scanner!.lastEventId && !c.signal.aborted) return failSse(controller, kind, code);
+      exchange.error ??= { kind, code };
+      complete = true;
+      controller.error(e);
+      return true;
+    }
+    if (r.done) {
+      complete = true;
+      if (mode === 'json') {
+        const text = Buffer.concat(kept).toString('utf8');
+        const j = judgeJsonBody(text, id!, facts);
+        keepFacts();
+        if (j && j.answered === false) {
+          exchange.error = { kind: /carries id/.test(j.problem) ? 'wrong_id' : 'wrong_answer', code: j.problem };
+          controller.error(new Error(j.problem));
+          return true;
+        }
+        controller.enqueue(Buffer.concat(kept));
+      } else if (mode === 'words') {
+        const text = Buffer.concat(kept).toString('utf8');
+        exchange.serverWords = serverWords(text, exchange.contentType);
+        // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server).
+        judgeJsonBody(text, id ?? '', facts);
+        keepFacts();
+        controller.enqueue(Buffer.concat(kept));
+      } else if (mode === 'sse' && !answered) {
+        if (scanner!.lastEventId !== null) {
+          // SEP-1699: a server may close the stream after an event id and expects the client to
+          // come back with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
+          exchange.resumeFrom = scanner!.lastEventId;
+        } else {
+          return failSse(controller, 'no_answer', `the event stream ended without an answer (${scanner!.events} event(s), ${scanner!.malformed} not JSON)`);
+        }
+      }
+      controller.close();
+      return true;
+    }
+    const chunk = r.value;
+    exchange.bytes += chunk.byteLength;
+    if (exchange.bytes > c.maxBytes) {
+      exchange.error = { kind: 'too_large', code: `over ${c.maxBytes} bytes` };
+      complete = true;
+      reader.cancel().catch(() => {});
+      if (mode === 'sse' && !answered) return failSse(controller, 'too_large', `over ${c.maxBytes} bytes`);
+      controller.error(new Error(`response body exceeded the ${c.maxBytes}-byte cap`));
+      return true;
+    }
+    if (mode === 'json' || mode === 'words') {
+      if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) kept.push(chunk);
+      return false;
+    }
+    if (mode === 'sse' && !answered) {
+      for (const data of scanner!.push(decoder.decode(chunk, { stream: true }))) {
+        if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
+        scanner!.events++;
+        let msg: unknown;
+        try {
+          msg = JSON.parse(data);
+        } catch {
+          scanner!.malformed++;
+          continue;
+        }
+        const j = judgeMessage(msg, id!, facts);
+        keepFacts();
+        if (j.answered === false) return failSse(controller, /carries id/.test(j.problem) ? 'wrong_id' : 'wrong_answer', j.problem);
+        if (j.answered) answered = true;
+      }
+    }
+    controller.enqueue(chunk);
+    return true;
+  }
+}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** How a body that broke off after its headers is described: bytes read against those promised. */
+function cutShort(x: Exchange, e: unknown): string {
+  const promised = x.declaredLength !== null && x.declaredLength !== undefined ? ` of the ${x.declaredLength} its Content-Length promised` : '';
+  return `the answer broke off after ${x.bytes} byte(s)${promised} (${errorCode(e)})`;
+}
+
+/**
+ * The server's own words in a failed answer, for the detail: a JSON-RPC `error.message` (or an
+ * `error`/`message` string of a plain JSON error), else the first line of a short text body. HTML
+ * pages are skipped: their first line is markup, not words.
+ */
+export function serverWords(text: string, contentType: string | null): string | null {
+  const type = mediaType(contentType);
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  if (type.includes('json') || /^[[{]/.test(trimmed)) {
+    try {
+      const j = JSON.parse(trimmed) as { error?: unknown; message?: unknown; error_description?: unknown };
+      const e = j?.error;
+      const words = typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
+        ? (e as { message: string }).message
+        : typeof j?.error_description === 'string' ? j.error_description
+          : typeof e === 'string' ? e : typeof j?.message === 'string' ? j.message : null;
+      return words ? oneLine(words, 200) : null;
+    } catch {
+      // not JSON after all: fall through to text
+    }
+  }
+  if (type === 'text/html' || /^<(!doctype|html)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1];
+    return title ? oneLine(title, 200) : null;
+  }
+  const first = trimmed.split(/\r?\n/, 1)[0]!;
+  return oneLine(first, 200);
+}
+
+function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: RequestId } {
   if (typeof body !== 'string') return { method: null };
   try {
     const msg = JSON.parse(body) as { method?: unknown; id?: unknown } | Array<{ method?: unknown }>;
@@ -179,33 +342,6 @@ function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: 
   }
 }
 
-function rpcErrorOf(body: Uint8Array): { code: number; message: string } | null {
-  try {
-    const msg = JSON.parse(Buffer.from(body).toString('utf8')) as { error?: { code?: unknown; message?: unknown } };
-    const e = msg?.error;
-    return e && typeof e.code === 'number' ? { code: e.code, message: String(e.message ?? '').slice(0, 300) } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Scans a finished event stream for the answer to `id`; describes what came instead, or null. */
-function streamWithoutAnswer(body: Uint8Array, id: string | number | undefined): string | null {
-  let events = 0;
-  let malformed = 0;
-  for (const line of Buffer.from(body).toString('utf8').split(/\r?\n/)) {
-    if (!line.startsWith('data:')) continue;
-    events++;
-    try {
-      const msg = JSON.parse(line.slice(5)) as { id?: unknown; result?: unknown; error?: unknown };
-      if (msg.id === id && ('result' in msg || 'error' in msg)) return null;
-    } catch {
-      malformed++;
-    }
-  }
-  return `the event stream ended without an answer (${events} event(s), ${malformed} not JSON)`;
-}
-
 function originOf(location: string | null, base: string | URL): string | null {
   if (!location) return null;
   try {
@@ -213,21 +349,6 @@ function originOf(location: string | null, base: string | URL): string | null {
   } catch {
     return 'an unparsable Location';
   }
-}
-
-/** A description of the mismatch when a JSON-RPC answer carries another id than the request's. */
-function wrongId(body: Uint8Array, id: string | number | undefined): string | null {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(Buffer.from(body).toString('utf8'));
-  } catch {
-    return null; // not JSON: the SDK's parser reports it
-  }
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || !('id' in msg)) return null;
-  const got = (msg as { id: unknown }).id;
-  // `null` is the id of an error about a request the server could not read: the SDK reports it.
-  if (got === null || got === id) return null;
-  return `the JSON-RPC answer carries id ${JSON.stringify(got).slice(0, 40)}, not the request's ${JSON.stringify(id)}`;
 }
 
 const TLS_CODE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|HOSTNAME_MISMATCH|EPROTO$)/;
@@ -263,12 +384,14 @@ export function networkErrorKind(e: unknown): WireErrorKind {
  * under this well-known symbol, so we make a sibling of the same class. A custom global dispatcher
  * (a proxy agent) is left in charge: we do not know how to copy it.
  */
-async function freshPool(): Promise<Pool | undefined> {
+async function freshPool(connectTimeoutMs: number): Promise<Pool | undefined> {
   const key = Symbol.for('undici.globalDispatcher.1');
   const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Pool } | undefined>;
   // Created lazily by the first fetch; a data: URL creates it without touching the network.
   if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
   const global = registry[key];
   if (!global || global.constructor.name !== 'Agent') return undefined;
-  return new global.constructor({});
+  // The connect timeout is the request timeout: a server that never completes the TCP handshake would
+  // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
+  return new global.constructor({ connect: { timeout: connectTimeoutMs } });
 }

@@ -243,7 +243,7 @@ describe('sessions and eras', () => {
     }
   });
 
-  it('an era that flips mid-run (discover as 2026, then an uninitialized 2025 server) → the same failure every run, never an initialize', async () => {
+  it('an era that flips mid-run (discover as 2026, then an uninitialized 2025 server) → failed/revision with both answers, every run, never an initialize', async () => {
     const handler = modernEndpoint({ tools: [readOnlyRateTool] });
     const flipping: FaultHandler = (req, res, rx) => {
       if (rx.rpcMethod === 'server/discover') return handler(req, res, rx);
@@ -253,8 +253,8 @@ describe('sessions and eras', () => {
     try {
       const verdicts = [];
       for (let i = 0; i < 3; i++) verdicts.push(await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS })));
-      for (const v of verdicts) expectVerdict(v, 'failed', 'http_status', /tools\/list: HTTP 400/);
-      expect(new Set(verdicts.map((v) => `${v.revision}/${v.failure}`))).toEqual(new Set(['2026-07-28/http_status']));
+      for (const v of verdicts) expectVerdict(v, 'failed', 'revision', /tools\/list: .*HTTP 400: "Bad Request: Server not initialized".*discover offered 2026-07-28/);
+      expect(new Set(verdicts.map((v) => `${v.revision}/${v.failure}`))).toEqual(new Set(['2026-07-28/revision']));
       expect(server.received.map((r) => r.rpcMethod)).not.toContain('initialize');
     } finally {
       await server.close();
