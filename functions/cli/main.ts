@@ -7,10 +7,10 @@ import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
-import { Redactor } from '../redact.ts';
+import { Redactor, secretsOf } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
-import { renderVerdict } from './render.ts';
+import { printable, renderVerdict } from './render.ts';
 
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 
@@ -64,17 +64,20 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
   } catch (e) {
     if (e instanceof CanaryError) {
-      io.stderr(`mcp-canary: ${e.message}\n`);
+      io.stderr(`mcp-canary: ${printable(e.message)}\n`);
       return ExitCode.usage;
     }
     throw e;
   }
 
+  // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
+  // secrets (a config file's targets included), on both streams.
+  const redactor = new Redactor(targets.flatMap((t) => secretsOf(t)));
   const verdicts = await Promise.all(targets.map((t) => judge(t)));
   if (json) {
-    io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
+    io.stdout(redactor.text(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`));
   } else {
-    io.stdout(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`);
+    io.stdout(redactor.text(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`));
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }

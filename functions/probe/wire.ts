@@ -8,6 +8,9 @@
  *   judges by, since the SDK's errors do not always keep the status or the socket error;
  * - a connection pool of its own, closed when the attempt ends (see `freshPool`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import { oneLine } from '../redact.ts';
 import { judgeJsonBody, judgeMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
 
@@ -56,6 +59,20 @@ export interface WireOptions {
   readonly fetch?: FetchLike;
 }
 
+/**
+ * The sockets each wire's requests open, found through Node's `net.client.socket` channel and the
+ * async context of the request that opened them. Destroying the pool does not end a connect still in
+ * progress: a server that never completes the TCP handshake kept the process alive ~10 s after the
+ * verdict. `close()` destroys what this wire opened, and nothing of a run beside it.
+ */
+const socketOwner = new AsyncLocalStorage<Set<Socket>>();
+let socketsTracked = false;
+function trackSockets(): void {
+  if (socketsTracked) return;
+  socketsTracked = true;
+  subscribe('net.client.socket', (m) => socketOwner.getStore()?.add((m as { socket: Socket }).socket));
+}
+
 /** The part of undici's Dispatcher the wire uses. */
 interface Pool {
   destroy(): Promise<void>;
@@ -66,16 +83,20 @@ export class Wire {
   private readonly maxBytes: number;
   private readonly baseFetch: FetchLike;
   private pool: Promise<Pool | undefined> | undefined;
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: WireOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
+    trackSockets();
   }
 
   /** Closes the attempt's sockets, a connect still in progress included. */
   async close(): Promise<void> {
     const pool = await this.pool;
     await pool?.destroy().catch(() => {});
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
   }
 
   /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
@@ -120,7 +141,7 @@ export class Wire {
       // request at once: without one turn of the event loop each run opened a second connection (a second
       // TCP and TLS handshake on the run's critical path, npm run bench).
       if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
-      response = await this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+      response = await socketOwner.run(this.sockets, () => this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
       throw e;
