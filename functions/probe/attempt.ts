@@ -125,7 +125,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       const wanted = target.tool;
       const tool = tools.find((t) => t.name === wanted.name);
       if (!tool) {
-        const names = tools.slice(0, 8).map((t) => t.name).join(', ');
+        const names = tools.slice(0, 8).map((t) => oneLine(t.name, 60)).join(', ');
         const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail: `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})` };
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
