@@ -1,7 +1,7 @@
 /**
  * `mcp-canary check`: the same engine as the scheduled run, on the command line.
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
- * stdout carries only the result (with --json: exactly one Verdict, or an array for several targets).
+ * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
@@ -9,7 +9,9 @@ import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
 import { Redactor, secretsOf } from '../redact.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
+import { CANARY_VERSION } from '../probe/identity.ts';
 import { parseCommand } from './args.ts';
+import { optionsHelp } from './flags.ts';
 import { printable, renderVerdict } from './render.ts';
 
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -20,25 +22,10 @@ export const HELP = `Usage: mcp-canary check <url> [options]
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.
 
-Options:
-  --tool NAME             the canary tool to call (read-only; default: none, stop after tools/list)
-  --args JSON             its arguments, a JSON object (default: {})
-  --expect-text S         the tool's text must contain S
-  --expect-json PATH=JSON structuredContent at PATH must equal JSON (repeatable), e.g. rate=1.08
-  --header "Name: value"  sent on every request (repeatable); values are never printed
-  --health-url URL        GET it first, 2xx expected (default: no health probe)
-  --revision R            auto | 2026-07-28 | 2025-11-25 (default: auto)
-  --timeout-ms N          per-request timeout (default: 10000)
-  --budget-ms N           whole-run budget (default: 30000)
-  --degraded-ms N         a slower healthy run is degraded (default: 5000)
-  --retries N             in-run retries after unreachable, timeout or 5xx (default: 0, max 3)
-  --allow-unsafe-tool     call the tool even if it is not annotated readOnlyHint: true
-  --name NAME             the target's name in the output (default: the host)
-  --config FILE           run the targets of a fleet config (.json, .ts, .js)
-  --target NAME           with --config: only this target
-  --json                  print the Verdict as JSON on stdout, nothing else
-  -h, --help              this text
+${optionsHelp()}
 
+Output: one block per target; with --json, a JSON array of Verdicts (one per target, always an
+array, even for one target) and nothing else on stdout.
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
 
 Examples:
@@ -60,6 +47,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
     }
+    if (cmd.kind === 'version') {
+      io.stdout(`${CANARY_VERSION}\n`);
+      return ExitCode.ok;
+    }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
   } catch (e) {
@@ -75,7 +66,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const redactor = new Redactor(targets.flatMap((t) => secretsOf(t)));
   const verdicts = await Promise.all(targets.map((t) => judge(t)));
   if (json) {
-    io.stdout(redactor.text(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`));
+    // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
+    io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
   } else {
     io.stdout(redactor.text(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`));
   }

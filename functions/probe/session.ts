@@ -13,10 +13,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { oneLine } from '../redact.ts';
 import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
 import type { Classified } from './classify.ts';
+import { CLIENT_INFO, USER_AGENT } from './identity.ts';
 import { outputSchemaValidator } from './validator.ts';
 import type { Wire } from './wire.ts';
 
-export const CLIENT_INFO = { name: 'mcp-canary', version: '0.1.0' } as const;
+export { CLIENT_INFO } from './identity.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';
@@ -46,7 +47,8 @@ const MAX_RESUMPTIONS = 2;
 
 export async function openSession(mode: SessionMode, o: SessionOptions): Promise<Session> {
   const transport = new StreamableHTTPClientTransport(new URL(o.url), {
-    requestInit: { headers: { ...o.headers } },
+    // The target's headers win: a user who sets their own User-Agent keeps it.
+    requestInit: { headers: { 'User-Agent': USER_AGENT, ...o.headers } },
     fetch: o.wire.fetch,
     // The default: a redirect is followed only within the same origin, so headers never leave it.
     redirectPolicy: 'same-origin',

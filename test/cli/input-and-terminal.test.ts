@@ -54,7 +54,7 @@ describe('config input', () => {
       const r = await cli(['check', `http://[::1]:${port}/mcp`, '--tool', 'get_rate', '--json']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ target: 'ipv6-1', outcome: 'healthy' });
+      expect(JSON.parse(r.stdout)).toMatchObject([{ target: 'ipv6-1', outcome: 'healthy' }]);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
@@ -84,7 +84,7 @@ describe('terminal safety', () => {
 
   it('keeps the server text as sent in --json (JSON escapes it)', async () => {
     const r = await cli(['check', hostile.url, '--tool', 'get_rate', '--json']);
-    expect(JSON.parse(r.stdout).detail).toContain('boom\u001b[2J\u0007');
+    expect(JSON.parse(r.stdout)[0].detail).toContain('boom\u001b[2J\u0007');
   });
 });
 
@@ -96,7 +96,7 @@ describe('the process bound', () => {
       const started = performance.now();
       const r = await cli(['check', `http://127.0.0.1:${port}/mcp`, '--timeout-ms', '1000', '--budget-ms', '3000', '--json']);
       const wallMs = performance.now() - started;
-      expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'failed', failure: 'timeout' });
+      expect(JSON.parse(r.stdout)).toMatchObject([{ outcome: 'failed', failure: 'timeout' }]);
       // The whole process, its start included.
       expect(wallMs).toBeLessThanOrEqual(3_000 * 1.1);
     } finally {

@@ -85,7 +85,7 @@ describe('no secret in any output, whatever the server echoes', () => {
       expectNoSecret(r.stdout);
       expectNoSecret(r.stderr);
     }
-    expect(JSON.parse(json.stdout)).toMatchObject({ outcome: expect.any(String) });
+    expect(JSON.parse(json.stdout)).toMatchObject([{ outcome: expect.any(String) }]);
   });
 
   it('in the run record and the metrics of a scheduled run', async () => {
