@@ -64,10 +64,10 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
     return { failure: FailureClass.protocol, detail: `${what}: JSON-RPC error ${error.code}: ${oneLine(error.message)}`, retryable: false };
   }
   if (error instanceof SdkError) {
-    return { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}`, retryable: false };
+    return { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}${answerShape(exchange)}`, retryable: false };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { failure: FailureClass.protocol, detail: `${what}: not a valid MCP answer (${oneLine(message)})`, retryable: false };
+  return { failure: FailureClass.protocol, detail: `${what}: not a valid MCP answer (${oneLine(message)})${answerShape(exchange)}`, retryable: false };
 }
 
 /**

@@ -164,8 +164,15 @@ export class Wire {
       throw new Error(exchange.error.code);
     }
     if (!response.body) return response;
-    const mode: BodyMode = !ok ? 'words' : request.id === undefined ? 'pass' : mediaType(exchange.contentType) === 'text/event-stream' ? 'sse' : mediaType(exchange.contentType) === 'application/json' ? 'json' : 'pass';
-    const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why });
+    const type = mediaType(exchange.contentType);
+    // A request's answer is checked as JSON or as an event stream; anything else (a login page served
+    // with 200) is read for its words, which the detail then shows beside the SDK's complaint.
+    const mode: BodyMode = !ok ? 'words' : request.id === undefined ? 'pass' : type === 'text/event-stream' ? 'sse' : type === 'application/json' ? 'json' : 'words';
+    // SEP-1699 resumption belongs to the 2025-11-25 era's sessions; a 2026-07-28 answer stream (and the
+    // discover probe) is the request's only channel: ended without the answer, it is no answer.
+    const version = headers.get('mcp-protocol-version') ?? '';
+    const resumable = request.method !== 'server/discover' && !/^2026-/.test(version);
+    const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why, resumable });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -179,6 +186,8 @@ interface BodyContext {
   readonly maxBytes: number;
   readonly signal: AbortSignal;
   readonly why: (e: unknown) => WireErrorKind;
+  /** Whether an event stream that ends after an event id may be resumed (SEP-1699). */
+  readonly resumable: boolean;
 }
 
 /**
@@ -264,7 +273,7 @@ function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext): Readab
         keepFacts();
         controller.enqueue(Buffer.concat(kept));
       } else if (mode === 'sse' && !answered) {
-        if (scanner!.lastEventId !== null) {
+        if (c.resumable && scanner!.lastEventId !== null) {
           // SEP-1699: a server may close the stream after an event id and expects the client to
           // come back with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
           exchange.resumeFrom = scanner!.lastEventId;
@@ -334,10 +343,9 @@ export function serverWords(text: string, contentType: string | null): string | 
     try {
       const j = JSON.parse(trimmed) as { error?: unknown; message?: unknown; error_description?: unknown };
       const e = j?.error;
-      const words = typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
-        ? (e as { message: string }).message
-        : typeof j?.error_description === 'string' ? j.error_description
-          : typeof e === 'string' ? e : typeof j?.message === 'string' ? j.message : null;
+      // A JSON-RPC error's message first, then the plain shapes APIs use, the most readable first.
+      const candidates = [typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined, j?.message, j?.error_description, e];
+      const words = candidates.find((w): w is string => typeof w === 'string' && w.trim() !== '') ?? null;
       return words ? oneLine(words, 200) : null;
     } catch {
       // not JSON after all: fall through to text

@@ -356,6 +356,17 @@ describe('answers that cannot carry the response: failed at once, not at the tim
     expect(v.durationMs).toBeLessThan(2_500);
   });
 
+  it('on 2026-07-28, a tool call\'s stream that ends after an event id without the answer → failed/protocol at once (no resumption there)', async () => {
+    const endpoint = modernEndpoint({ tools: [readOnlyRateTool] });
+    const { v, received } = await judgeFault((req, res, rx) => {
+      if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: ev-1\nretry: 100\ndata: \n\n');
+    }, LONG);
+    expectVerdict(v, 'failed', 'protocol', /tools\/call: the event stream ended without an answer/);
+    expect(v.durationMs).toBeLessThan(2_500);
+    expect(received).not.toContain('GET');
+  });
+
   it('202 Accepted to a request → failed/protocol at once', async () => {
     const { v } = await judgeFault((_q, res) => { res.writeHead(202).end(); }, LONG);
     expectVerdict(v, 'failed', 'protocol', /HTTP 202 Accepted to a request/);
@@ -377,6 +388,16 @@ describe('the server\'s own words and the class the evidence names', () => {
   it('403 with a plain-text reason → failed/auth, the reason in the detail', async () => {
     const { v, url } = await judgeFault((req, res) => { res.writeHead(403, { 'content-type': 'text/plain' }).end(`Access is only allowed at localhost:${req.socket.localPort}\nmore text`); });
     expectVerdict(v, 'failed', 'auth', new RegExp(`HTTP 403, text/plain: "Access is only allowed at localhost:${new URL(url).port}"`));
+  });
+
+  it('200 with an HTML login page → failed/protocol, the page title beside the SDK\'s complaint', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in to Acme SSO</title></head></html>'); });
+    expectVerdict(v, 'failed', 'protocol', /unexpected content type.*\(HTTP 200, text\/html: "Sign in to Acme SSO"\)/i);
+  });
+
+  it('404 with a plain JSON error → failed/http_status, its message in the detail', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}'); });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 404, application\/json: "no route \/mcp"/);
   });
 
   it('400 with a JSON-RPC message on every request → failed/http_status, the message in the detail', async () => {
