@@ -83,7 +83,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       try {
         return { ok: true, value: await fn(current) };
       } catch (e) {
-        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire.last(rpcMethod), current, wire.last('server/discover')) };
+        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current) };
         forgotten.add(current);
         if (recoveredNote) return { ok: false, c: sessionLost(what) };
         try {
@@ -100,7 +100,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
             forgotten.add(current);
             return { ok: false, c: sessionLost(what) };
           }
-          return { ok: false, c: classifyStep(what, e3, wire.last(rpcMethod), current, wire.last('server/discover')) };
+          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current) };
         }
       }
     };
@@ -144,10 +144,12 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   }
 }
 
-function classifyStep(what: string, e: unknown, exchange: Exchange | undefined, s: Session, discover: Exchange | undefined): Classified {
-  const flipped = eraFlip(what, exchange, s, discover);
+function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session): Classified {
+  const exchange = wire.last(rpcMethod);
+  const flipped = eraFlip(what, exchange, s, wire.last('server/discover'));
   if (flipped) return flipped;
   const c = classifyError(what, e, exchange);
+  if (c.failure === FailureClass.timeout && exchange?.resumeFrom) return unresumed(what, c, exchange, wire);
   // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /output ?schema|structured ?content/i.test(c.detail)) {
     return { failure: FailureClass.assertion, detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`, retryable: false };
@@ -156,6 +158,17 @@ function classifyStep(what: string, e: unknown, exchange: Exchange | undefined, 
     return { failure: FailureClass.toolError, detail: `${what}: the tool asked for user input (input_required); a canary tool must answer unattended`, retryable: false };
   }
   return c;
+}
+
+/**
+ * SEP-1699: the server closed the answer's stream after an event id and the resumptions (GET with
+ * Last-Event-ID) never brought the answer: say so, with what the last GET got, rather than only "timeout".
+ */
+function unresumed(what: string, c: Classified, x: Exchange, wire: Wire): Classified {
+  const gets = wire.exchanges.slice(wire.exchanges.indexOf(x) + 1).filter((g) => g.httpMethod === 'GET');
+  const last = gets.at(-1);
+  const got = last ? (last.error ? last.error.code : `HTTP ${last.status}`) : 'none was started within the budget';
+  return { ...c, detail: `${what}: the server closed the answer's stream after event ${JSON.stringify(oneLine(x.resumeFrom!, 40))}; ${gets.length} resumption(s) with Last-Event-ID brought no answer (last: ${oneLine(got, 80)})` };
 }
 
 /**

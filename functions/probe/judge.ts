@@ -3,7 +3,7 @@
  * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
  * No AWS here; fetch and clock are injected.
  */
-import type { Target } from '../config/target.ts';
+import { headerValueProblem, type Target } from '../config/target.ts';
 import { Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
@@ -26,6 +26,8 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   // Every value the canary was given is registered before the first request, whatever a server echoes.
   const redactor = new Redactor(secretsOf(target));
   const started = now();
+  const own = configProblem(target);
+  if (own) return redactor.value(canaryVerdict(target.name, own, newTraceId()));
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   try {
@@ -73,6 +75,22 @@ function finish(target: Target, a: Attempt, retries: number, firstFailure: Attem
     warnings: [],
     traceId,
   };
+}
+
+/**
+ * A header value fetch cannot send (a character above U+00FF, a line break) is the canary's own config
+ * mistake — a secret read at run time can carry one too — never the endpoint's failure: inconclusive.
+ */
+function configProblem(target: Target): string | null {
+  for (const [name, value] of Object.entries(target.headers)) {
+    const problem = headerValueProblem(value);
+    if (problem) return `headers.${name}: the value ${problem}. This is the canary's configuration, not the endpoint`;
+  }
+  return null;
+}
+
+function canaryVerdict(target: string, detail: string, traceId: string): Verdict {
+  return { target, outcome: Outcome.inconclusive, failure: null, detail, revision: null, server: null, durationMs: 0, retries: 0, probes: [], warnings: [], traceId };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -506,6 +506,15 @@ describe('the spec\'s client obligations', () => {
     expect(lastEventId).toBe('ev-1');
   });
 
+  it('SEP-1699: resumptions the server refuses (GET → 400) → failed/timeout naming the event and what the GETs got', async () => {
+    const { v, received } = await judgeFault(legacyEndpoint({
+      call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-9\nretry: 50\ndata: \n\n'); },
+      onGet: (_q, res) => { res.writeHead(400, { 'content-type': 'text/plain' }).end('no such stream'); },
+    }), { tool: { name: 'get_rate' } });
+    expectVerdict(v, 'failed', 'timeout', /closed the answer's stream after event "ev-9"; 2 resumption\(s\) with Last-Event-ID brought no answer \(last: HTTP 400\)/);
+    expect(received.filter((m) => m === 'GET')).toHaveLength(2);
+  });
+
   it('SEP-1699: a retry longer than the budget left → no resumption, failed/timeout within the bound', async () => {
     const { v, received } = await judgeFault(legacyEndpoint({
       call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 60000\ndata: \n\n'); },
@@ -516,6 +525,19 @@ describe('the spec\'s client obligations', () => {
 });
 
 describe('the canary\'s own bounds', () => {
+  it('a header value fetch cannot send, read at run time (a secret with an en dash) → inconclusive, nothing sent', async () => {
+    const server = await startFaultServer(legacyEndpoint({}));
+    try {
+      const t = { ...target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }), headers: { Authorization: 'Bearer abc\u2013def' } };
+      const v = await judge(t);
+      expectVerdict(v, 'inconclusive', null, /headers\.Authorization: the value has a character outside Latin-1 .*the canary's configuration/);
+      expect(server.received).toEqual([]);
+      expect(JSON.stringify(v)).not.toContain('abc\u2013def');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a server that never completes the TCP handshake → failed/timeout, and no socket outlives the verdict', async () => {
     const { spawn } = await import('node:child_process');
     const blackhole = spawn('python3', ['-c', BLACKHOLE], { stdio: ['ignore', 'pipe', 'ignore'] });
