@@ -12,6 +12,8 @@ export type RequestId = string | number;
 export interface AnswerFacts {
   rpcError: { code: number; message: string; data?: unknown } | null;
   supportedVersions: string[] | null;
+  /** The tool names a `tools/list` result carried on the wire (before the client dropped any). */
+  toolNames?: string[] | null;
 }
 
 export type Judged = { readonly answered: true } | { readonly answered: false; readonly problem: string } | { readonly answered: null };
@@ -56,9 +58,12 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
   if (e && typeof e === 'object' && typeof e.code === 'number') {
     facts.rpcError = { code: e.code, message: oneLine(String(e.message ?? ''), 300), ...(e.data !== undefined ? { data: e.data } : {}) };
   }
-  const r = m.result as { supportedVersions?: unknown } | undefined;
+  const r = m.result as { supportedVersions?: unknown; tools?: unknown } | undefined;
   if (r && typeof r === 'object' && Array.isArray(r.supportedVersions)) {
     facts.supportedVersions = r.supportedVersions.filter((v): v is string => typeof v === 'string').slice(0, 8).map((v) => oneLine(v, 40));
+  }
+  if (r && typeof r === 'object' && Array.isArray(r.tools)) {
+    facts.toolNames = r.tools.slice(0, 500).map((t) => (t as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string');
   }
 }
 

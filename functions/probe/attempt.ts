@@ -126,7 +126,13 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       const tool = tools.find((t) => t.name === wanted.name);
       if (!tool) {
         const names = tools.slice(0, 8).map((t) => oneLine(t.name, 60)).join(', ');
-        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail: `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})` };
+        // The server listed it, and the client dropped it: on 2026-07-28 the SDK excludes a tool whose
+        // inputSchema declares an invalid x-mcp-header (SEP-2243); no agent on this era can call it.
+        const dropped = wire.last('tools/list')?.toolNames?.includes(wanted.name);
+        const detail = dropped
+          ? `tools/list: the server lists ${JSON.stringify(oneLine(wanted.name, 60))}, but its definition is unusable on ${revision}: the client excludes it (an invalid x-mcp-header declaration in its inputSchema, SEP-2243)`
+          : `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})`;
+        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail };
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
       }
@@ -151,6 +157,10 @@ function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s
   const c = classifyError(what, e, exchange);
   if (c.failure === FailureClass.timeout && exchange?.resumeFrom) return unresumed(what, c, exchange, wire);
   // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
+  if (what === 'tools/call' && c.failure === FailureClass.protocol && /invalid outputSchema/i.test(c.detail)) {
+    const why = oneLine(e instanceof Error ? e.message : String(e), 200);
+    return { failure: FailureClass.assertion, detail: `tools/call: the tool's outputSchema cannot be used to check its answer (${why}); a network $ref is never fetched (SEP-2106)`, retryable: false };
+  }
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /output ?schema|structured ?content/i.test(c.detail)) {
     return { failure: FailureClass.assertion, detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`, retryable: false };
   }

@@ -39,6 +39,8 @@ export interface Exchange {
   rpcError: { code: number; message: string; data?: unknown } | null;
   /** A `server/discover` result's `supportedVersions`, as the server offered them. */
   supportedVersions?: string[] | null;
+  /** A `tools/list` result's tool names as they came over the wire, before the client dropped any. */
+  toolNames?: string[] | null;
   /** The server's own words in a failed (non-2xx) answer: its JSON-RPC error message or the first line of a short text body. */
   serverWords?: string | null;
   /** An event stream that ended after an event id without the answer: the SEP-1699 resumption point. */
@@ -215,6 +217,7 @@ function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext): Readab
   const keepFacts = () => {
     exchange.rpcError = facts.rpcError ?? exchange.rpcError;
     if (facts.supportedVersions) exchange.supportedVersions = facts.supportedVersions;
+    if (facts.toolNames) exchange.toolNames = facts.toolNames;
   };
   // The SDK ignores an event stream that errors or ends without the answer, and waits for its
   // timeout; a synthetic JSON-RPC error answering the request ends it now. The wire record, not this
