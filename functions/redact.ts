@@ -60,8 +60,9 @@ export class Redactor {
 }
 
 /**
- * Every value the canary was given that could be a credential: header values, and in each URL the
- * userinfo (refused at parse, but never trusted to be absent) and every query value (`?key=…`). The
+ * Every value the canary was given that could be a credential: header values (and a Basic header's
+ * decoded user:password), and in each URL the userinfo (refused at parse, but never trusted to be
+ * absent), every query value (`?key=…`) and any path segment that looks like a key. The
  * Redactor is built from these before the first request, so whatever a server echoes is covered.
  * Over-redacting an ordinary query word is the safe way to be wrong.
  */
@@ -72,6 +73,14 @@ export function secretsOf(t: {
   readonly extra?: Iterable<string>;
 }): string[] {
   const out = [...Object.values(t.headers ?? {}), ...(t.extra ?? [])];
+  // Basic credentials are base64 on the wire; a server may echo them decoded ("user:password").
+  for (const v of Object.values(t.headers ?? {})) {
+    const basic = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(v)?.[1];
+    if (!basic) continue;
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) out.push(decoded, decoded.slice(colon + 1));
+  }
   for (const raw of [t.url, t.healthUrl]) {
     if (!raw) continue;
     let u: URL;
@@ -82,6 +91,12 @@ export function secretsOf(t: {
     }
     if (u.username) out.push(u.username, safeDecode(u.username));
     if (u.password) out.push(u.password, safeDecode(u.password));
+    // A key in the path (`/mcp/sk-live-…/sse`, as some hosted servers issue them): a segment that
+    // looks like a credential — long with letters and digits, or a key prefix — is secret too.
+    for (const segment of u.pathname.split('/')) {
+      const plain = safeDecode(segment);
+      if (looksLikeCredential(plain)) out.push(segment, plain);
+    }
     if (u.search.length > 1) out.push(u.search.slice(1));
     for (const [, value] of u.searchParams) out.push(value);
     // The raw (still percent-encoded) value, as a server may echo the query string it received.
@@ -91,6 +106,11 @@ export function secretsOf(t: {
     }
   }
   return out.filter((v) => v.length > 0);
+}
+
+function looksLikeCredential(segment: string): boolean {
+  if (/^(sk|pk|ak|rk|key|tok|token|api|secret)[-_]/i.test(segment) && segment.length >= 8) return true;
+  return segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
 }
 
 function safeDecode(s: string): string {

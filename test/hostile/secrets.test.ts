@@ -1,6 +1,6 @@
 /**
- * The proof of the secrets rule: every value the canary was given — a header value, a query value, URL
- * userinfo — appears nowhere a person or a machine reads (stdout and stderr of the CLI, with and
+ * The proof of the secrets rule: every value the canary was given — a header value (a Basic header's
+ * decoded password too), a query value, a key in the URL's path, URL userinfo — appears nowhere a person or a machine reads (stdout and stderr of the CLI, with and
  * without --json; the verdict; the Lambda's run record and metrics), whatever a hostile server echoes
  * back, in every place a server can put text: a JSON-RPC error message, a plain-text body, a
  * WWW-Authenticate challenge (long enough to be cut), tool text, serverInfo, a redirect's Location.
@@ -20,11 +20,14 @@ const TOKEN = 'sk-proof-4f1c9a7e2b6d8035c1e9f7a2b4d6e8f0';
 const API_KEY = 'apikey-proof-77d1e0c4b9a3';
 const QUERY_KEY = 'qk-proof-5e2a9c1f7b3d';
 const PASSWORD = 'pw-proof-8c3e1a9f';
-const SECRETS = [TOKEN, API_KEY, QUERY_KEY, PASSWORD];
+const PATH_KEY = 'sk-path-3b7e91c04fa2d658';
+const BASIC_PASSWORD = 'basic-pw-proof-61f0a2';
+const SECRETS = [TOKEN, API_KEY, QUERY_KEY, PASSWORD, PATH_KEY, BASIC_PASSWORD];
 
 /** What the server received that is secret, joined: the echo a hostile server sends back. */
 function echo(req: IncomingMessage): string {
-  return `auth=${req.headers.authorization} key=${req.headers['x-api-key']} url=${req.url}`;
+  const basic = String(req.headers['proxy-authorization'] ?? '').replace(/^Basic /, '');
+  return `auth=${req.headers.authorization} key=${req.headers['x-api-key']} url=${req.url} basic=${Buffer.from(basic, 'base64').toString('utf8')}`;
 }
 
 /** Each place a server can put text, as an endpoint that echoes the secrets there. */
@@ -70,7 +73,8 @@ afterAll(async () => {
   await moto?.stop();
 });
 
-const args = (url: string) => ['check', `${url}?key=${QUERY_KEY}`, '--header', `Authorization: Bearer ${TOKEN}`, '--header', `X-Api-Key: ${API_KEY}`, '--tool', 'get_rate', '--timeout-ms', '1500', '--budget-ms', '4000'];
+const BASIC = `Basic ${Buffer.from(`canary:${BASIC_PASSWORD}`).toString('base64')}`;
+const args = (url: string) => ['check', `${url}/${PATH_KEY}?key=${QUERY_KEY}`, '--header', `Authorization: Bearer ${TOKEN}`, '--header', `X-Api-Key: ${API_KEY}`, '--header', `Proxy-Authorization: ${BASIC}`, '--tool', 'get_rate', '--timeout-ms', '1500', '--budget-ms', '4000'];
 
 describe('no secret in any output, whatever the server echoes', () => {
   it.each(Object.keys(PLACES))('echoed in the %s: not in stdout or stderr, human or --json', async (place) => {
@@ -92,8 +96,8 @@ describe('no secret in any output, whatever the server echoes', () => {
     const lines: string[] = [];
     const targets = Object.entries(servers).map(([place, s], i) => ({
       name: `echo-${i}`,
-      url: `${s.url}?key=${QUERY_KEY}`,
-      headers: { Authorization: `Bearer ${TOKEN}`, 'X-Api-Key': API_KEY },
+      url: `${s.url}/${PATH_KEY}?key=${QUERY_KEY}`,
+      headers: { Authorization: `Bearer ${TOKEN}`, 'X-Api-Key': API_KEY, 'Proxy-Authorization': BASIC },
       tool: { name: 'get_rate' },
       timeoutMs: 1_500,
       budgetMs: 4_000,
