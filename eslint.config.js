@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.scratch/', 'coverage/', '.bench/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.scratch/', 'coverage/', '.bench/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

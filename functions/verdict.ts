@@ -88,6 +88,17 @@ export interface Warning {
   readonly expiresAt?: string;
 }
 
+/** One security posture check (see functions/posture): run at most hourly, so on some runs only. */
+export interface PostureResult {
+  /** The check's name, e.g. `origin`, `protocol-version`. */
+  readonly check: string;
+  readonly status: 'pass' | 'fail' | 'skipped';
+  /** One line: what was seen, or why the check does not apply. Secrets are redacted. */
+  readonly detail: string;
+  /** The `hsts` check records the TLS certificate's days left. */
+  readonly certificateDaysLeft?: number;
+}
+
 export interface ProbeResult {
   readonly name: ProbeName;
   readonly ok: boolean;
@@ -121,6 +132,8 @@ export interface Verdict {
   readonly warnings: readonly Warning[];
   /** The W3C trace id of the run (32 lowercase hex), carried in every request's `traceparent`. */
   readonly traceId: string;
+  /** Present on the runs that ran the target's posture checks (at most hourly per warm process). */
+  readonly posture?: readonly PostureResult[];
 }
 
 /** Ranks outcomes for "the worst of several": failed > inconclusive > degraded > healthy. */

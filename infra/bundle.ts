@@ -7,9 +7,10 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 
 export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../functions/run/handler.ts', import.meta.url));
+export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../functions/brief/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';
@@ -62,8 +63,18 @@ export interface BuiltBundle {
 }
 
 /** Builds the run handler into `outdir/index.mjs`. */
-export async function bundleRunHandler(outdir: string): Promise<BuiltBundle> {
+export function bundleRunHandler(outdir: string): Promise<BuiltBundle> {
+  return bundleHandler(RUN_HANDLER_ENTRY, outdir);
+}
+
+/**
+ * Builds a handler entry into `outdir/index.mjs` (`npm run build` ships these for the installed package).
+ * esbuild is imported here, not at the top: the installed package loads this file's options (through
+ * the construct) but has no esbuild.
+ */
+export async function bundleHandler(entry: string, outdir: string): Promise<BuiltBundle> {
+  const { build } = await import('esbuild');
   const file = join(outdir, 'index.mjs');
-  const result = await build({ ...esbuildOptions, mainFields: [...esbuildOptions.mainFields], external: [], entryPoints: [RUN_HANDLER_ENTRY], outfile: file, metafile: true, logLevel: 'silent' });
+  const result = await build({ ...esbuildOptions, mainFields: [...esbuildOptions.mainFields], external: [], entryPoints: [entry], outfile: file, metafile: true, logLevel: 'silent' });
   return { file, bytes: (await stat(file)).size, metafile: result.metafile };
 }

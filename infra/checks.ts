@@ -2,14 +2,13 @@
  * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
+import { localOnlyRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
+import { defaultQuorum, MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import { parseFleet } from '../functions/config/load.ts';
 import { CanaryError, configError } from '../functions/errors.ts';
 import { periodSeconds } from './rates.ts';
 
-/** A metric-math alarm reads at most 10 metrics, one per region here. */
-export const MAX_PROBE_REGIONS_PER_TARGET = 10;
 /** CloudWatch: evaluation periods × period must not exceed one day. */
 export const MAX_ALARM_WINDOW_SECONDS = 86_400;
 
@@ -27,10 +26,14 @@ export function checkFleet(raw: FleetInput): Fleet {
     if (headers.length > 0) {
       throw fleetError(i, t.name, `headers.${headers[0]}`, `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`);
     }
+    const local = localOnlyRefs(t.auth?.oauth)[0];
+    if (local) {
+      throw fleetError(i, t.name, local, 'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }');
+    }
     const regions = t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
     const regionField = t.probeRegions ? 'probeRegions' : '(fleet) probeRegions';
-    if (regions.length > MAX_PROBE_REGIONS_PER_TARGET) {
-      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; a CloudWatch alarm reads at most ${MAX_PROBE_REGIONS_PER_TARGET} metrics, so probe each target from at most ${MAX_PROBE_REGIONS_PER_TARGET} regions`);
+    if (regions.length > MAX_PROBE_REGIONS) {
+      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`);
     }
     if (new Set(regions).size !== regions.length) {
       throw fleetError(i, t.name, regionField, `lists a region twice (${regions.join(', ')}): list each region once`);
@@ -61,7 +64,8 @@ export function fleetError(index: number, name: string, field: string, message: 
 export function nameTargets(message: string, raw: unknown): string {
   const targets = (raw as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(targets)) return message;
-  return message.replace(/targets\[(\d+)\](?! \()/g, (whole, i: string) => {
+  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
+  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
     const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
     return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
   });

@@ -10,7 +10,9 @@ import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
-import { ProbeRegionStack, ProbeScheduleStack } from './constructs/probe-region-stack.ts';
+import { MaintenanceStack } from './constructs/maintenance.ts';
+import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
+import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
 import { FleetNames } from './names.ts';
 import { planFleet, type FleetPlan } from './plan.ts';
 
@@ -38,6 +40,8 @@ export class McpCanaryFleet extends Construct {
   readonly home: HomeStack;
   readonly alarmStacks: AlarmStack[] = [];
   readonly probeStacks: Array<ProbeRegionStack | ProbeScheduleStack> = [];
+  /** Alarm mute rules of the fleet's maintenance windows; absent when it has none. */
+  readonly maintenance?: MaintenanceStack;
 
   constructor(scope: Construct, id: string, config: FleetInput, options: McpCanaryFleetOptions = {}) {
     super(scope, id);
@@ -69,6 +73,19 @@ export class McpCanaryFleet extends Construct {
       });
       stack.addStackDependency(this.home, 'alarm actions publish to the home topics');
       this.alarmStacks.push(stack);
+    }
+
+    if (plan.fleet.maintenance.length > 0) {
+      this.maintenance = new MaintenanceStack(this, 'Maintenance', {
+        stackName: names.stack('maintenance'),
+        env: env(plan.homeRegion),
+        description: description('maintenance windows: alarm mute rules'),
+        names,
+        windows: plan.fleet.maintenance,
+        targets: plan.fleet.targets.map((t) => t.name),
+      });
+      // The rules name alarms the alarm stacks create: deploy those first.
+      for (const s of this.alarmStacks) this.maintenance.addStackDependency(s, 'its mute rules name these alarms');
     }
 
     for (const region of plan.regions) {

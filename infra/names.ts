@@ -4,7 +4,7 @@
  * never from construct hashes. Cross-stack references are by these names, so no stack exports a value
  * another stack imports.
  */
-import { alarmName, type AlarmKind } from '../functions/brief/alarm-words.ts';
+import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../functions/brief/alarm-words.ts';
 import { configError } from '../functions/errors.ts';
 
 /** Keeps every derived name within its service's limit (schedule and function names: 64). */
@@ -56,6 +56,11 @@ export class FleetNames {
     return `${this.fleet}-schedule-dlq`;
   }
 
+  /** Notifications SNS could not deliver to a subscriber (one per region that has fleet topics). */
+  get deliveryDlq(): string {
+    return `${this.fleet}-delivery-dlq`;
+  }
+
   get briefDlq(): string {
     return `${this.fleet}-brief-dlq`;
   }
@@ -64,9 +69,14 @@ export class FleetNames {
     return alarmName(this.fleet, target, kind);
   }
 
-  /** The canary's own alarms (per region): `<fleet>-canary-<what>`. */
+  /** The canary's own alarms (per region): `<fleet>/canary/<what>`. */
   canaryAlarm(what: string): string {
-    return `${this.fleet}-canary-${what}`;
+    return canaryAlarmName(this.fleet, what);
+  }
+
+  /** Matches every alarm of this fleet and of no other (see `alarmName`). */
+  get alarmPattern(): string {
+    return fleetAlarmPattern(this.fleet);
   }
 
   get dashboard(): string {

@@ -4,6 +4,7 @@
  * the alarm stack it lives in. Pure: no CDK here, so every rule is testable on its own and the stacks
  * only render this plan.
  */
+import { oauthStoreRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import { defaultQuorum, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../functions/config/target.ts';
@@ -120,7 +121,8 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
       periodSeconds: periodSeconds(schedule),
       runbookUrl: t.runbookUrl ?? fleet.runbookUrl,
       budgetMs: t.budgetMs,
-      headerSecrets: Object.values(t.headerSecrets),
+      // The function may read exactly the secrets its targets reference: header values and OAuth material.
+      headerSecrets: [...Object.values(t.headerSecrets), ...oauthStoreRefs(t.auth?.oauth)],
       payload: payloadOf(rawTargets[index]),
       alarmStack: fnv1a(t.name) % alarmStackCount,
     };
@@ -174,11 +176,11 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   const chunks: TargetPlan[][] = [];
   let current: TargetPlan[] = [];
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
-    const one = inputOf([t]);
+    const one = inputOf([t], t.periodSeconds);
     if (byteLength(one) > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
-      throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments or expectations`);
+      throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`);
     }
-    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t])) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
+    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
       chunks.push(current);
       current = [];
     }
@@ -186,13 +188,16 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   }
   if (current.length > 0) chunks.push(current);
   return chunks.map((chunk, index) => {
-    const input = inputOf(chunk);
+    const input = inputOf(chunk, periodSeconds(schedule));
     return { schedule, rateSlug: rateSlug(schedule), periodSeconds: periodSeconds(schedule), index, targets: chunk.map((t) => t.name), input, inputBytes: byteLength(input) };
   });
 }
 
-function inputOf(targets: readonly TargetPlan[]): string {
-  return JSON.stringify({ targets: targets.map((t) => t.payload) });
+/** Scheduler replaces `<aws.scheduler.scheduled-time>` in the input: the run stamps its datapoints with it. */
+export const SCHEDULED_TIME_PLACEHOLDER = '<aws.scheduler.scheduled-time>';
+
+function inputOf(targets: readonly TargetPlan[], periodSeconds: number): string {
+  return JSON.stringify({ targets: targets.map((t) => t.payload), scheduledTime: SCHEDULED_TIME_PLACEHOLDER, periodSeconds });
 }
 
 /** The user's target input minus the fleet-only fields; empty static headers dropped (any others are refused earlier). */

@@ -20,22 +20,32 @@ export const alarmKinds: readonly AlarmKind[] = Object.values(AlarmKind);
 /** CloudWatch's limit on `AlarmDescription`. */
 export const MAX_ALARM_DESCRIPTION_CHARS = 1024;
 
-/** `prod-rates-eu-critical`: `<fleet>-<target>-<kind>`. Never a construct hash. */
+/**
+ * `<fleet>/<target>/<kind>`, e.g. `McpCanary/rates-prod/critical`. Never a construct hash. The `/` is a
+ * character neither fleet nor target names may hold, so `<fleet>/` is an exact fleet boundary: the
+ * topic policies and the brief's rule match `McpCanary/*`, which `McpCanary-Prod/...` never matches
+ * (a `-` separator made fleet `Mcp` match every `Mcp-Prod-*` alarm).
+ */
 export function alarmName(fleet: string, target: string, kind: AlarmKind): string {
-  return `${fleet}-${target}-${kind}`;
+  return `${fleet}/${target}/${kind}`;
+}
+
+/** The canary's own alarms: `<fleet>/canary/<what>` (a target alarm's last segment is always a kind). */
+export function canaryAlarmName(fleet: string, what: string): string {
+  return `${fleet}/canary/${what}`;
+}
+
+/** Every alarm of the fleet, target or canary: what topic policies and rules match. */
+export function fleetAlarmPattern(fleet: string): string {
+  return `${fleet}/*`;
 }
 
 /** The inverse of `alarmName`; `null` for an alarm that is not one of this fleet's target alarms. */
 export function parseAlarmName(fleet: string, name: string): { readonly target: string; readonly kind: AlarmKind } | null {
-  const prefix = `${fleet}-`;
-  if (!name.startsWith(prefix)) return null;
-  for (const kind of alarmKinds) {
-    const suffix = `-${kind}`;
-    if (name.endsWith(suffix) && name.length > prefix.length + suffix.length) {
-      return { target: name.slice(prefix.length, -suffix.length), kind };
-    }
-  }
-  return null;
+  const parts = name.split('/');
+  if (parts.length !== 3 || parts[0] !== fleet || !parts[1]) return null;
+  const kind = alarmKinds.find((k) => k === parts[2]);
+  return kind ? { target: parts[1], kind } : null;
 }
 
 /** Everything a description says, all known at synth time. */
@@ -55,6 +65,7 @@ export interface AlarmFacts {
 }
 
 const ENDPOINT = 'Endpoint: ';
+const REGIONS = 'Regions: ';
 const RUNBOOK = 'Runbook: ';
 const NO_RUNBOOK = 'none set (add runbookUrl to the fleet config)';
 
@@ -92,7 +103,7 @@ export function describeAlarm(f: AlarmFacts): string {
       ];
       break;
   }
-  const links = [`${ENDPOINT}${f.url}`, `${RUNBOOK}${f.runbookUrl ?? NO_RUNBOOK}`];
+  const links = [`${ENDPOINT}${f.url}`, `${REGIONS}${f.regions.join(', ')}`, `${RUNBOOK}${f.runbookUrl ?? NO_RUNBOOK}`];
   // The limit is CloudWatch's. Cut first steps first, then the sentence; the endpoint and runbook lines
   // stay whole (the brief reads them back), unless the URLs alone exceed the limit.
   for (let n = steps.length; n >= 0; n--) {
@@ -104,11 +115,15 @@ export function describeAlarm(f: AlarmFacts): string {
   return [...links, what].join('\n').slice(0, MAX_ALARM_DESCRIPTION_CHARS);
 }
 
-/** Reads the endpoint and the runbook back out of a description `describeAlarm` wrote. */
-export function parseAlarmDescription(description: string): { readonly endpoint?: string; readonly runbookUrl?: string } {
-  const out: { endpoint?: string; runbookUrl?: string } = {};
+/**
+ * Reads the endpoint, the probe regions and the runbook back out of a description `describeAlarm`
+ * wrote (the alarms read one metric for all regions, so the regions are not in their dimensions).
+ */
+export function parseAlarmDescription(description: string): { readonly endpoint?: string; readonly regions?: readonly string[]; readonly runbookUrl?: string } {
+  const out: { endpoint?: string; regions?: string[]; runbookUrl?: string } = {};
   for (const line of description.split('\n')) {
     if (line.startsWith(ENDPOINT)) out.endpoint = line.slice(ENDPOINT.length).trim();
+    if (line.startsWith(REGIONS)) out.regions = line.slice(REGIONS.length).split(',').map((r) => r.trim()).filter(Boolean);
     if (line.startsWith(RUNBOOK)) {
       const value = line.slice(RUNBOOK.length).trim();
       if (value && value !== NO_RUNBOOK) out.runbookUrl = value;

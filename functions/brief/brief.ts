@@ -7,6 +7,7 @@ import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { defaultQuorum } from '../config/fleet.ts';
 import { composeBrief, type Brief } from './compose.ts';
+import { AlarmKind } from './alarm-words.ts';
 import type { BriefEnv } from './env.ts';
 import { readAlarmChange } from './event.ts';
 import { readRunRecords } from './records.ts';
@@ -32,7 +33,10 @@ export async function briefAlarmChange(event: unknown, deps: BriefDeps): Promise
   const { env } = deps;
   const change = readAlarmChange(event, env.fleet, env.probeRegions);
   if (!change) return { published: false, reason: `not a state change of one of ${env.fleet}'s target alarms` };
-  if (change.state === 'INSUFFICIENT_DATA') return { published: false, reason: 'INSUFFICIENT_DATA: nothing to brief' };
+  // The dead-man's INSUFFICIENT_DATA after runs had arrived is every region falling silent: its loudest case.
+  // Any other INSUFFICIENT_DATA (a new alarm, a target alarm keeping state) has nothing to brief.
+  const silent = change.kind === AlarmKind.deadMan && change.state === 'INSUFFICIENT_DATA' && change.previousState !== undefined && change.previousState !== 'INSUFFICIENT_DATA';
+  if (change.state === 'INSUFFICIENT_DATA' && !silent) return { published: false, reason: 'INSUFFICIENT_DATA: nothing to brief' };
   if (change.state === 'OK' && change.previousState !== 'ALARM') {
     return { published: false, reason: `OK after ${change.previousState ?? 'nothing'}: no alarm to resolve` };
   }

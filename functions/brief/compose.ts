@@ -178,6 +178,7 @@ function headlineOf(input: BriefInput, views: readonly RegionView[]): string {
   const total = views.length;
   const inARow = views.filter((v) => v.streak.length >= n);
   const names = (vs: readonly RegionView[]) => vs.map((v) => v.region).join(', ');
+  if (change.state === 'INSUFFICIENT_DATA') return `no run of ${t} was recorded in any of its ${total} regions: the canary is silent everywhere (an open page stays open)`;
   if (change.state === 'ALARM') {
     if (change.kind === AlarmKind.critical) {
       const k = inARow.length >= quorum ? `${inARow.length}` : `at least ${quorum}`;
@@ -216,6 +217,8 @@ function regionBlock(v: RegionView, kind: AlarmKind, n: number): string[] {
     : `${r.outcome}${r.failure ? ` (${r.failure})` : ''}`;
   const lines = [`${v.region}: ${mark} ${run}, last run ${v.last.startedAt} (${r.durationMs} ms)`, `    ${cut(r.detail)}`];
   if (r.outcome !== Outcome.healthy) lines.push(...r.probes.slice(0, MAX_PROBES_PER_REGION).map(probeLine));
+  // The run's W3C trace id: every request of that run carried it, so the server's own traces are one search away.
+  if (r.outcome !== Outcome.healthy && r.traceId) lines.push(`    trace ${r.traceId}`);
   return lines;
 }
 

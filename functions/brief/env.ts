@@ -3,7 +3,7 @@
  * missing one is a deploy mistake and fails loudly, naming the variable (its Errors alarm tells the
  * canary owner; the page has gone out regardless).
  */
-import { configError } from '../errors.ts';
+import { positiveInt, required } from '../config/env-utils.ts';
 
 export const BriefEnvVar = {
   /** SNS topic the brief is published to. */
@@ -41,16 +41,4 @@ export function readBriefEnv(env: NodeJS.ProcessEnv = process.env): BriefEnv {
     quorum: quorumText ? positiveInt(BriefEnvVar.quorum, quorumText) : undefined,
     probeRegions: required(env, BriefEnvVar.probeRegions, 'the comma-separated probe regions').split(',').map((r) => r.trim()).filter(Boolean),
   };
-}
-
-function required(env: NodeJS.ProcessEnv, name: string, what: string): string {
-  const value = env[name]?.trim();
-  if (!value) throw configError(`Environment variable ${name} is required: set it to ${what}.`);
-  return value;
-}
-
-function positiveInt(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw configError(`Environment variable ${name} must be a whole number ≥ 1, got ${JSON.stringify(text)}.`);
-  return n;
 }

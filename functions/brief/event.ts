@@ -3,7 +3,6 @@
  * kind of alarm, which regions, the transition, and the endpoint and runbook the alarm's description
  * carries. Pure. An event for an alarm that is not one of this fleet's target alarms yields `null`.
  */
-import { Dimension } from '../publish/schema.ts';
 import { parseAlarmDescription, parseAlarmName, type AlarmKind } from './alarm-words.ts';
 
 export type AlarmState = 'OK' | 'ALARM' | 'INSUFFICIENT_DATA';
@@ -14,7 +13,7 @@ export interface AlarmChange {
   readonly alarmArn: string | undefined;
   readonly target: string;
   readonly kind: AlarmKind;
-  /** Probe regions, from the alarm's metric dimensions (or the fleet's, if the event carries none). */
+  /** Probe regions, from the alarm's description (or the fleet's, if it names none). */
   readonly regions: readonly string[];
   /** The alarm period in seconds: one run per period. */
   readonly periodSeconds: number | undefined;
@@ -28,7 +27,7 @@ export interface AlarmChange {
 }
 
 interface EventMetric {
-  readonly metricStat?: { readonly metric?: { readonly dimensions?: Record<string, string> }; readonly period?: number };
+  readonly metricStat?: { readonly period?: number };
 }
 
 interface AlarmEvent {
@@ -52,9 +51,8 @@ export function readAlarmChange(event: unknown, fleet: string, fallbackRegions: 
   const state = asState(e.detail?.state?.value);
   if (!state) return null;
   const metrics = e.detail?.configuration?.metrics ?? [];
-  const regions = unique(metrics.map((m) => m.metricStat?.metric?.dimensions?.[Dimension.probeRegion]).filter((r): r is string => typeof r === 'string'));
   const period = metrics.map((m) => m.metricStat?.period).find((p): p is number => typeof p === 'number' && p > 0);
-  const { endpoint, runbookUrl } = parseAlarmDescription(e.detail?.configuration?.description ?? '');
+  const { endpoint, regions = [], runbookUrl } = parseAlarmDescription(e.detail?.configuration?.description ?? '');
   const changedAt = parseTime(e.detail?.state?.timestamp) ?? parseTime(e.time) ?? new Date(0);
   return {
     alarmName: name,
@@ -81,8 +79,4 @@ function parseTime(s: string | undefined): Date | undefined {
   if (!s) return undefined;
   const d = new Date(s.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   return Number.isNaN(d.getTime()) ? undefined : d;
-}
-
-function unique<T>(xs: readonly T[]): T[] {
-  return [...new Set(xs)];
 }

@@ -5,18 +5,13 @@
  */
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { perRegion } from '../per-region.ts';
 import { briefAlarmChange } from './brief.ts';
 import { readBriefEnv } from './env.ts';
 
 const env = readBriefEnv();
 const sns = new SNSClient({});
-const logClients = new Map<string, CloudWatchLogsClient>();
-
-function logs(region: string): CloudWatchLogsClient {
-  let client = logClients.get(region);
-  if (!client) logClients.set(region, (client = new CloudWatchLogsClient({ region })));
-  return client;
-}
+const logs = perRegion((region) => new CloudWatchLogsClient({ region }));
 
 export async function handler(event: unknown): Promise<{ published: boolean; dedupKey?: string; reason?: string }> {
   const result = await briefAlarmChange(event, { env, sns, logs });

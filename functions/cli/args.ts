@@ -7,6 +7,7 @@ import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
+import { OAUTH_OPTIONS, oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
 export interface CheckCommand {
   readonly kind: 'check';
@@ -23,7 +24,8 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: true, strict: true });
+    // The OAuth and warning flags keep their own table (oauth-flags.ts), which builds `auth.oauth`.
+    parsed = parseArgs({ args: [...argv], options: { ...parseArgsOptions(), ...OAUTH_OPTIONS }, allowPositionals: true, strict: true });
   } catch (e) {
     const unknown = /Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
     const what = unknown ? `unknown flag ${unknown}` : (e as Error).message.split('\n')[0];
@@ -53,7 +55,7 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (url === undefined) throw configError('missing <url>: `mcp-canary check https://mcp.example.com/mcp`.');
 
-  const input: Record<string, unknown> = { name: nameFromUrl(url), url };
+  const input: Record<string, unknown> = { name: nameFromUrl(url), url, ...oauthInput(v as Parameters<typeof oauthInput>[0]) };
   for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
   const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
@@ -87,7 +89,7 @@ function setField(into: Record<string, unknown>, dotted: string, value: unknown)
 
 function flagFor(path: readonly PropertyKey[]): string {
   if (String(path[0]) === 'url') return '<url>';
-  return flagForField(path) ?? (path.map(String).join('.') || '(flags)');
+  return oauthFlagFor(path.map(String)) ?? flagForField(path) ?? (path.map(String).join('.') || '(flags)');
 }
 
 function int(flag: string, raw: string): number {

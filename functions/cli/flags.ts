@@ -3,11 +3,12 @@
  * its description and the config field it sets. `parseArgs` options, the HELP text, the building of
  * the target from the flags, and the flag named in an error message are all derived from this table.
  *
+ * Imports nothing: the installed command's `--help` is built from it without loading the engine
+ * (help.ts, start.ts). Defaults shown are literals; test/cli/flags.test.ts holds them to the config's.
+ *
  * To add a flag, add a row: a `field` (dotted, e.g. `oauth.clientId`) puts its value into the target
  * the config schema checks; `requires` names the flag it only makes sense with.
  */
-
-import { DEFAULT_BUDGET_MS, DEFAULT_DEGRADED_MS, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../config/target.ts';
 
 /** How a flag's raw text becomes a config value. */
 export type FlagKind =
@@ -51,10 +52,10 @@ export const FLAGS: readonly Flag[] = [
   { name: 'header', kind: 'header', value: '"Name: value"', section: 'target', field: 'headers', description: 'sent on every request (repeatable); values are never printed' },
   { name: 'health-url', kind: 'string', value: 'URL', section: 'target', field: 'healthUrl', description: 'GET it first, 2xx expected', default: 'no health probe' },
   { name: 'revision', kind: 'string', value: 'R', section: 'target', field: 'revision', description: 'auto | 2026-07-28 | 2025-11-25', default: 'auto' },
-  { name: 'timeout-ms', kind: 'integer', value: 'N', section: 'target', field: 'timeoutMs', description: 'per-request timeout', default: String(DEFAULT_TIMEOUT_MS) },
-  { name: 'budget-ms', kind: 'integer', value: 'N', section: 'target', field: 'budgetMs', description: 'whole-run budget', default: String(DEFAULT_BUDGET_MS) },
-  { name: 'degraded-ms', kind: 'integer', value: 'N', section: 'target', field: 'degradedMs', description: 'a slower healthy run is degraded', default: String(DEFAULT_DEGRADED_MS) },
-  { name: 'retries', kind: 'integer', value: 'N', section: 'target', field: 'retries', description: 'in-run retries after unreachable, timeout or 5xx', default: `0, max ${MAX_RETRIES}` },
+  { name: 'timeout-ms', kind: 'integer', value: 'N', section: 'target', field: 'timeoutMs', description: 'per-request timeout', default: '10000' },
+  { name: 'budget-ms', kind: 'integer', value: 'N', section: 'target', field: 'budgetMs', description: 'whole-run budget', default: '30000' },
+  { name: 'degraded-ms', kind: 'integer', value: 'N', section: 'target', field: 'degradedMs', description: 'a slower healthy run is degraded', default: '5000' },
+  { name: 'retries', kind: 'integer', value: 'N', section: 'target', field: 'retries', description: 'in-run retries after unreachable, timeout or 5xx', default: '0, max 3' },
   { name: 'name', kind: 'string', value: 'NAME', section: 'target', field: 'name', description: "the target's name in the output", default: 'the host' },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },

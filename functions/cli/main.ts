@@ -3,35 +3,22 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
+import { resolveOAuthSecrets, redactionValues } from '../auth/secrets.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
 import { Redactor, secretsOf } from '../redact.ts';
+import { VERSION } from '../version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
-import { CANARY_VERSION } from '../probe/identity.ts';
 import { parseCommand } from './args.ts';
-import { optionsHelp } from './flags.ts';
+import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, takeBeyondFlags, type BeyondFlags } from './beyond.ts';
+import { HELP } from './help.ts';
 import { printable, renderVerdict } from './render.ts';
 
+export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
-
-export const HELP = `Usage: mcp-canary check <url> [options]
-       mcp-canary check --config FILE [--target NAME] [--json]
-
-Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
-tools/list → tools/call, and print the verdict.
-
-${optionsHelp()}
-
-Output: one block per target; with --json, a JSON array of Verdicts (one per target, always an
-array, even for one target) and nothing else on stdout.
-Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
-
-Examples:
-  mcp-canary check https://mcp.example.com/mcp --tool get_rate --args '{"pair":"EURUSD"}' --expect-json rate=1.08
-  mcp-canary check https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --json
-  mcp-canary check --config mcp-canary.config.ts --target rates-prod`;
 
 export interface Io {
   readonly stdout: (s: string) => void;
@@ -41,18 +28,27 @@ export interface Io {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
+  let beyond: BeyondFlags;
+  let oauthSecrets: OAuthSecrets[];
   try {
-    const cmd = parseCommand(argv);
+    // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
+    if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
+    const taken = takeBeyondFlags(argv);
+    beyond = taken.flags;
+    const cmd = parseCommand(taken.rest);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
     }
     if (cmd.kind === 'version') {
-      io.stdout(`${CANARY_VERSION}\n`);
+      io.stdout(`${VERSION}\n`);
       return ExitCode.ok;
     }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    targets = await applyBeyondFlags(targets, beyond);
+    // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
+    oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${printable(e.message)}\n`);
@@ -63,13 +59,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
   // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
   // secrets (a config file's targets included), on both streams.
-  const redactor = new Redactor(targets.flatMap((t) => secretsOf(t)));
-  const verdicts = await Promise.all(targets.map((t) => judge(t)));
+  const redactor = new Redactor(targets.flatMap((t, i) => secretsOf({ ...t, extra: redactionValues(oauthSecrets[i]!) })));
+  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
     io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
   } else {
-    io.stdout(redactor.text(`${verdicts.map((v, i) => renderVerdict(v, targets[i]!.url)).join('\n\n')}\n`));
+    io.stdout(redactor.text(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`));
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `mcp-canary` command: runs the TypeScript CLI through tsx (a dependency), so no build step.
+// `mcp-canary` in a checkout: runs the TypeScript entry through tsx (a devDependency). The installed
+// package's bin is the built dist/cli/start.mjs instead (npm run build), which needs no tsx.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./bin.ts');
+await import('./start.ts');

@@ -35,6 +35,8 @@ export function renderVerdict(v: Verdict, url?: string): string {
   const failure = v.failure ? `  ${v.failure}` : '';
   const retries = v.retries > 0 ? `, ${v.retries} retr${v.retries === 1 ? 'y' : 'ies'}` : '';
   lines.push(`${v.outcome.toUpperCase()}${failure}  ${printable(v.detail)}  (${v.durationMs} ms${retries})`);
+  // Warnings tell what is about to break; they never change the outcome above.
+  for (const w of v.warnings ?? []) lines.push(`  ! ${w.kind}  ${printable(w.detail)}`);
   return lines.join('\n');
 }
 

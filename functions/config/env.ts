@@ -4,6 +4,8 @@
  * alarm and the dead-man heartbeat both see it) with the variable's name and the fix.
  */
 import { configError } from '../errors.ts';
+import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
+import { required } from './env-utils.ts';
 import { DEFAULT_NAMESPACE } from './fleet.ts';
 
 export const EnvVar = {
@@ -22,24 +24,15 @@ export interface RunEnv {
   readonly probeRegion: string;
 }
 
-const region = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
-const namespace = /^[A-Za-z0-9_./#:-]{1,255}$/;
-
 export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
   const homeRegion = required(env, EnvVar.homeRegion, 'the region that holds the canary\'s metrics and alarms, e.g. eu-west-1');
-  if (!region.test(homeRegion)) {
+  if (!REGION_PATTERN.test(homeRegion)) {
     throw configError(`Environment variable ${EnvVar.homeRegion} is not an AWS region: got ${JSON.stringify(homeRegion)}. Set it to e.g. eu-west-1.`);
   }
   const probeRegion = required(env, EnvVar.probeRegion, 'the region the function runs in (Lambda sets it; set it yourself when running locally)');
   const ns = env[EnvVar.namespace]?.trim() || DEFAULT_NAMESPACE;
-  if (!namespace.test(ns)) {
+  if (!NAMESPACE_PATTERN.test(ns)) {
     throw configError(`Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: got ${JSON.stringify(ns)}. Use letters, digits and . _ / # : - (or unset it for ${DEFAULT_NAMESPACE}).`);
   }
   return { homeRegion, namespace: ns, probeRegion };
-}
-
-function required(env: NodeJS.ProcessEnv, name: string, what: string): string {
-  const value = env[name]?.trim();
-  if (!value) throw configError(`Environment variable ${name} is required: set it to ${what}.`);
-  return value;
 }

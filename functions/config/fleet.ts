@@ -4,14 +4,21 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
+import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
+import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkTarget, TargetFields } from './target.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
 /** Failed runs in a row before a page (Gatus' failure-threshold). */
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_NAMESPACE = 'McpCanary';
+/**
+ * At most this many probe regions per target (checked at synth, infra/checks.ts): the `Verdict` metric's
+ * ticket weight (publish/schema.ts) stays below one failed region only up to this many regions.
+ */
+export const MAX_PROBE_REGIONS = 10;
 
-const region = z.string().regex(/^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/, 'is not an AWS region, e.g. eu-west-1');
+const region = z.string().regex(REGION_PATTERN, 'is not an AWS region, e.g. eu-west-1');
 const schedule = z.string().regex(
   /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
   'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
@@ -42,7 +49,7 @@ export const Fleet = z.object({
   failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
   /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
   quorum: z.number().int().min(1).optional(),
-  namespace: z.string().regex(/^[A-Za-z0-9_./#:-]{1,255}$/, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
+  namespace: z.string().regex(NAMESPACE_PATTERN, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
   runbookUrl: z.url().optional(),
   notify: z.object({
     /** Pages: critical alarms, ALARM and OK. */
@@ -55,7 +62,10 @@ export const Fleet = z.object({
     briefs: z.array(Subscription).default([]),
   }).strict().default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
   targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+  /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
+  maintenance: z.array(MaintenanceWindow).default([]),
 }).strict().superRefine((f, ctx) => {
+  checkMaintenance(f, ctx);
   const seen = new Map<string, number>();
   f.targets.forEach((t, i) => {
     const first = seen.get(t.name);

@@ -4,6 +4,9 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
+import { CatalogSetting } from '../catalog/schema.ts';
+import { PostureSetting } from '../posture/schema.ts';
+import { authFields, checkAuth } from './oauth.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -125,9 +128,16 @@ export const TargetFields = z.object({
   budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
   degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
   retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
+  /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
+  catalog: CatalogSetting.optional(),
+  /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
+  posture: PostureSetting.optional(),
+  /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/config/oauth.ts). */
+  ...authFields,
 }).strict();
 
-export function checkTarget(t: { timeoutMs: number; budgetMs: number }, ctx: z.RefinementCtx): void {
+export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
+  checkAuth(t, ctx);
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)` });
   }

@@ -22,14 +22,24 @@ export interface Attempt {
   readonly server: ServerInfo | null;
   readonly probes: readonly ProbeResult[];
   readonly durationMs: number;
+  /** What tools/list answered (catalog drift compares it), or null when the run did not get that far. */
+  readonly listed: Listed | null;
+}
+
+export interface Listed {
+  readonly tools: readonly Tool[];
+  /** 2026-07-28 `cacheScope` of the list (`private` when the server leaves it out), null on 2025-11-25. */
+  readonly cacheScope: 'public' | 'private' | null;
 }
 
 export interface AttemptContext {
   readonly fetch?: FetchLike | undefined;
   readonly now: () => number;
   readonly budget: AbortSignal;
-  /** When the run's budget ends, on the `now()` clock. */
-  readonly deadline: number;
+  /** When the run's budget ends, on the `now()` clock. @default - no end beyond the requests' own timeouts */
+  readonly deadline?: number;
+  /** Wraps every request of the attempt (trace context, User-Agent). */
+  readonly middleware?: (next: FetchLike) => FetchLike;
 }
 
 type StepResult<T> = { ok: true; value: T } | { ok: false; c: Classified };
@@ -37,17 +47,18 @@ type StepResult<T> = { ok: true; value: T } | { ok: false; c: Classified };
 export async function runAttempt(target: Target, ctx: AttemptContext): Promise<Attempt> {
   const { now } = ctx;
   const started = now();
-  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.budget, fetch: ctx.fetch });
-  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget, remainingMs: () => ctx.deadline - now() };
+  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.budget, fetch: ctx.fetch, middleware: ctx.middleware });
+  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget, remainingMs: () => (ctx.deadline ?? Infinity) - now() };
   const probes: ProbeResult[] = [];
   const open: Session[] = [];
   const forgotten = new Set<Session>();
   let revision: NegotiatedRevision | null = null;
   let server: ServerInfo | null = null;
   let recoveredNote: string | null = null;
+  let listedTools: Listed | null = null;
 
   const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
-    outcome, failure, detail, retryable, revision, server, probes, durationMs: now() - started,
+    outcome, failure, detail, retryable, revision, server, probes, durationMs: now() - started, listed: listedTools,
   });
   const identity = () => `${revision}${server ? ` ${server.name} ${server.version}` : ''}`;
   const failedWith = (c: Classified): Attempt =>
@@ -120,6 +131,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${target.tool.name}` : ''}`);
     if (!listed.ok) return failedWith(listed.c);
     const tools: Tool[] = listed.value.tools;
+    listedTools = { tools, cacheScope: revision === Revision.modern ? ((listed.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private') : null };
 
     if (target.tool) {
       const wanted = target.tool;

@@ -3,17 +3,23 @@
  * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
  * No AWS here; fetch and clock are injected.
  */
+import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
 import { headerValueProblem, type Target } from '../config/target.ts';
 import { Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
+import { runExtras, withExtras } from './extras.ts';
+import type { PostureCadence } from '../posture/cadence.ts';
+import { withTraceContext } from './trace-context.ts';
 import type { FetchLike } from './wire.ts';
 
-export interface JudgeDeps {
+export interface JudgeDeps extends AuthJudgeDeps {
   readonly fetch?: FetchLike;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** When posture checks are due. @default - hourly per target in this process */
+  readonly postureCadence?: PostureCadence;
 }
 
 /** In-run retry delays: 500 ms, doubling, capped. */
@@ -23,16 +29,25 @@ export const RETRY_MAX_DELAY_MS = 4_000;
 export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
   const now = deps.now ?? (() => performance.now());
   const sleep = deps.sleep ?? abortableSleep;
-  // Every value the canary was given is registered before the first request, whatever a server echoes.
-  const redactor = new Redactor(secretsOf(target));
   const started = now();
   const own = configProblem(target);
-  if (own) return redactor.value(canaryVerdict(target.name, own, newTraceId()));
+  if (own) return new Redactor(secretsOf(target)).value(canaryVerdict(target.name, own, newTraceId()));
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
+  // One trace per run, made first: every request of every attempt carries it in `traceparent`.
+  const traceId = newTraceId();
+  const middleware = withTraceContext({ traceId });
   try {
     const deadline = started + target.budgetMs;
-    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, deadline });
+    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/auth/around.ts.
+    const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
+    // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
+    // OAuth material) is in the Redactor every output of this run passes through.
+    const redactor = new Redactor(secretsOf({ ...target, extra: prepared.secretValues }));
+    const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
+    if (authFailed) return redactor.value(authFailed);
+    target = prepared.target;
+    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
     const firstFailure = attempt;
     let retries = 0;
     while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
@@ -41,10 +56,13 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
       if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
       await sleep(delay, budget.signal);
       retries++;
-      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, deadline });
+      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
     }
-    const traceId = newTraceId();
-    return redactor.value(finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+    // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
+    const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+    // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
+    const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
+    return redactor.value(withExtras(verdict, extras));
   } finally {
     clearTimeout(budgetTimer);
   }

@@ -13,7 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { oneLine } from '../redact.ts';
 import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
 import type { Classified } from './classify.ts';
-import { CLIENT_INFO, USER_AGENT } from './identity.ts';
+import { CLIENT_INFO } from './identity.ts';
 import { outputSchemaValidator } from './validator.ts';
 import type { Wire } from './wire.ts';
 
@@ -47,8 +47,7 @@ const MAX_RESUMPTIONS = 2;
 
 export async function openSession(mode: SessionMode, o: SessionOptions): Promise<Session> {
   const transport = new StreamableHTTPClientTransport(new URL(o.url), {
-    // The target's headers win: a user who sets their own User-Agent keeps it.
-    requestInit: { headers: { 'User-Agent': USER_AGENT, ...o.headers } },
+    requestInit: { headers: { ...o.headers } },
     fetch: o.wire.fetch,
     // The default: a redirect is followed only within the same origin, so headers never leave it.
     redirectPolicy: 'same-origin',

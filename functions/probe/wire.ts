@@ -30,6 +30,8 @@ export interface WireOptions {
   readonly maxResponseBytes?: number;
   /** Injected for tests; defaults to the global fetch. */
   readonly fetch?: FetchLike;
+  /** Wraps the base fetch (trace context, User-Agent); the wire's own pool still applies. */
+  readonly middleware?: (next: FetchLike) => FetchLike;
 }
 
 /**
@@ -60,7 +62,8 @@ export class Wire {
 
   constructor(private readonly options: WireOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    this.baseFetch = options.fetch ?? ((url, init) => fetch(url, init));
+    const base: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+    this.baseFetch = options.middleware ? options.middleware(base) : base;
     trackSockets();
   }
 

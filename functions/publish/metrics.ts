@@ -5,10 +5,10 @@
  * would make the scheduler retry the whole run and count it twice.
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
-import { Dimension, MetricName, OutcomeCode, type RunRecord } from './schema.ts';
+import { Dimension, MetricName, verdictValue, type RunRecord } from './schema.ts';
 import { oneLine } from '../redact.ts';
 
-/** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~200 KB). */
+/** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~150 KB). */
 export const MAX_DATUMS_PER_CALL = 1000;
 /** Backoff between attempts: 200 ms, doubling, capped; each delay jittered to half..full. */
 export const PUBLISH_BASE_DELAY_MS = 200;
@@ -16,17 +16,19 @@ export const PUBLISH_MAX_DELAY_MS = 2_000;
 /** An attempt that cannot get at least this long before the deadline is not started. */
 export const MIN_ATTEMPT_MS = 250;
 
-/** The two datums of one run; the names, units and dimensions are the contract in `schema.ts`. */
+/**
+ * The one datum of one run; the name, dimension and value are the contract in `schema.ts`. Stamped with
+ * the period the run was scheduled for, not the second it ran: the alarms count regions per period.
+ */
 export function metricData(record: RunRecord): MetricDatum[] {
-  const dimensions = [
-    { Name: Dimension.target, Value: record.target },
-    { Name: Dimension.probeRegion, Value: record.probeRegion },
-  ];
-  const timestamp = new Date(record.startedAt);
-  return [
-    { MetricName: MetricName.outcome, Dimensions: dimensions, Timestamp: timestamp, Value: OutcomeCode[record.verdict.outcome], Unit: 'None', StorageResolution: 60 },
-    { MetricName: MetricName.duration, Dimensions: dimensions, Timestamp: timestamp, Value: record.verdict.durationMs, Unit: 'Milliseconds', StorageResolution: 60 },
-  ];
+  return [{
+    MetricName: MetricName.verdict,
+    Dimensions: [{ Name: Dimension.target, Value: record.target }],
+    Timestamp: new Date(record.scheduledFor),
+    Value: verdictValue(record.verdict),
+    Unit: 'None',
+    StorageResolution: 60,
+  }];
 }
 
 export interface PublishOptions {

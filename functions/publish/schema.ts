@@ -1,27 +1,35 @@
 /**
  * The contract between the scheduled run (which publishes), the alarms (which read) and the brief
- * (which quotes): metric names, dimensions, the outcome codes, and the shape of the run's log line.
- * Change it here and the CDK alarms, the publisher and the brief follow.
+ * (which quotes): the metric, its one dimension, the value of a run, and the shape of the run's log
+ * line. Change it here and the CDK alarms, the publisher and the brief follow.
  */
-import { Outcome, type Verdict } from '../verdict.ts';
+import type { Verdict } from '../verdict.ts';
 
 /**
- * Two custom metrics per target·region, always the same two (each distinct name × dimension set is a
- * billed custom metric):
- * - `Outcome`: one datapoint per run, the outcome code below. Its SampleCount is the heartbeat
- *   ("a run happened"), its Maximum is the worst outcome of the period.
- * - `Duration`: the run's wall time in milliseconds.
+ * One custom metric per target, `Verdict`, whatever the number of regions (each distinct name ×
+ * dimension set is a billed custom metric, so the region dimension would multiply the bill). Every
+ * region's run adds one datapoint to it, stamped with the period the run was *scheduled* for, so:
+ * - `Sum` is the number of regions that failed in the period (plus a fraction, below);
+ * - `SampleCount` is the number of regions that reported a run: the heartbeat.
+ * Latency per region lives in the run records (`verdict.durationMs`, Logs Insights), not in a metric.
  */
-export const MetricName = { outcome: 'Outcome', duration: 'Duration' } as const;
-export const Dimension = { target: 'Target', probeRegion: 'ProbeRegion' } as const;
+export const MetricName = { verdict: 'Verdict' } as const;
+export const Dimension = { target: 'Target' } as const;
 
-/** Ordered by severity so `Maximum >= failed` is "failed" without metric math. */
-export const OutcomeCode: Readonly<Record<Outcome, number>> = {
-  [Outcome.healthy]: 0,
-  [Outcome.degraded]: 1,
-  [Outcome.inconclusive]: 2,
-  [Outcome.failed]: 3,
-};
+/**
+ * A run that is worth a ticket but not a page (degraded, inconclusive, or healthy with a warning such
+ * as a certificate about to expire) adds this to `Sum`. It is small enough that ten regions' worth stays
+ * below 1 (`MAX_PROBE_REGIONS` in config/fleet.ts: at most 10 probe regions), so `Sum >= k` still means "k regions failed",
+ * and `Sum > 0` means "some region needs a ticket". A power of two, so sums stay exact in floating point.
+ */
+export const TICKET_WEIGHT = 1 / 64;
+
+/** The value one run adds to its target's `Verdict` metric. */
+export function verdictValue(v: Pick<Verdict, 'outcome' | 'warnings'>): number {
+  if (v.outcome === 'failed') return 1;
+  if (v.outcome !== 'healthy' || v.warnings.length > 0) return TICKET_WEIGHT;
+  return 0;
+}
 
 /** The run's one structured log line per target: the evidence the page brief quotes. */
 export interface RunRecord {
@@ -30,6 +38,12 @@ export interface RunRecord {
   readonly probeRegion: string;
   /** ISO 8601, when the run started. */
   readonly startedAt: string;
+  /**
+   * ISO 8601, the start of the period the run was scheduled for (Scheduler's scheduled time, floored to
+   * the period): the timestamp of its datapoint, so a run that starts late in its minute, or takes its
+   * whole budget, still counts for the period it belongs to and never twice.
+   */
+  readonly scheduledFor: string;
   readonly verdict: Verdict;
 }
 export const RUN_RECORD_MESSAGE = 'mcp-canary run' as const;

@@ -1,5 +1,6 @@
 /**
- * The schedule's payload: `{ "targets": [ <Target>, ... ] }`. It carries the target definitions
+ * The schedule's payload: `{ "targets": [ <Target>, ... ], "scheduledTime": "<aws.scheduler.scheduled-time>",
+ * "periodSeconds": 60 }` (Scheduler fills in the scheduled time). It carries the target definitions
  * themselves (the `Target` schema is the single source of truth), with credentials only as
  * `headerSecrets` references. Each target is checked on its own, so one bad definition makes one
  * `inconclusive` verdict and the others still run.
@@ -55,4 +56,18 @@ function describe(v: unknown): string {
   if (typeof v !== 'object') return `a ${typeof v}`;
   const keys = Object.keys(v);
   return keys.length ? `an object with ${keys.map((k) => JSON.stringify(k)).join(', ')}` : 'an empty object';
+}
+
+/**
+ * The start of the period this run was scheduled for: Scheduler's scheduled time floored to the period.
+ * Scheduler starts a run anywhere within its minute and a run may take its whole budget, so the clock at
+ * publish time can name the next period (a region counted twice there, and not at all in its own). A
+ * payload without a usable scheduled time (a manual test invoke) falls back to the run's start.
+ */
+export function scheduledPeriodStart(event: unknown, startedAtMs: number): Date {
+  const e = (event ?? {}) as { scheduledTime?: unknown; periodSeconds?: unknown };
+  const periodMs = (typeof e.periodSeconds === 'number' && Number.isInteger(e.periodSeconds) && e.periodSeconds >= 60 ? e.periodSeconds : 60) * 1000;
+  const scheduled = typeof e.scheduledTime === 'string' ? Date.parse(e.scheduledTime) : NaN;
+  const at = Number.isFinite(scheduled) ? scheduled : startedAtMs;
+  return new Date(Math.floor(at / periodMs) * periodMs);
 }

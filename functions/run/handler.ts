@@ -9,6 +9,7 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { readRunEnv } from '../config/env.ts';
+import { perRegion } from '../per-region.ts';
 import { run, type RunSummary } from './run.ts';
 import { SecretReader } from './secrets.ts';
 
@@ -27,13 +28,4 @@ const secrets = new SecretReader(
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<RunSummary> {
   return run(event, { ...env, cloudWatch, secrets, remainingMs: context?.getRemainingTimeInMillis() });
-}
-
-function perRegion<C>(create: (region: string) => C): (region: string) => C {
-  const clients = new Map<string, C>();
-  return (region) => {
-    let client = clients.get(region);
-    if (!client) clients.set(region, (client = create(region)));
-    return client;
-  };
 }

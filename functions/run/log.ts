@@ -26,8 +26,8 @@ export interface PublishFailedRecord {
   readonly errors: readonly string[];
 }
 
-export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date): RunRecord {
-  return { message: RUN_RECORD_MESSAGE, target: verdict.target, probeRegion, startedAt: startedAt.toISOString(), verdict };
+export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date, scheduledFor: Date): RunRecord {
+  return { message: RUN_RECORD_MESSAGE, target: verdict.target, probeRegion, startedAt: startedAt.toISOString(), scheduledFor: scheduledFor.toISOString(), verdict };
 }
 
 export function logRecord<T>(log: LogLine, record: T, redactor: Redactor): T {

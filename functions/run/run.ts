@@ -6,6 +6,7 @@
  * Keeps no state between runs (the secret cache lives in the SecretReader the handler owns).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import type { OAuthSecrets } from '../auth/token.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError } from '../errors.ts';
 import { judge as judgeTarget } from '../probe/judge.ts';
@@ -15,7 +16,7 @@ import { oneLine, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
-import { readEvent, type PlannedTarget } from './event.ts';
+import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { logRecord, PUBLISH_FAILED_MESSAGE, runRecord, stdoutLine, type LogLine, type PublishFailedRecord } from './log.ts';
 import { SECRET_READ_TIMEOUT_MS, type ResolvedHeaders } from './secrets.ts';
 
@@ -30,7 +31,7 @@ export interface RunDeps {
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target) => Promise<Verdict>;
+  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -60,7 +61,8 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const deadlineAt = Math.min(started + runBudgetMs(maxBudgetMs), lambdaEndsAt);
   const ctx: TargetContext = {
     deps, now, log,
-    judge: deps.judge ?? ((t) => judgeTarget(t)),
+    scheduledFor: scheduledPeriodStart(event, started),
+    judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
     timeoutHint: lambdaTimeoutSeconds(maxBudgetMs),
@@ -91,7 +93,9 @@ interface TargetContext {
   readonly deps: RunDeps;
   readonly now: () => number;
   readonly log: LogLine;
-  readonly judge: (target: Target) => Promise<Verdict>;
+  /** The period the run was scheduled for: its datapoints' timestamp. */
+  readonly scheduledFor: Date;
+  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
   /** No judging past this (wall ms): the rest is for publishing. */
   readonly judgingEndsAt: number;
   /** The invocation ends before the run budget would: the function's timeout is too short. */
@@ -121,7 +125,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const leftMs = ctx.judgingEndsAt - now();
-      const judged = await withDeadline(ctx.judge({ ...target, headers: secrets.value.headers }), Math.min(ownCutMs, leftMs));
+      const judged = await withDeadline(ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth), Math.min(ownCutMs, leftMs));
       if (judged.kind === 'value') return judged.value;
       if (judged.kind === 'error') return crashed(target.name, judged.error, elapsed());
       if (ownCutMs <= leftMs || !ctx.lambdaCutsFirst) {
@@ -131,7 +135,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
       return canaryVerdict(target.name, Outcome.inconclusive, null, `the function's timeout ended the run after ${elapsed()} ms, before budgetMs ${target.budgetMs}. Raise the Lambda timeout to at least ${ctx.timeoutHint} s.`, elapsed());
     })();
   }
-  const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started)), redactor);
+  const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
   return { record, publish: p.valid || p.publishable };
 }
 

@@ -6,6 +6,8 @@
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { redactionValues, resolveOAuthSecrets } from '../auth/secrets.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 import type { HeaderSecretRef, Target } from '../config/target.ts';
 import { CanaryError, CanaryErrorCode } from '../errors.ts';
 import { oneLine } from '../redact.ts';
@@ -36,6 +38,8 @@ export interface SecretReaderOptions {
 export interface ResolvedHeaders {
   readonly headers: Record<string, string>;
   readonly secretValues: readonly string[];
+  /** The target's OAuth client secret / private key (`auth.oauth`), read the same way. */
+  readonly oauth?: OAuthSecrets;
 }
 
 interface Source {
@@ -67,12 +71,18 @@ export class SecretReader {
   async resolve(target: Target): Promise<ResolvedHeaders> {
     const headers: Record<string, string> = { ...target.headers };
     const secretValues: string[] = [];
-    await Promise.all(Object.entries(target.headerSecrets).map(async ([header, ref]) => {
-      const value = await this.value(header, ref);
-      secretValues.push(value);
-      headers[header] = (ref.prefix ?? '') + value;
-    }));
-    return { headers, secretValues };
+    // OAuth secret references go through the same cache, timeout and error words, read beside the headers.
+    const [, oauth] = await Promise.all([
+      Promise.all(Object.entries(target.headerSecrets).map(async ([header, ref]) => {
+        const value = await this.value(`headerSecrets.${header}`, ref);
+        secretValues.push(value);
+        headers[header] = (ref.prefix ?? '') + value;
+      })),
+      resolveOAuthSecrets(target.auth?.oauth, (field, ref) =>
+        this.value(field, 'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter })),
+    ]);
+    secretValues.push(...redactionValues(oauth));
+    return { headers, secretValues, oauth };
   }
 
   private async value(header: string, ref: HeaderSecretRef): Promise<string> {
@@ -153,7 +163,7 @@ function readError(header: string, source: Source, e: unknown, timedOutMs: numbe
 function secretError(header: string, source: Source, what: string, fix: string, cause?: unknown): CanaryError {
   return new CanaryError(
     CanaryErrorCode.secret,
-    `headerSecrets.${header}: ${source.kind} ${JSON.stringify(source.id)} in ${source.region} ${what}. ${fix}`,
+    `${header}: ${source.kind} ${JSON.stringify(source.id)} in ${source.region} ${what}. ${fix}`,
     cause === undefined ? undefined : { cause },
   );
 }

@@ -4,9 +4,10 @@
  * is `fnv1a(name) mod alarmStacks`, so adding or removing other targets never moves its alarms.
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import type { FleetNames } from '../names.ts';
+import type { FleetNames, TopicKind } from '../names.ts';
 import type { TargetPlan } from '../plan.ts';
 import { TargetAlarms } from './target-alarms.ts';
 import { topicArn } from './topics.ts';
@@ -25,10 +26,12 @@ export class AlarmStack extends Stack {
     super(scope, id, props);
     const { names } = props;
     const n = props.failureThreshold;
-    const topicArns = {
-      [AlarmKind.critical]: topicArn(this, names.topic('pages')),
-      [AlarmKind.warning]: topicArn(this, names.topic('tickets')),
-      [AlarmKind.deadMan]: topicArn(this, names.topic('canary-owner')),
+    // The home stack's topics, by name: no cross-stack export to pin them.
+    const topic = (kind: TopicKind) => Topic.fromTopicArn(this, `Topic-${kind}`, topicArn(this, names.topic(kind)));
+    const topics = {
+      [AlarmKind.critical]: topic('pages'),
+      [AlarmKind.warning]: topic('tickets'),
+      [AlarmKind.deadMan]: topic('canary-owner'),
     };
     for (const t of props.targets) {
       this.targetAlarms.push(new TargetAlarms(this, t.name, {
@@ -39,11 +42,11 @@ export class AlarmStack extends Stack {
         regions: t.regions,
         period: Duration.seconds(t.periodSeconds),
         runbookUrl: t.runbookUrl,
-        topicArns,
+        topics,
         thresholds: {
           [AlarmKind.critical]: { minFailingRegions: t.quorum, runsInARow: n },
-          [AlarmKind.warning]: { minUnhealthyRegions: 1, runsInARow: n },
-          [AlarmKind.deadMan]: { minReportingRegions: t.regions.length, runsInARow: n },
+          [AlarmKind.warning]: { runsInARow: n },
+          [AlarmKind.deadMan]: { runsInARow: n },
         },
       }));
     }

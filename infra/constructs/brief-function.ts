@@ -3,21 +3,20 @@
  * reads the target's run records from every probe region's log and publishes a readable summary to the
  * briefs topic. Off the paging path by construction: alarms publish to their topics themselves.
  */
-import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmKinds } from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar } from '../../functions/brief/env.ts';
 import type { FleetNames } from '../names.ts';
-import { allowRedundantRoleDependency, DEPS_LOCK_FILE, entry, LAMBDA_ARCHITECTURE, LAMBDA_BUNDLING, LAMBDA_RUNTIME, PACKAGE_ROOT } from './lambda-bundling.ts';
+import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
-import { DEFAULT_LOG_RETENTION, DLQ_RETENTION } from './probe-region-stack.ts';
 
 /** Reads a few log pages per region and publishes once. */
 export const BRIEF_TIMEOUT = Duration.seconds(60);
@@ -35,12 +34,12 @@ export interface BriefFunctionProps {
   readonly failureThreshold: number;
   /** @default - each target's default quorum */
   readonly quorum?: number;
-  /** @default - DEFAULT_LOG_RETENTION (one month) */
+  /** @default - DEFAULT_LOG_RETENTION (one month, canary-function.ts) */
   readonly logRetention?: RetentionDays;
 }
 
 export class BriefFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: CanaryFunction;
   readonly rule: Rule;
   readonly deadLetterQueue: Queue;
 
@@ -48,7 +47,7 @@ export class BriefFunction extends Construct {
     super(scope, id);
     const { names } = props;
     const stack = Stack.of(this);
-    const logGroup = new LogGroup(this, 'Logs', { logGroupName: names.briefLogGroup, retention: props.logRetention ?? DEFAULT_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup = canaryLogGroup(this, 'Logs', names.briefLogGroup, props.logRetention);
     const runLogs = props.probeRegions.flatMap((region) => {
       const arn = stack.formatArn({ service: 'logs', region, resource: 'log-group', resourceName: names.runLogGroup, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
       return [arn, `${arn}:*`];
@@ -73,18 +72,12 @@ export class BriefFunction extends Construct {
       });
     }
 
-    this.deadLetterQueue = new Queue(this, 'Dlq', { queueName: names.briefDlq, encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: DLQ_RETENTION });
-    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of the brief (rule delivery and function failures); a DLQ of a DLQ would hide what it holds.' });
+    this.deadLetterQueue = deadLetterQueue(this, 'Dlq', names.briefDlq, 'the brief (rule delivery and function failures)');
 
-    this.function = new NodejsFunction(this, 'Function', {
+    this.function = new CanaryFunction(this, 'Function', {
+      handlerName: 'brief',
       functionName: names.briefFunction,
       description: 'mcp-canary: on every target-alarm state change, publishes a brief (what failed, where, since when) to the briefs topic.',
-      entry: entry('functions/brief/handler.ts'),
-      handler: 'handler',
-      projectRoot: PACKAGE_ROOT,
-      depsLockFilePath: DEPS_LOCK_FILE,
-      runtime: LAMBDA_RUNTIME,
-      architecture: LAMBDA_ARCHITECTURE,
       memorySize: BRIEF_MEMORY_MB,
       timeout: BRIEF_TIMEOUT,
       role,
@@ -100,17 +93,14 @@ export class BriefFunction extends Construct {
         [BriefEnvVar.probeRegions]: props.probeRegions.join(','),
         ...(props.quorum !== undefined ? { [BriefEnvVar.quorum]: String(props.quorum) } : {}),
       },
-      bundling: LAMBDA_BUNDLING,
     });
-
-    allowRedundantRoleDependency(this.function);
 
     this.rule = new Rule(this, 'AlarmChanges', {
       description: `mcp-canary ${names.fleet}: every state change of a target alarm (critical, warning, dead-man) → the brief function.`,
       eventPattern: {
         source: ['aws.cloudwatch'],
         detailType: ['CloudWatch Alarm State Change'],
-        detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(`${names.fleet}-*-${kind}`)) },
+        detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(names.alarm('*', kind))) },
       },
       targets: [new LambdaFunction(this.function, { retryAttempts: BRIEF_RETRY_ATTEMPTS, maxEventAge: BRIEF_MAX_EVENT_AGE, deadLetterQueue: this.deadLetterQueue })],
     });

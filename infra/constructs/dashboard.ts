@@ -1,8 +1,9 @@
 /**
- * One dashboard per fleet, in the home region, the same size for 3 targets or 3,000: latency and runs
- * per region from Metrics Insights (grouped, not one line per target), outcomes and failures by class
- * per region from each region's run log (Logs Insights reads in that region), and the critical alarms
- * for a fleet small enough to list them.
+ * One dashboard per fleet, in the home region, the same size for 3 targets or 3,000: failing regions and
+ * reported runs from Metrics Insights over the one `Verdict` metric per target (grouped, not one line
+ * per target); latency, outcomes and failures by class per region from each region's run log (Logs
+ * Insights reads in that region: the metric has no region dimension, the run records do); and the
+ * critical alarms for a fleet small enough to list them.
  */
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -18,7 +19,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import { Dimension, MetricName, OutcomeCode, RUN_RECORD_MESSAGE } from '../../functions/publish/schema.ts';
+import { Dimension, MetricName, RUN_RECORD_MESSAGE, TICKET_WEIGHT } from '../../functions/publish/schema.ts';
 import { Outcome } from '../../functions/verdict.ts';
 import type { FleetNames } from '../names.ts';
 
@@ -42,17 +43,16 @@ export class FleetDashboard extends Construct {
     super(scope, id);
     const { names, namespace } = props;
     const period = props.period ?? Duration.minutes(5);
-    const schema = `SCHEMA("${namespace}", ${Dimension.probeRegion}, ${Dimension.target})`;
-    const insights = (stat: string, metric: string, label: string) =>
-      new MathExpression({ expression: `SELECT ${stat}(${metric}) FROM ${schema} GROUP BY ${Dimension.probeRegion}`, usingMetrics: {}, label, period });
+    const schema = `SCHEMA("${namespace}", ${Dimension.target})`;
+    const insights = (query: string, label: string) => new MathExpression({ expression: query, usingMetrics: {}, label, period });
 
     const rows: IWidget[][] = [];
     rows.push([
       new TextWidget({
         markdown: [
           `# mcp-canary ${names.fleet}`,
-          `${props.targets.length} target(s) probed from ${props.probeRegions.join(', ')}; metrics in namespace \`${namespace}\`, run records in \`${names.runLogGroup}\` in each region.`,
-          `Outcome codes: ${Object.entries(OutcomeCode).map(([o, c]) => `${c} ${o}`).join(', ')}.`,
+          `${props.targets.length} target(s) probed from ${props.probeRegions.join(', ')}; metric \`${MetricName.verdict}\` in namespace \`${namespace}\`, run records in \`${names.runLogGroup}\` in each region.`,
+          `Each region's run adds 1 (failed), ${TICKET_WEIGHT} (degraded, inconclusive or warned) or 0 (healthy) to its target's \`${MetricName.verdict}\`: Sum ≈ failing regions, SampleCount = regions that reported.`,
         ].join('\n\n'),
         width: WIDTH,
         height: 3,
@@ -60,31 +60,35 @@ export class FleetDashboard extends Construct {
     ]);
     rows.push([
       new GraphWidget({
-        title: 'Latency per probe region (ms, average and worst run)',
-        left: [insights('AVG', MetricName.duration, ''), insights('MAX', MetricName.duration, 'max ')],
+        title: 'Targets with the most failing regions (Sum of Verdict, top 10)',
+        left: [insights(`SELECT SUM(${MetricName.verdict}) FROM ${schema} GROUP BY ${Dimension.target} ORDER BY SUM() DESC LIMIT 10`, '')],
+        leftYAxis: { min: 0 },
         width: WIDTH / 2,
       }),
       new GraphWidget({
-        title: 'Runs per probe region (a drop is a dead canary)',
-        left: [insights('COUNT', MetricName.outcome, '')],
-        width: WIDTH / 4,
-      }),
-      new GraphWidget({
-        title: 'Worst outcome per probe region (3 = failed)',
-        left: [insights('MAX', MetricName.outcome, '')],
-        leftYAxis: { min: 0, max: OutcomeCode[Outcome.failed] },
-        width: WIDTH / 4,
+        title: 'Runs reported, all targets and regions (a drop is a dead canary)',
+        left: [insights(`SELECT COUNT(${MetricName.verdict}) FROM ${schema}`, 'runs')],
+        leftYAxis: { min: 0 },
+        width: WIDTH / 2,
       }),
     ]);
     for (const region of props.probeRegions) {
       rows.push([
+        new LogQueryWidget({
+          title: `${region}: latency (ms, average and worst run)`,
+          region,
+          logGroupNames: [names.runLogGroup],
+          queryLines: [`filter message = "${RUN_RECORD_MESSAGE}"`, 'stats avg(verdict.durationMs) as avg_ms, max(verdict.durationMs) as max_ms by bin(5m)'],
+          view: LogQueryVisualizationType.LINE,
+          width: WIDTH / 3,
+        }),
         new LogQueryWidget({
           title: `${region}: runs by outcome`,
           region,
           logGroupNames: [names.runLogGroup],
           queryLines: [`filter message = "${RUN_RECORD_MESSAGE}"`, 'stats count(*) as runs by verdict.outcome, bin(5m)'],
           view: LogQueryVisualizationType.STACKEDAREA,
-          width: WIDTH / 2,
+          width: WIDTH / 3,
         }),
         new LogQueryWidget({
           title: `${region}: failures by class`,
@@ -97,7 +101,7 @@ export class FleetDashboard extends Construct {
             'limit 25',
           ],
           view: LogQueryVisualizationType.TABLE,
-          width: WIDTH / 2,
+          width: WIDTH / 3,
         }),
       ]);
     }

@@ -10,6 +10,7 @@ import type { FleetNames, TopicKind } from '../names.ts';
 import type { FleetPlan } from '../plan.ts';
 import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
+import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { FleetTopic } from './topics.ts';
 
 const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what: string }> = [
@@ -35,17 +36,20 @@ export class HomeStack extends Stack {
     const { names, plan } = props;
     const notify = plan.fleet.notify;
     const subscribers: Record<TopicKind, typeof notify.pages> = { pages: notify.pages, tickets: notify.tickets, 'canary-owner': notify.canaryOwner, briefs: notify.briefs };
+    const deadLetterQueue = deliveryDeadLetterQueue(this, names);
     for (const t of TOPICS) {
       const topic = new FleetTopic(this, t.id, {
         topicName: names.topic(t.kind),
         displayName: t.display,
         subscriptions: subscribers[t.kind],
         // The briefs topic is published to by the brief function (IAM), never by an alarm.
-        alarmNamePrefix: t.kind === 'briefs' ? undefined : `${names.fleet}-`,
+        alarmNamePattern: t.kind === 'briefs' ? undefined : names.alarmPattern,
+        deadLetterQueue,
       });
       this.topics.set(t.kind, topic);
       new CfnOutput(this, `${t.id}TopicArn`, { value: topic.topic.topicArn, description: t.what });
     }
+    alarmOnDeliveryDeadLetters(this, names, deadLetterQueue, this.topics.get('canary-owner')!.topic.topicArn);
     this.brief = new BriefFunction(this, 'Brief', {
       names,
       briefTopicArn: this.topics.get('briefs')!.topic.topicArn,

@@ -1,15 +1,17 @@
 /**
  * How our Lambdas are built and run: Node 24 on arm64, one ESM file bundled locally by esbuild (no
  * Docker), with the run engineer's esbuild options (`infra/bundle.ts`) so the deployed file is the one
- * the bundle test imported.
+ * the bundle test imported. In this repository `NodejsFunction` bundles the `.ts` entry at synth; the
+ * installed package has neither esbuild nor `.ts` sources, so `npm run build` bundles each handler with
+ * the same options into `dist/lambda/<name>/index.mjs` and the construct deploys that file as it is.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CfnResource } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
-import { nodejsFunctionBundling } from '../bundle.ts';
+import { nodejsFunctionBundling, RUN_HANDLER_NAME } from '../bundle.ts';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -35,6 +37,30 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
   externalModules: [...nodejsFunctionBundling.externalModules],
   forceDockerBundling: false,
 };
+
+/** Our Lambda handlers: the source entry, and where `npm run build` puts its bundle. */
+export const HANDLERS = {
+  run: { entry: 'functions/run/handler.ts', asset: 'lambda/run' },
+  brief: { entry: 'functions/brief/handler.ts', asset: 'lambda/brief' },
+} as const;
+export type HandlerName = keyof typeof HANDLERS;
+
+/**
+ * Where a function's code comes from, as `NodejsFunction` props. Compiled (this file is `.js`, inside the
+ * installed package's `dist/`): the pre-built bundle beside it, deployed as it is; from source: the `.ts`
+ * entry, bundled at synth with `LAMBDA_BUNDLING`. Both are built with `infra/bundle.ts`'s options.
+ */
+export function handlerCode(name: HandlerName): Pick<NodejsFunctionProps, 'code' | 'handler' | 'entry' | 'projectRoot' | 'depsLockFilePath' | 'bundling'> {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) {
+    const asset = fileURLToPath(new URL(`../../${HANDLERS[name].asset}/`, import.meta.url));
+    if (!existsSync(`${asset}index.mjs`)) {
+      throw new Error(`mcp-canary: the ${name} function's bundle is missing (${asset}index.mjs). Reinstall the package, or run \`npm run build\` in a checkout.`);
+    }
+    return { code: Code.fromAsset(asset), handler: RUN_HANDLER_NAME };
+  }
+  return { entry: entry(HANDLERS[name].entry), handler: 'handler', projectRoot: PACKAGE_ROOT, depsLockFilePath: DEPS_LOCK_FILE, bundling: LAMBDA_BUNDLING };
+}
 
 /**
  * CDK adds `DependsOn: <role>` to every function given a role, although `Role: !GetAtt role.Arn` already

@@ -4,7 +4,9 @@
  * to the canary-owner topic, never to a target owner.
  */
 import type { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
@@ -34,7 +36,7 @@ export function ownerAlarm(scope: Construct, id: string, p: OwnerAlarmProps): Al
     datapointsToAlarm: periods,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
-  const owner: IAlarmAction = { bind: () => ({ alarmActionArn: p.ownerTopicArn }) };
+  const owner = new SnsAction(Topic.fromTopicArn(scope, `${id}Owner`, p.ownerTopicArn));
   alarm.addAlarmAction(owner);
   alarm.addOkAction(owner);
   return alarm;

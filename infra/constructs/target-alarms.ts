@@ -1,40 +1,45 @@
 /**
  * The alarms of one target, in the home region. Functions stay stateless: these alarms hold the
  * "N runs in a row" state, and their actions go straight to SNS, so no function of ours sits on the
- * paging path. Each alarm combines the target's regions with metric math, so a target costs three
- * alarms however many regions probe it.
+ * paging path. All three read the target's one `Verdict` metric, so a target costs one custom metric
+ * and five alarm metrics however many regions probe it.
+ *
+ * When each alarm speaks (N = runs in a row, k = quorum, R = regions; see alarm-math.ts for why):
+ * - critical (pages): k regions fail in N periods in a row, counting only periods whose verdict has
+ *   arrived; a run that is late for its first evaluation is counted at the next one, so the page comes
+ *   after run N or N+1, never before N. It resolves after a period in which k failures are no longer
+ *   possible. Missing data is `ignore`: a canary that falls silent keeps an open page open.
+ * - warning (tickets): some region not healthy (or warning) N periods in a row; same rules.
+ * - dead-man (canary owner): fewer than R regions reported in M of M+1 periods (M = max(N, 2): the
+ *   newest period is allowed to be incomplete), or no region reported at all for the alarm's whole
+ *   evaluation range: `missing` data then makes it INSUFFICIENT_DATA, which tells the owner too. A new
+ *   alarm starts in INSUFFICIENT_DATA and stays there until runs arrive, so a deploy tells no one.
  */
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { AlarmKind, describeAlarm } from '../../functions/brief/alarm-words.ts';
 import { Dimension, MetricName } from '../../functions/publish/schema.ts';
 import type { FleetNames } from '../names.ts';
-import { defaultQuorum } from '../../functions/config/fleet.ts';
-import { failingRegions, metricId, reportingRegions, unhealthyRegions } from './alarm-math.ts';
+import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 
 /** Pages: the target fails in at least `minFailingRegions` regions for `runsInARow` runs in a row. */
 export interface FailingRegionsThreshold {
   /** The quorum: regions failing in the same period. */
   readonly minFailingRegions: number;
-  /** N: datapoints to alarm = evaluation periods. */
+  /** N: determined periods in a row. */
   readonly runsInARow: number;
 }
 
-/**
- * Tickets: at least `minUnhealthyRegions` regions are not healthy in each of `runsInARow` runs. A run
- * that pages counts here too: otherwise a target failing every run, in one region or two by turns,
- * would neither page (never a quorum N times in a row) nor ticket.
- */
+/** Tickets: some region is not healthy (degraded, inconclusive, failed, or warned) in `runsInARow` runs in a row. */
 export interface UnhealthyThreshold {
-  /** Regions not healthy (degraded, inconclusive or failed) in the same period. */
-  readonly minUnhealthyRegions: number;
   readonly runsInARow: number;
 }
 
-/** The canary owner: fewer than `minReportingRegions` regions reported a run, `runsInARow` periods in a row. */
+/** The canary owner: a region missed runs in `runsInARow` of `runsInARow + 1` periods, or every region is silent. */
 export interface MissingRunsThreshold {
-  readonly minReportingRegions: number;
   readonly runsInARow: number;
 }
 
@@ -54,13 +59,18 @@ export interface TargetAlarmsProps {
   readonly target: string;
   readonly url: string;
   readonly regions: readonly string[];
-  /** The run period: one datapoint per run. */
+  /** The run period: one datapoint per run and region. */
   readonly period: Duration;
   /** @default - the description says none is set */
   readonly runbookUrl?: string;
   readonly thresholds: TargetAlarmThresholds;
-  /** SNS topic ARN per severity, for ALARM and OK alike (so an incident resolves under the same name). @default - no action */
-  readonly topicArns?: Partial<Record<AlarmKind, string>>;
+  /** SNS topic per severity, for ALARM and OK alike (so an incident resolves under the same name). @default - no action */
+  readonly topics?: Partial<Record<AlarmKind, ITopic>>;
+}
+
+/** The dead-man's M: at least 2, so the one period allowed to be incomplete never alarms on its own. */
+export function deadManRuns(runsInARow: number): number {
+  return Math.max(2, runsInARow);
 }
 
 export class TargetAlarms extends Construct {
@@ -68,51 +78,56 @@ export class TargetAlarms extends Construct {
 
   constructor(scope: Construct, id: string, private readonly props: TargetAlarmsProps) {
     super(scope, id);
-    const { thresholds: t } = props;
+    const { thresholds: t, regions } = props;
+    const quorum = t.critical?.minFailingRegions ?? regions.length;
+    const verdicts = (statistic: 'Sum' | 'SampleCount') => new Metric({
+      namespace: props.namespace,
+      metricName: MetricName.verdict,
+      dimensionsMap: { [Dimension.target]: props.target },
+      statistic,
+      period: props.period,
+    });
+    const both = { [FAILING]: verdicts('Sum'), [REPORTS]: verdicts('SampleCount') };
+    const math = (expression: string, label: string) => new MathExpression({ expression, usingMetrics: both, label, period: props.period });
+
     if (t.critical) {
-      this.add(AlarmKind.critical, failingRegions(props.regions), 'Regions failing', 'Maximum', {
-        threshold: t.critical.minFailingRegions,
+      this.add(AlarmKind.critical, math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'), {
+        threshold: quorum,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        runsInARow: t.critical.runsInARow,
-        // A region with no run is not a failing region: the dead-man alarm owns missing runs.
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        quorum: t.critical.minFailingRegions,
-      });
+        evaluationPeriods: t.critical.runsInARow,
+        datapointsToAlarm: t.critical.runsInARow,
+        // Undetermined or silent periods keep the state: a silent canary never resolves a page.
+        treatMissingData: TreatMissingData.IGNORE,
+      }, t.critical.runsInARow, quorum);
     }
     if (t.warning) {
-      this.add(AlarmKind.warning, unhealthyRegions(props.regions), 'Regions not healthy', 'Maximum', {
-        threshold: t.warning.minUnhealthyRegions,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        runsInARow: t.warning.runsInARow,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        // The description says how many failing regions page instead.
-        quorum: t.critical?.minFailingRegions ?? defaultQuorum(props.regions.length),
-      });
+      this.add(AlarmKind.warning, math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'), {
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: t.warning.runsInARow,
+        datapointsToAlarm: t.warning.runsInARow,
+        treatMissingData: TreatMissingData.IGNORE,
+      }, t.warning.runsInARow, quorum);
     }
     const d = t[AlarmKind.deadMan];
     if (d) {
-      this.add(AlarmKind.deadMan, reportingRegions(props.regions), 'Regions that reported a run', 'SampleCount', {
-        threshold: d.minReportingRegions,
+      const m = deadManRuns(d.runsInARow);
+      this.add(AlarmKind.deadMan, verdicts('SampleCount'), {
+        threshold: regions.length,
         comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        runsInARow: d.runsInARow,
-        // No data at all (every region silent) is the loudest case of a dead canary.
-        treatMissingData: TreatMissingData.BREACHING,
-        quorum: d.minReportingRegions,
-      });
+        evaluationPeriods: m + 1,
+        datapointsToAlarm: m,
+        // No data at all is INSUFFICIENT_DATA (an action of its own, below), never ALARM: a new alarm
+        // has no data either, and must not tell the owner anything on deploy.
+        treatMissingData: TreatMissingData.MISSING,
+      }, m, quorum);
     }
   }
 
-  private add(kind: AlarmKind, expression: string, label: string, statistic: 'Maximum' | 'SampleCount', knobs: {
-    threshold: number; comparisonOperator: ComparisonOperator; runsInARow: number; treatMissingData: TreatMissingData; quorum: number;
-  }): void {
+  private add(kind: AlarmKind, metric: IMetric, knobs: {
+    threshold: number; comparisonOperator: ComparisonOperator; evaluationPeriods: number; datapointsToAlarm: number; treatMissingData: TreatMissingData;
+  }, runsInARow: number, quorum: number): void {
     const { props } = this;
-    const usingMetrics = Object.fromEntries(props.regions.map((region) => [metricId(region), new Metric({
-      namespace: props.namespace,
-      metricName: MetricName.outcome,
-      dimensionsMap: { [Dimension.target]: props.target, [Dimension.probeRegion]: region },
-      statistic,
-      period: props.period,
-    })]));
     const alarm = new Alarm(this, kindId(kind), {
       alarmName: props.names.alarm(props.target, kind),
       alarmDescription: describeAlarm({
@@ -120,24 +135,22 @@ export class TargetAlarms extends Construct {
         target: props.target,
         url: props.url,
         regions: props.regions,
-        quorum: knobs.quorum,
-        failureThreshold: knobs.runsInARow,
+        quorum,
+        failureThreshold: runsInARow,
         periodSeconds: props.period.toSeconds(),
         runbookUrl: props.runbookUrl,
         runLogGroup: props.names.runLogGroup,
       }),
-      metric: new MathExpression({ expression, usingMetrics, label, period: props.period }),
-      threshold: knobs.threshold,
-      comparisonOperator: knobs.comparisonOperator,
-      evaluationPeriods: knobs.runsInARow,
-      datapointsToAlarm: knobs.runsInARow,
-      treatMissingData: knobs.treatMissingData,
+      metric,
+      ...knobs,
     });
-    const topicArn = props.topicArns?.[kind];
-    if (topicArn) {
-      const action: IAlarmAction = { bind: () => ({ alarmActionArn: topicArn }) };
+    const topic = props.topics?.[kind];
+    if (topic) {
+      const action = new SnsAction(topic);
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
+      // Every region silent: the dead-man's loudest case arrives as INSUFFICIENT_DATA.
+      if (kind === AlarmKind.deadMan) alarm.addInsufficientDataAction(action);
     }
     this.alarms[kind] = alarm;
   }

@@ -6,8 +6,8 @@ import { PRICES } from './prices.ts';
 /** One schedule every minute in one region carrying two targets; `a` has a secret and three alarm metrics. */
 const inventory: Inventory = {
   schedules: [{ region: 'eu-west-1', periodSeconds: 60, memoryMb: 1024, architecture: 'arm64', targets: [{ name: 'a', secretsManagerRefs: 1 }, { name: 'b', secretsManagerRefs: 0 }] }],
-  publishedMetrics: 4,
-  metricsPerTargetRegion: 2,
+  publishedMetrics: 2,
+  metricsPerTarget: 1,
   alarms: [{ target: 'a', alarmMetrics: 3, math: true }, { target: null, alarmMetrics: 2, math: true }],
   dashboards: 1,
   logRetentionDays: 30,
@@ -19,7 +19,7 @@ describe('the cost model', () => {
     // Act
     const [a, b] = costPerTargetRegion(inventory, usage, PRICES);
     // Assess: 43,200 runs a month, 21,600 invocations each target's share
-    expect(a!.customMetrics).toBeCloseTo(0.6, 10);
+    expect(a!.customMetrics).toBeCloseTo(0.3, 10);
     expect(a!.putMetricData).toBeCloseTo(0.216, 10);
     expect(a!.lambda).toBeCloseTo(21_600 * (0.0000002 + 0.0000133334), 10);
     expect(a!.scheduler).toBeCloseTo(0.0216, 10);
@@ -27,9 +27,19 @@ describe('the cost model', () => {
     expect(a!.logs).toBeCloseTo((38_880_000 / 2 ** 30) * 0.53, 10);
     expect(a!.alarms).toBeCloseTo(0.3, 10);
     expect(a!.secretReads).toBeCloseTo(8_640 * 0.000005, 10);
-    expect(a!.total).toBeCloseTo(1.49231264, 6);
+    expect(a!.total).toBeCloseTo(1.19231264, 6);
     expect(a!.synthetics).toBeCloseTo(51.84, 10);
-    expect(b!.total).toBeCloseTo(1.49231264 - 0.3 - 0.0432, 6);
+    expect(b!.total).toBeCloseTo(1.19231264 - 0.3 - 0.0432, 6);
+  });
+
+  it("shares a target's metric and alarms among the regions that probe it", () => {
+    // Prepare: target a probed from a second region too
+    const twoRegions: Inventory = { ...inventory, schedules: [...inventory.schedules, { ...inventory.schedules[0]!, region: 'us-east-1', targets: [{ name: 'a', secretsManagerRefs: 0 }] }] };
+    // Act
+    const costs = costPerTargetRegion(twoRegions, usage, PRICES).filter((c) => c.target === 'a');
+    // Assess
+    expect(costs.map((c) => c.customMetrics)).toEqual([0.15, 0.15]);
+    expect(costs.map((c) => c.alarms.toFixed(6))).toEqual(['0.150000', '0.150000']);
   });
 
   it('adds the canary alarms and dashboards to the fleet and takes off the Scheduler allowance', () => {
@@ -39,7 +49,7 @@ describe('the cost model', () => {
     expect(fleet.canaryAlarms).toBeCloseTo(0.2, 10);
     expect(fleet.dashboards).toBe(3);
     expect(fleet.schedulerAllowance).toBeCloseTo(-0.0432, 10);
-    expect(fleet.total).toBeCloseTo(2 * 1.49231264 - 0.3432 + 0.2 + 3 - 0.0432, 6);
+    expect(fleet.total).toBeCloseTo(2 * 1.19231264 - 0.3432 + 0.2 + 3 - 0.0432, 6);
     expect(fleet.perTargetRegion).toBeCloseTo(fleet.total / 2, 10);
   });
 

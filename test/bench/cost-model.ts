@@ -37,8 +37,8 @@ export interface Inventory {
   readonly schedules: readonly ScheduleInventory[];
   /** Distinct metric name × dimension set the runs publish (each is a billed custom metric). */
   readonly publishedMetrics: number;
-  /** Of those, per target·region (the same for every one: the schema's metric names). */
-  readonly metricsPerTargetRegion: number;
+  /** Of those, per target (the same for every one: the schema's metric names; no region dimension). */
+  readonly metricsPerTarget: number;
   readonly alarms: readonly AlarmInventory[];
   readonly dashboards: number;
   readonly logRetentionDays: number;
@@ -85,7 +85,7 @@ export function tiered(tiers: readonly Tier[], units: number): number {
   return usd;
 }
 
-/** Every target·region's monthly cost: its own metrics, alarms and secret reads, and its share of the invocations it rides in. */
+/** Every target·region's monthly cost: its share of its target's metrics and alarms, its secret reads, and its share of the invocations it rides in. */
 export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Prices): TargetRegionCost[] {
   const regionsOf = new Map<string, number>();
   for (const s of inv.schedules) for (const t of s.targets) regionsOf.set(t.name, (regionsOf.get(t.name) ?? 0) + 1);
@@ -96,7 +96,7 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
     const runs = runsPerMonth(s.periodSeconds);
     const k = s.targets.length;
     const invocations = runs / k; // this target's share of the schedule's invocations
-    const datumsPerCall = k * inv.metricsPerTargetRegion;
+    const datumsPerCall = k * inv.metricsPerTarget;
     const callsPerInvocation = Math.ceil(datumsPerCall / 1000);
     const gbSeconds = (s.memoryMb / 1024) * (Math.ceil(usage.billedMs) / 1000);
     const logBytes = runs * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES)
@@ -105,7 +105,8 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
     const secretReadsPerRef = Math.min(runs, SECONDS_PER_MONTH / Math.max(SECRET_CACHE_SECONDS, s.periodSeconds));
     return s.targets.map((t): TargetRegionCost => {
       const parts = {
-        customMetrics: inv.metricsPerTargetRegion * prices.customMetricTiers[0]!.usd,
+        // A target's metrics are shared by its regions: each region's run adds a datapoint to the same one.
+        customMetrics: (inv.metricsPerTarget * prices.customMetricTiers[0]!.usd) / (regionsOf.get(t.name) ?? 1),
         putMetricData: invocations * callsPerInvocation * prices.putMetricDataRequest,
         lambda: invocations * (prices.lambdaRequest + gbSeconds * prices.lambdaGbSecond[s.architecture]),
         scheduler: invocations * prices.schedulerInvocation,

@@ -80,7 +80,7 @@ function inventoryLine(inv: ReadInventory, stacks: number): string {
   const memory = [...new Set(inv.schedules.map((s) => `${s.memoryMb} MB ${s.architecture}`))].join(', ');
   return [
     `${stacks} stacks; ${inv.schedules.length} schedule(s) carrying ${targetRegions} target·region(s) (${memory});`,
-    `${inv.publishedMetrics} custom metrics published (${inv.metricsPerTargetRegion} per target·region, counted from the dimension sets the payloads imply);`,
+    `${inv.publishedMetrics} custom metrics published (${inv.metricsPerTarget} per target, shared by its regions, counted from the dimension sets the payloads imply);`,
     `${std.length} standard alarm(s) (${std.reduce((n, a) => n + a.alarmMetrics, 0)} alarm metrics) and ${math.length} metric-math alarm(s) (${math.reduce((n, a) => n + a.alarmMetrics, 0)} alarm metrics), ${inv.alarms.filter((a) => a.target !== null).length} of them per target;`,
     `${inv.dashboards} dashboard(s); logs kept ${inv.logRetentionDays} days.`,
   ].join('\n');

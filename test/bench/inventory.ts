@@ -15,7 +15,7 @@ interface MetricStat {
 }
 
 export interface ReadInventory extends Inventory {
-  /** Alarmed metrics no run publishes (an alarm that can never see data), as `metric Target/ProbeRegion`. */
+  /** Alarmed metrics no run publishes (an alarm that can never see data), as `metric Target`. */
   readonly unpublishedAlarmMetrics: readonly string[];
   /** Schedules whose function was not found in their own template (memory taken from the region's run function). */
   readonly guessedMemory: number;
@@ -62,7 +62,7 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
             secretsManagerRefs: new Set(Object.values(t.headerSecrets ?? {}).flatMap((ref) => (ref.secretsManager ? [ref.secretsManager] : []))).size,
           })),
         });
-        for (const t of payload.targets) for (const m of metricNames) published.add(metricKey(m, t.name, stack.region));
+        for (const t of payload.targets) for (const m of metricNames) published.add(metricKey(m, t.name));
       } else if (r.Type === 'AWS::CloudWatch::Alarm') {
         const metrics = p.Metrics as Array<{ MetricStat?: MetricStat }> | undefined;
         const stats: MetricStat[] = metrics
@@ -74,7 +74,7 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
           const target = dims.get(Dimension.target);
           if (s.Metric?.Namespace !== namespace || typeof target !== 'string') continue;
           targets.add(target);
-          alarmed.add(metricKey(s.Metric.MetricName ?? '?', target, String(dims.get(Dimension.probeRegion))));
+          alarmed.add(metricKey(s.Metric.MetricName ?? '?', target));
         }
         alarms.push({ target: targets.size === 1 ? [...targets][0]! : null, alarmMetrics: stats.length, math: metrics !== undefined });
       } else if (r.Type === 'AWS::CloudWatch::Dashboard') {
@@ -87,16 +87,16 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
   return {
     schedules,
     publishedMetrics: published.size,
-    metricsPerTargetRegion: metricNames.length,
+    metricsPerTarget: metricNames.length,
     alarms,
     dashboards,
     // No retention set means "never expire": model a month stored, the most the model counts.
     logRetentionDays: logRetentionDays || 30,
-    unpublishedAlarmMetrics: [...alarmed].filter((k) => !published.has(k)).map((k) => k.replace(/\|/, ' ').replace(/\|/, '/')),
+    unpublishedAlarmMetrics: [...alarmed].filter((k) => !published.has(k)).map((k) => k.replace('|', ' ')),
     guessedMemory,
   };
 }
 
-function metricKey(metric: string, target: string, region: string): string {
-  return `${metric}|${target}|${region}`;
+function metricKey(metric: string, target: string): string {
+  return `${metric}|${target}`;
 }

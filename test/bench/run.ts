@@ -5,7 +5,8 @@
  * 1. round trips per verdict (a recording proxy in front of servers of both eras);
  * 2. per-run wall time: the engine vs a hand-written fetch floor vs inspector-cli, interleaved;
  * 3. the Lambda footprint: bundle size, cold import, peak RSS of one invocation;
- * 4. fleet scale: synth time and the largest stack for 10, 100 and 1,000 targets × 3 regions.
+ * 4. fleet scale: synth time and the largest stack for 10, 100 and 1,000 targets × 3 regions;
+ * 5. CLI start: the built `mcp-canary --help` beside inspector-cli's, fresh processes, interleaved.
  *
  * Writes the figures to .bench/bench.json too (`npm run cost` reads the measured run from there).
  */
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { MAX_TARGETS_PER_RUN } from '../../infra/plan.ts';
 import { startMoto } from '../support/moto.ts';
 import { startServerProcess } from './children.ts';
+import { buildPackage, measureCliStart, type CliStart } from './cli-start.ts';
 import { buildEngineOnce, engineProcessRun, engineRun, floorRun, inspectorCliPath, inspectorRun, type Era } from './contenders.ts';
 import { scaleRow, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
 import { Floor } from './floor.ts';
@@ -30,12 +32,12 @@ const HELP = `Usage: npm run bench -- [options]
 Options:
   --rounds N          timed rounds per contender, interleaved (default: 25)
   --import-rounds N   fresh processes per bundle for the cold import (default: 15)
-  --sections LIST     any of roundtrips,walltime,footprint,scale (default: all)
+  --sections LIST     any of roundtrips,walltime,footprint,scale,clistart (default: all)
   -h, --help          this text
 
 Set MCP_CANARY_BENCH_NODE=/path/to/node24 to run the footprint section on the Lambda's Node.`;
 
-const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale'] as const;
+const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale', 'clistart'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** What the engine's rules allow at best, in sequential HTTP exchanges (see the README). */
@@ -98,6 +100,7 @@ async function main(): Promise<number> {
     await servers.stop();
   }
   if (want('scale')) results.scale = scaleSection();
+  if (want('clistart')) results.cliStart = await cliStartSection(rounds);
 
   await writeFile(join(BENCH_DIR, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
   out(`\nFigures written to .bench/bench.json (read by npm run cost).`);
@@ -303,6 +306,18 @@ function scaleSection(): ScaleRow[] {
   ));
   out('\nCloudFormation allows 500 resources and a 1 MB template (from S3) per stack.');
   return rows;
+}
+
+async function cliStartSection(rounds: number): Promise<CliStart> {
+  out(`\n## 5. CLI start (npm run build first; each run a fresh process, median of ${rounds} interleaved rounds)\n`);
+  await buildPackage();
+  const r = await measureCliStart(rounds);
+  const floor = r.rows[0]!.medianMs;
+  out(table(['contender', 'median', 'above the floor', 'command'], r.rows.map((x) => [x.contender, fmt.ms(x.medianMs), fmt.ms(x.medianMs - floor), x.command])));
+  if (r.helpRatio === null) out('\n@modelcontextprotocol/inspector-cli is not installed: no ratio.');
+  else out(`\nmcp-canary --help ÷ inspector-cli --help: ${fmt.ratio(r.helpRatio)} (target ≤ 0.50×: ${r.helpRatio <= 0.5 ? 'met' : 'NOT met'}).`);
+  out('Through npx add npx\'s own start (the same for both tools); run installed, as here, for the tool\'s own start.');
+  return r;
 }
 
 process.exitCode = await main();

@@ -1,6 +1,6 @@
 /** Reading the inputs: the alarm state-change event, run record log lines, the brief's environment. */
 import { describe, expect, it } from 'vitest';
-import { alarmName, AlarmKind, describeAlarm, parseAlarmDescription, parseAlarmName } from '../../functions/brief/alarm-words.ts';
+import { alarmName, AlarmKind, canaryAlarmName, describeAlarm, fleetAlarmPattern, parseAlarmDescription, parseAlarmName } from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar, readBriefEnv } from '../../functions/brief/env.ts';
 import { readAlarmChange } from '../../functions/brief/event.ts';
 import { parseRunRecord, runRecordFilter } from '../../functions/brief/records.ts';
@@ -16,24 +16,33 @@ describe('alarm names and descriptions', () => {
     for (const kind of Object.values(AlarmKind)) {
       expect(parseAlarmName('Fleet-1', alarmName('Fleet-1', 'rates-prod-eu', kind))).toEqual({ target: 'rates-prod-eu', kind });
     }
-    expect(parseAlarmName('Fleet', 'Other-rates-critical')).toBeNull();
-    expect(parseAlarmName('Fleet', 'Fleet-canary-run-1m-errors')).toBeNull();
+    expect(parseAlarmName('Fleet', 'Other/rates/critical')).toBeNull();
+    expect(parseAlarmName('Fleet', 'Fleet/canary/run-1m-errors')).toBeNull();
   });
 
-  it('carry the endpoint and the runbook back to the brief', () => {
+  it("draw an exact fleet boundary: fleet Mcp's pattern never matches fleet Mcp-Prod's alarms", () => {
+    const pattern = new RegExp(`^${fleetAlarmPattern('Mcp').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    expect(pattern.test(alarmName('Mcp', 'rates', AlarmKind.critical))).toBe(true);
+    expect(pattern.test(canaryAlarmName('Mcp', 'schedule-dlq'))).toBe(true);
+    expect(pattern.test(alarmName('Mcp-Prod', 'rates', AlarmKind.critical))).toBe(false);
+    expect(pattern.test(canaryAlarmName('Mcp-Prod', 'schedule-dlq'))).toBe(false);
+    expect(parseAlarmName('Mcp', alarmName('Mcp-Prod', 'rates', AlarmKind.critical))).toBeNull();
+  });
+
+  it('carry the endpoint, the regions and the runbook back to the brief', () => {
     const d = describeAlarm({ kind: AlarmKind.critical, target: 't', url: 'https://t.example.com/mcp', regions: ['eu-west-1'], quorum: 1, failureThreshold: 3, periodSeconds: 60, runbookUrl: 'https://rb.example.com/t', runLogGroup: '/g' });
-    expect(parseAlarmDescription(d)).toEqual({ endpoint: 'https://t.example.com/mcp', runbookUrl: 'https://rb.example.com/t' });
+    expect(parseAlarmDescription(d)).toEqual({ endpoint: 'https://t.example.com/mcp', regions: ['eu-west-1'], runbookUrl: 'https://rb.example.com/t' });
     const none = describeAlarm({ kind: AlarmKind.warning, target: 't', url: 'https://t.example.com/mcp', regions: ['eu-west-1'], quorum: 1, failureThreshold: 3, periodSeconds: 60, runLogGroup: '/g' });
-    expect(parseAlarmDescription(none)).toEqual({ endpoint: 'https://t.example.com/mcp' });
+    expect(parseAlarmDescription(none)).toEqual({ endpoint: 'https://t.example.com/mcp', regions: ['eu-west-1'] });
   });
 });
 
 describe('readAlarmChange', () => {
-  const critical = alarms.find((a) => a.AlarmName === 'McpCanary-slow-one-critical')!;
+  const critical = alarms.find((a) => a.AlarmName === 'McpCanary/slow-one/critical')!;
 
-  it('reads target, kind, regions and period from the alarm in the event', () => {
+  it('reads target, kind, regions (from the description) and period from the alarm in the event', () => {
     const c = readAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(15) }), 'McpCanary', ['us-east-1']);
-    expect(c).toMatchObject({ alarmName: 'McpCanary-slow-one-critical', target: 'slow-one', kind: 'critical', regions: ['eu-west-1'], periodSeconds: 300, state: 'ALARM', previousState: 'OK', endpoint: 'https://slow.example.com/mcp', runbookUrl: 'https://runbooks.example.com/mcp-canary' });
+    expect(c).toMatchObject({ alarmName: 'McpCanary/slow-one/critical', target: 'slow-one', kind: 'critical', regions: ['eu-west-1'], periodSeconds: 300, state: 'ALARM', previousState: 'OK', endpoint: 'https://slow.example.com/mcp', runbookUrl: 'https://runbooks.example.com/mcp-canary' });
     expect(c!.changedAt.toISOString()).toBe(minute(15).toISOString());
   });
 
@@ -43,9 +52,9 @@ describe('readAlarmChange', () => {
     expect(readAlarmChange(null, 'McpCanary', [])).toBeNull();
   });
 
-  it('falls back to the fleet regions when the event carries no metrics', () => {
+  it('falls back to the fleet regions when the description names none', () => {
     const e = alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(1) });
-    e.detail.configuration.metrics = [];
+    e.detail.configuration.description = e.detail.configuration.description.split('\n').filter((l) => !l.startsWith('Regions: ')).join('\n');
     expect(readAlarmChange(e, 'McpCanary', ['us-east-1', 'eu-west-1'])!.regions).toEqual(['us-east-1', 'eu-west-1']);
   });
 });

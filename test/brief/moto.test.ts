@@ -35,7 +35,7 @@ let brokenServer: RunningServer;
 const verdicts: { healthy: Verdict[]; failed: Verdict[] } = { healthy: [], failed: [] };
 
 const synth = synthFleet(smallFleet());
-const critical = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary-rates-prod-critical')!;
+const critical = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
 
 const logs = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
 const sns = () => new SNSClient({ region: HOME, endpoint: moto.endpoint, credentials: motoCredentials });

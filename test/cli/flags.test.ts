@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../functions/cli/args.ts';
+import { DEFAULT_BUDGET_MS, DEFAULT_DEGRADED_MS, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../../functions/config/target.ts';
 import { FLAGS, flagForField, type Flag } from '../../functions/cli/flags.ts';
 import { HELP, main } from '../../functions/cli/main.ts';
 import { CLIENT_INFO, USER_AGENT } from '../../functions/probe/identity.ts';
@@ -52,6 +53,16 @@ describe('the flag table', () => {
   it('names a bad value by its flag, derived from the table', () => {
     expect(() => parseCommand(['check', 'http://127.0.0.1:1/mcp', '--timeout-ms', '50'])).toThrow(/--timeout-ms must be at least 100 ms/);
     expect(() => parseCommand(['check', 'http://127.0.0.1:1/mcp', '--tool', ''])).toThrow(/--tool is empty/);
+  });
+});
+
+describe('the defaults HELP shows', () => {
+  it('are the config schema\'s own defaults', () => {
+    const shown = (name: string) => FLAGS.find((f) => f.name === name)!.default;
+    expect(shown('timeout-ms')).toBe(String(DEFAULT_TIMEOUT_MS));
+    expect(shown('budget-ms')).toBe(String(DEFAULT_BUDGET_MS));
+    expect(shown('degraded-ms')).toBe(String(DEFAULT_DEGRADED_MS));
+    expect(shown('retries')).toBe(`0, max ${MAX_RETRIES}`);
   });
 });
 

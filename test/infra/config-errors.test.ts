@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../functions/config/fleet.ts';
 import { McpCanaryFleet } from '../../infra/fleet.ts';
+import { planFleet } from '../../infra/plan.ts';
 import { newTestApp, smallFleet } from './support/synth.ts';
 
 function synthError(config: FleetInput, name?: string): Error {
@@ -38,6 +39,14 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     expect(e.message).toContain('targets[0] ("rates-prod").headers.Authorization is a static header value');
     expect(e.message).toContain('headerSecrets');
     expect(e.message).not.toContain('sk-live-1234567890');
+  });
+
+  it('refuses an OAuth secret only the CLI can read ({ env } or { file }), and grants the run the stored ones', () => {
+    const oauth = (clientSecret: unknown) => ({ auth: { oauth: { clientId: 'canary', clientSecret, tokenUrl: 'https://auth.example.com/token' } } });
+    const e = synthError(withTarget(1, oauth({ env: 'DOCS_SECRET' })));
+    expect(e.message).toContain('targets[1] ("docs").auth.oauth.clientSecret is an { env } or { file } reference');
+    const plan = planFleet(withTarget(1, oauth({ secretsManager: 'canary/docs-oauth' })));
+    expect(plan.targets[1]!.headerSecrets).toContainEqual({ secretsManager: 'canary/docs-oauth' });
   });
 
   it('refuses a budget whose function timeout would not fit under the schedule period', () => {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BriefEnvVar } from '../../functions/brief/env.ts';
+import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../infra/constructs/topics.ts';
 import { alarmsOf, render } from './support/cfn.ts';
 import { resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
 
@@ -12,6 +13,32 @@ const home = synth.json('McpCanary-home');
 const topicId = (name: string) => resourcesOf(home, 'AWS::SNS::Topic').find(([, p]) => p.TopicName === name)![0];
 
 describe('topics', () => {
+  it('keep retrying a page for close to the hour SNS allows, then dead-letter it where the canary owner hears of it', () => {
+    const [, https] = resourcesOf(home, 'AWS::SNS::Subscription').find(([, p]) => p.Protocol === 'https')!;
+    expect(https.DeliveryPolicy).toEqual(HTTPS_DELIVERY_POLICY);
+    const { min, max } = httpsRetrySeconds();
+    expect(max).toBeLessThanOrEqual(SNS_MAX_RETRY_SECONDS);
+    expect(min).toBeGreaterThanOrEqual(45 * 60);
+    const dlq = resourcesOf(home, 'AWS::SQS::Queue').find(([, p]) => p.QueueName === 'McpCanary-delivery-dlq')![0];
+    // Every subscription SNS can report a failure for redrives to it; email (no delivery report) does not.
+    for (const [, sub] of resourcesOf(home, 'AWS::SNS::Subscription')) {
+      expect(sub.RedrivePolicy).toEqual(sub.Protocol === 'email' ? undefined : { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
+    }
+    const [, queuePolicy] = resourcesOf(home, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Queues).includes(dlq))!;
+    const allows = (queuePolicy.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement.filter((x) => x.Effect === 'Allow');
+    expect(allows.map((x) => [x.Action, (x.Condition as { ArnEquals: Record<string, unknown> }).ArnEquals['aws:SourceArn']])).toEqual(
+      ['McpCanary-pages', 'McpCanary-briefs'].map((t) => ['sqs:SendMessage', { Ref: topicId(t) }]),
+    );
+    const [, alarm] = resourcesOf(home, 'AWS::CloudWatch::Alarm').find(([, p]) => p.AlarmName === 'McpCanary/canary/delivery-dlq')!;
+    expect(alarm.AlarmActions).toEqual([{ Ref: topicId('McpCanary-canary-owner') }]);
+  });
+
+  it("let only this fleet's alarms publish: the pattern ends at the fleet name exactly", () => {
+    const statements = resourcesOf(home, 'AWS::SNS::TopicPolicy').flatMap(([, p]) => (p.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement);
+    const sources = statements.filter((x) => x.Sid === 'AllowFleetAlarmsToPublish').map((x) => render((x.Condition as { ArnLike: Record<string, unknown> }).ArnLike['aws:SourceArn']));
+    expect(sources).toEqual(Array(3).fill('arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary/*'));
+  });
+
   it('are pages, tickets, canary owner and briefs, each TLS-only, with their ARNs as outputs', () => {
     const topics = resourcesOf(home, 'AWS::SNS::Topic').map(([, p]) => p.TopicName);
     expect(topics).toEqual(['McpCanary-pages', 'McpCanary-tickets', 'McpCanary-canary-owner', 'McpCanary-briefs']);
@@ -57,7 +84,7 @@ describe('the brief function', () => {
     expect(rule.EventPattern).toEqual({
       source: ['aws.cloudwatch'],
       'detail-type': ['CloudWatch Alarm State Change'],
-      detail: { alarmName: [{ wildcard: 'McpCanary-*-critical' }, { wildcard: 'McpCanary-*-warning' }, { wildcard: 'McpCanary-*-dead-man' }] },
+      detail: { alarmName: [{ wildcard: 'McpCanary/*/critical' }, { wildcard: 'McpCanary/*/warning' }, { wildcard: 'McpCanary/*/dead-man' }] },
     });
     const [target] = rule.Targets as Array<Record<string, unknown>>;
     expect(target!.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
@@ -69,7 +96,7 @@ describe('the brief function', () => {
     const dlq = resourcesOf(home, 'AWS::SQS::Queue').find(([, p]) => p.QueueName === 'McpCanary-brief-dlq')![0];
     expect(invoke).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600, DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } } });
     const alarms = alarmsOf(home as never);
-    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary-canary-brief-errors', 'McpCanary-canary-brief-dlq']);
+    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary/canary/delivery-dlq', 'McpCanary/canary/brief-errors', 'McpCanary/canary/brief-dlq']);
     for (const a of alarms) expect([...(a.AlarmActions ?? []), ...(a.OKActions ?? [])]).toEqual([{ Ref: topicId('McpCanary-canary-owner') }, { Ref: topicId('McpCanary-canary-owner') }]);
   });
 
@@ -93,26 +120,25 @@ describe('the dashboard', () => {
   const [, dash] = resourcesOf(home, 'AWS::CloudWatch::Dashboard')[0]!;
   const body = JSON.parse(render(dash.DashboardBody)) as { widgets: Array<{ type: string; properties: Record<string, unknown> }> };
 
-  it('shows latency and runs per region from Metrics Insights, whatever the fleet size', () => {
+  it('shows failing regions and reported runs from Metrics Insights over the one Verdict metric, whatever the fleet size', () => {
     expect(dash.DashboardName).toBe('McpCanary');
     const queries = body.widgets.filter((w) => w.type === 'metric').flatMap((w) => (w.properties.metrics as unknown[][]).map((m) => (m[0] as { expression: string }).expression));
     expect(queries).toEqual([
-      'SELECT AVG(Duration) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
-      'SELECT MAX(Duration) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
-      'SELECT COUNT(Outcome) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
-      'SELECT MAX(Outcome) FROM SCHEMA("McpCanary", ProbeRegion, Target) GROUP BY ProbeRegion',
+      'SELECT SUM(Verdict) FROM SCHEMA("McpCanary", Target) GROUP BY Target ORDER BY SUM() DESC LIMIT 10',
+      'SELECT COUNT(Verdict) FROM SCHEMA("McpCanary", Target)',
     ]);
   });
 
-  it("reads outcomes and failures by class from each region's run log, in that region", () => {
+  it("reads latency, outcomes and failures by class from each region's run log, in that region", () => {
     const logs = body.widgets.filter((w) => w.type === 'log').map((w) => [w.properties.region, w.properties.title, String(w.properties.query)]);
-    expect(logs.map(([r, t]) => [r, t])).toEqual(['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => [[r, `${r}: runs by outcome`], [r, `${r}: failures by class`]]));
+    expect(logs.map(([r, t]) => [r, t])).toEqual(['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => [[r, `${r}: latency (ms, average and worst run)`], [r, `${r}: runs by outcome`], [r, `${r}: failures by class`]]));
     for (const [, , q] of logs) expect(q).toContain("SOURCE '/mcp-canary/McpCanary/run'");
-    expect(logs[1]![2]).toContain('verdict.outcome = "failed"');
+    expect(logs[0]![2]).toContain('avg(verdict.durationMs)');
+    expect(logs[2]![2]).toContain('verdict.outcome = "failed"');
   });
 
   it('lists the critical alarms of a small fleet', () => {
     const status = body.widgets.find((w) => w.type === 'alarm')!;
-    expect(status.properties.alarms).toEqual(['docs', 'rates-prod', 'slow-one'].map((t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary-${t}-critical`));
+    expect(status.properties.alarms).toEqual(['docs', 'rates-prod', 'slow-one'].map((t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary/${t}/critical`));
   });
 });

@@ -68,6 +68,6 @@ describe('alarm → SNS', () => {
   it("does not let another fleet's alarms, or another account, publish", () => {
     const pages = topics.find((t) => t.name === 'McpCanary-pages')!;
     expect(allowsAlarm(pages.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:Other-rates-critical')).toBe(false);
-    expect(allowsAlarm(topics.find((t) => t.name === 'McpCanary-briefs')!.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary-rates-prod-critical')).toBe(false);
+    expect(allowsAlarm(topics.find((t) => t.name === 'McpCanary-briefs')!.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary/rates-prod/critical')).toBe(false);
   });
 });

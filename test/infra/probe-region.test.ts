@@ -89,6 +89,15 @@ describe('run functions', () => {
     }
   });
 
+  it('are never retried late by Lambda: no async retry, the shortest event age, dropped events to the dead-letter queue', () => {
+    const dlq = logicalId(eu, 'AWS::SQS::Queue', (p) => p.QueueName === 'McpCanary-schedule-dlq');
+    const configs = resourcesOf(eu, 'AWS::Lambda::EventInvokeConfig').map(([, p]) => p);
+    expect(configs).toHaveLength(fns.length);
+    for (const c of configs) {
+      expect(c).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60, DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } } });
+    }
+  });
+
   it('log to one named log group per region with retention set', () => {
     const [group, props] = resourcesOf(eu, 'AWS::Logs::LogGroup')[0]!;
     expect(props).toMatchObject({ LogGroupName: '/mcp-canary/McpCanary/run', RetentionInDays: 30 });
@@ -126,15 +135,22 @@ describe('the canary owner in a probe region', () => {
   it('hears about run function errors (N periods in a row) and dead-lettered runs, on a regional topic', () => {
     const alarms = alarmsOf(eu as never);
     const topic = logicalId(eu, 'AWS::SNS::Topic', (p) => p.TopicName === 'McpCanary-canary-owner');
-    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary-canary-run-1m-errors', 'McpCanary-canary-run-5m-errors', 'McpCanary-canary-schedule-dlq']);
-    const errors = alarms[0]!;
+    expect(alarms.map((a) => a.AlarmName).sort()).toEqual(['McpCanary/canary/delivery-dlq', 'McpCanary/canary/run-1m-errors', 'McpCanary/canary/run-5m-errors', 'McpCanary/canary/schedule-dlq']);
+    const errors = alarms.find((a) => a.AlarmName.endsWith('/run-1m-errors'))!;
     expect(errors).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 3, TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-    expect(errors.Metrics.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
-    expect(errors.Metrics.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period])).toEqual([['Errors', 'Sum', 60], ['Throttles', 'Sum', 60]]);
+    expect(errors.Metrics!.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
+    expect(errors.Metrics!.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period])).toEqual([['Errors', 'Sum', 60], ['Throttles', 'Sum', 60]]);
     for (const a of alarms) {
       expect(a.AlarmActions).toEqual([{ Ref: topic }]);
       expect(a.OKActions).toEqual([{ Ref: topic }]);
     }
+  });
+
+  it('is told when SNS could not deliver to one of its subscribers: a redrive queue with an alarm', () => {
+    const dlq = logicalId(eu, 'AWS::SQS::Queue', (p) => p.QueueName === 'McpCanary-delivery-dlq');
+    const [, alarm] = resourcesOf(eu, 'AWS::CloudWatch::Alarm').find(([, p]) => p.AlarmName === 'McpCanary/canary/delivery-dlq')!;
+    expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Period: 60 });
+    expect(render((alarm.Dimensions as Array<{ Value: unknown }>)[0]!.Value)).toBe(`\${${dlq}.QueueName}`);
   });
 
   it('in the home region uses the home canary-owner topic instead of a second one', () => {

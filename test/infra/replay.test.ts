@@ -1,20 +1,21 @@
 /**
- * Replays run sequences through the synthesized alarm definitions with CloudWatch's documented M-of-N
- * and missing-data rules, and shows who is told, at which run: the target owner's pager only for a
- * real outage, at run N and not before; tickets for what is wrong but not down; the canary owner when
- * the canary itself is broken; and the incident resolves under the same alarm.
+ * Replays run sequences through the synthesized alarms of the example fleet, with CloudWatch's
+ * documented evaluation rules and arrival timing (support/timing.ts), and shows who is told, after
+ * which run: the target owner's pager only for a real outage, after run N; tickets for what is wrong
+ * but not down; the canary owner when the canary itself is broken; and the incident resolves under the
+ * same alarm. The random-timing properties are in timing.test.ts.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alarmsOf, render, type AlarmProps } from './support/cfn.ts';
 import { evaluateExpression, evaluateRange, type AlarmRule, type Series } from './support/cloudwatch-alarm.ts';
-import { replayScenario, type Notification } from './support/replay.ts';
 import { smallFleet, synthFleet } from './support/synth.ts';
+import { replayTimed, type Notification } from './support/timing.ts';
 
 const synth = synthFleet(smallFleet());
 const alarms = [...synth.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
-const target = (name: string) => alarms.filter((a) => a.AlarmName.startsWith(`McpCanary-${name}-`));
+const target = (name: string) => alarms.filter((a) => a.AlarmName.startsWith(`McpCanary/${name}/`));
 const ratesAlarms = target('rates-prod');
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 const PAGES = 'arn:${AWS::Partition}:sns:us-east-1:${AWS::AccountId}:McpCanary-pages';
@@ -25,7 +26,7 @@ interface Scenario {
   readonly name: string;
   /** Per region; `all` for every region. */
   readonly runs: Readonly<Record<string, string>>;
-  /** Expected: the run of each first notification, or null for never. */
+  /** Expected: the run after which each first notification comes, or null for never. */
   readonly page: number | null;
   readonly ticket: number | null;
   readonly owner: number | null;
@@ -42,39 +43,54 @@ const scenarios: Scenario[] = [
   { name: 'Blips, never 3 in a row', runs: all('FFHFFH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'A recovered session (degraded once)', runs: all('HDHHH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'Slow for 3 runs (degraded)', runs: all('DDDD'), page: null, ticket: N, owner: null, resolved: null },
+  { name: 'Healthy, with a certificate about to expire (warning)', runs: all('WWWW'), page: null, ticket: N, owner: null, resolved: null },
   { name: 'One region fails, below quorum', runs: { ...all('HHHHH'), 'eu-west-1': 'FFFFF' }, page: null, ticket: N, owner: null, resolved: null },
   { name: 'Failing every run, in one region or two by turns', runs: { 'us-east-1': 'FFFFF', 'eu-west-1': 'FHFHF', 'ap-southeast-2': 'HHHHH' }, page: null, ticket: N, owner: null, resolved: null },
   { name: 'The canary cannot judge (inconclusive)', runs: all('IIII'), page: null, ticket: N, owner: null, resolved: null },
   { name: 'No runs recorded in one region', runs: { ...all('HHHHHH'), 'eu-west-1': '------' }, page: null, ticket: null, owner: N, resolved: null },
-  { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 2, resolved: null },
+  { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 3, resolved: null },
   { name: 'Outage while one region records no runs', runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' }, page: N, ticket: N, owner: N, resolved: null },
+  { name: 'Outage, then the canary falls silent everywhere', runs: all('FFFF--------'), page: N, ticket: N, owner: 4 + N + 3, resolved: null },
+  { name: 'Outage, then silent but for one failing region', runs: { ...all('FFFF--------'), 'eu-west-1': 'FFFFFFFFFFFF' }, page: N, ticket: N, owner: 4 + N, resolved: null },
 ];
 
-function first(ns: readonly Notification[], topic: string, state: 'ALARM' | 'OK'): number | null {
-  return ns.find((n) => n.state === state && n.topics.includes(topic))?.run ?? null;
+function first(ns: readonly Notification[], topic: string, states: ReadonlyArray<Notification['state']>): number | null {
+  return ns.find((n) => states.includes(n.state) && n.topics.includes(topic))?.afterRun ?? null;
 }
 
 function outcomeOf(s: Scenario) {
-  const ns = replayScenario(ratesAlarms, s.runs);
-  return { page: first(ns, PAGES, 'ALARM'), ticket: first(ns, TICKETS, 'ALARM'), owner: first(ns, OWNER, 'ALARM'), resolved: first(ns, PAGES, 'OK'), ns };
+  const ns = replayTimed(ratesAlarms, { runs: s.runs });
+  return {
+    page: first(ns, PAGES, ['ALARM']),
+    ticket: first(ns, TICKETS, ['ALARM']),
+    owner: first(ns, OWNER, ['ALARM', 'INSUFFICIENT_DATA']),
+    resolved: first(ns, PAGES, ['OK']),
+    ns,
+  };
 }
 
 describe('the evaluator follows the CloudWatch User Guide', () => {
-  // "How alarm state is evaluated when data is missing": 3 of 3, five points fetched (0 ok, X breaching, - missing).
+  // "How alarm state is evaluated when data is missing": five points fetched (0 ok, X breaching, - missing).
   const rule = (m: number, t: AlarmRule['treatMissingData']): AlarmRule => ({ comparison: 'GreaterThanOrEqualToThreshold', threshold: 1, evaluationPeriods: 3, datapointsToAlarm: m, treatMissingData: t });
   const points = (s: string) => s.split(' ').map((c) => (c === '-' ? undefined : c === 'X' ? 1 : 0));
+  // Both of the guide's tables, every column; "keep" is "Retain current state".
   it.each([
-    ['0 - X - X', 3, 'OK', 'OK'],
-    ['0 - - - -', 3, 'OK', 'OK'],
-    ['- - - - -', 3, 'ALARM', 'OK'],
-    ['0 X X - X', 3, 'ALARM', 'ALARM'],
-    ['- - - - X', 3, 'ALARM', 'OK'],
-    ['0 - X - X', 2, 'ALARM', 'ALARM'],
-    ['0 0 X 0 X', 2, 'ALARM', 'ALARM'],
-    ['0 - X - -', 2, 'ALARM', 'OK'],
-    ['- - - - 0', 2, 'ALARM', 'OK'],
-    ['- - - - X', 2, 'ALARM', 'OK'],
-  ] as const)('documented row "%s" with %i of 3: breaching → %s, notBreaching → %s', (row, m, breaching, notBreaching) => {
+    ['0 - X - X', 3, 'OK', 'OK', 'OK', 'OK'],
+    ['0 - - - -', 3, 'OK', 'OK', 'OK', 'OK'],
+    ['- - - - -', 3, 'INSUFFICIENT_DATA', 'keep', 'ALARM', 'OK'],
+    ['0 X X - X', 3, 'ALARM', 'ALARM', 'ALARM', 'ALARM'],
+    ['- - - - X', 3, 'INSUFFICIENT_DATA', 'keep', 'ALARM', 'OK'],
+    ['X - - - -', 3, 'ALARM', 'keep', 'ALARM', 'OK'],
+    ['0 - X - X', 2, 'ALARM', 'ALARM', 'ALARM', 'ALARM'],
+    ['0 0 X 0 X', 2, 'ALARM', 'ALARM', 'ALARM', 'ALARM'],
+    ['0 - X - -', 2, 'OK', 'OK', 'ALARM', 'OK'],
+    ['- - - - 0', 2, 'OK', 'OK', 'ALARM', 'OK'],
+    ['- - - - X', 2, 'INSUFFICIENT_DATA', 'keep', 'ALARM', 'OK'],
+  ] as const)('documented row "%s" with %i of 3: missing → %s, ignore → %s, breaching → %s, notBreaching → %s', (row, m, missing, ignore, breaching, notBreaching) => {
+    expect(evaluateRange(rule(m, 'missing'), points(row)).state).toBe(missing);
+    for (const current of ['OK', 'ALARM'] as const) {
+      expect(evaluateRange(rule(m, 'ignore'), points(row), current).state).toBe(ignore === 'keep' ? current : ignore);
+    }
     expect(evaluateRange(rule(m, 'breaching'), points(row)).state).toBe(breaching);
     expect(evaluateRange(rule(m, 'notBreaching'), points(row)).state).toBe(notBreaching);
   });
@@ -106,36 +122,45 @@ describe('run sequences through the synthesized alarms', () => {
     expect({ page: got.page, ticket: got.ticket, owner: got.owner, resolved: got.resolved }).toEqual({ page: s.page, ticket: s.ticket, owner: s.owner, resolved: s.resolved });
   });
 
-  it('pages a hard outage at run N and not at run N−1', () => {
-    for (const n of [1, 2, 3, 5]) {
+  it('pages a hard outage after run N and not after run N−1', () => {
+    for (const n of [2, 3, 5]) {
       const fleet = synthFleet({ ...smallFleet(), failureThreshold: n });
-      const critical = [...fleet.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary-rates-prod-critical')!;
-      const pages = replayScenario([critical], all('F'.repeat(n + 2))).filter((x) => x.state === 'ALARM');
-      expect(pages.map((p) => p.run)).toEqual([n]);
-      expect(replayScenario([critical], all('F'.repeat(n - 1))).filter((x) => x.state === 'ALARM')).toEqual([]);
+      const critical = [...fleet.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
+      const pages = replayTimed([critical], { runs: all('F'.repeat(n + 2)) }).filter((x) => x.state === 'ALARM');
+      expect(pages.map((p) => p.afterRun)).toEqual([n]);
+      expect(replayTimed([critical], { runs: all('F'.repeat(n - 1)), tail: 0 }).filter((x) => x.state === 'ALARM')).toEqual([]);
     }
   });
 
   it('resolves an incident on the pages topic, so the pager closes it under the same alarm name', () => {
     const { ns } = outcomeOf(scenarios[1]!);
-    const critical = ns.filter((n) => n.alarm === 'McpCanary-rates-prod-critical');
-    expect(critical.map((n) => [n.run, n.state, n.topics])).toEqual([[3, 'ALARM', [PAGES]], [5, 'OK', [PAGES]]]);
+    const critical = ns.filter((n) => n.alarm === 'McpCanary/rates-prod/critical');
+    expect(critical.map((n) => [n.afterRun, n.state, n.topics])).toEqual([[3, 'ALARM', [PAGES]], [5, 'OK', [PAGES]]]);
   });
 
-  it('never pages the target owner for the canary failing, a blip, a recovered session, or one region', () => {
-    for (const s of scenarios.filter((x) => x.page === null)) expect(outcomeOf(s).ns.filter((n) => n.topics.includes(PAGES))).toEqual([]);
+  it('never pages the target owner for the canary failing, a blip, a recovered session, a warning or one region', () => {
+    for (const s of scenarios.filter((x) => x.page === null)) expect(outcomeOf(s).ns.filter((n) => n.topics.includes(PAGES) && n.state !== 'OK')).toEqual([]);
   });
 
-  it('is the table in the README', () => {
-    const doc = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('keeps an open page open while the canary is silent, and tells the canary owner instead', () => {
+    for (const s of scenarios.filter((x) => x.name.startsWith('Outage, then'))) {
+      if (s.resolved !== null) continue;
+      const { ns } = outcomeOf(s);
+      expect(ns.filter((n) => n.alarm.endsWith('/critical')).map((n) => n.state)).toEqual(['ALARM']);
+      expect(ns.some((n) => n.topics.includes(OWNER))).toBe(true);
+    }
+  });
+
+  it('is the table in infra/README.md', () => {
+    const doc = readFileSync(new URL('../../infra/README.md', import.meta.url), 'utf8');
     const section = /<!-- replay-table:start -->\n([\s\S]*?)\n<!-- replay-table:end -->/.exec(doc)?.[1];
-    expect(section, 'README.md has no replay table markers').toBeDefined();
+    expect(section, 'infra/README.md has no replay table markers').toBeDefined();
     expect(section!.trim()).toBe(replayTable().trim());
   });
 
   it('captures the page a hard outage sends (MCP_CANARY_CAPTURE_DIR)', () => {
     const ns = outcomeOf(scenarios[0]!).ns;
-    const alarm = ratesAlarms.find((a) => a.AlarmName.endsWith('-critical'))!;
+    const alarm = ratesAlarms.find((a) => a.AlarmName.endsWith('/critical'))!;
     const page = pageOf(alarm, ns.find((n) => n.alarm === alarm.AlarmName && n.state === 'ALARM')!);
     expect(page.NewStateValue).toBe('ALARM');
     expect(page.AlarmDescription).toContain('Endpoint: https://rates.example.com/mcp');
@@ -160,7 +185,7 @@ function replayTable(): string {
     const o = outcomeOf(s);
     return `| ${s.name} | ${runs(s.runs)} | ${cell(o.page)} | ${cell(o.ticket)} | ${cell(o.owner)} | ${cell(o.resolved)} |`;
   });
-  return ['| Scenario (N = 3, quorum 2 of 3) | Runs per region | Page (critical) | Ticket (warning) | Canary owner (dead-man) | Page resolved |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Scenario (N = 3, quorum 2 of 3) | Runs per region | Page (critical) | Ticket (warning) | Canary owner | Page resolved |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** The SNS message CloudWatch publishes for an alarm action, in its documented JSON shape. */
@@ -170,7 +195,7 @@ function pageOf(alarm: AlarmProps, n: Notification) {
   const start = Date.UTC(2026, 10, 29, 22, 0, 0);
   const at = (run: number) => new Date(start + (run - 1) * 60_000);
   const stamp = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)} ${d.toISOString().slice(11, 19)}`;
-  const evaluated = n.transition.evaluated.map((e, i, arr) => ({ ...e, run: n.run - (arr.length - 1 - i) })).reverse();
+  const evaluated = n.evaluated.map((e, i, arr) => ({ ...e, run: n.afterRun - (arr.length - 1 - i) })).reverse();
   const m = alarm.DatapointsToAlarm;
   const reason = `Threshold Crossed: ${m} out of the last ${alarm.EvaluationPeriods} datapoints [${evaluated.map((e) => `${(e.value ?? 0).toFixed(1)} (${stamp(at(e.run))})`).join(', ')}] was greater than or equal to the threshold (${alarm.Threshold.toFixed(1)}) (minimum ${m} datapoints for OK -> ALARM transition).`;
   return {
@@ -179,15 +204,15 @@ function pageOf(alarm: AlarmProps, n: Notification) {
     AWSAccountId: account,
     NewStateValue: n.state,
     NewStateReason: reason,
-    StateChangeTime: new Date(at(n.run).getTime() + 70_000).toISOString().replace('Z', '+0000'),
+    StateChangeTime: new Date(start + n.at * 1000).toISOString().replace('Z', '+0000'),
     Region: 'US East (N. Virginia)',
     AlarmArn: `arn:aws:cloudwatch:us-east-1:${account}:alarm:${alarm.AlarmName}`,
-    OldStateValue: 'OK',
+    OldStateValue: n.from,
     OKActions: (alarm.OKActions ?? []).map(render).map(resolve),
     AlarmActions: (alarm.AlarmActions ?? []).map(render).map(resolve),
-    InsufficientDataActions: [],
+    InsufficientDataActions: (alarm.InsufficientDataActions ?? []).map(render).map(resolve),
     Trigger: {
-      Period: alarm.Metrics.find((x) => x.MetricStat)!.MetricStat!.Period,
+      Period: alarm.Metrics!.find((x) => x.MetricStat)!.MetricStat!.Period,
       EvaluationPeriods: alarm.EvaluationPeriods,
       DatapointsToAlarm: alarm.DatapointsToAlarm,
       ComparisonOperator: alarm.ComparisonOperator,

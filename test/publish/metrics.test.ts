@@ -8,14 +8,16 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
 import { isRetryable, MAX_DATUMS_PER_CALL, metricData, publishRuns, type PublishOptions } from '../../functions/publish/metrics.ts';
-import type { RunRecord } from '../../functions/publish/schema.ts';
+import { MAX_PROBE_REGIONS } from '../../functions/config/fleet.ts';
+import { TICKET_WEIGHT, verdictValue, type RunRecord } from '../../functions/publish/schema.ts';
 import type { Outcome } from '../../functions/verdict.ts';
 
 const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord => ({
   message: 'mcp-canary run',
   target,
   probeRegion: 'eu-west-1',
-  startedAt: '2026-11-29T10:00:00.000Z',
+  startedAt: '2026-11-29T10:00:47.000Z',
+  scheduledFor: '2026-11-29T10:00:00.000Z',
   verdict: { target, outcome, failure: null, detail: '', revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
 });
 
@@ -33,26 +35,34 @@ function clock(budgetMs: number): { opts: PublishOptions; sleeps: number[] } {
 }
 
 describe('metric data', () => {
-  it.each([['healthy', 0], ['degraded', 1], ['inconclusive', 2], ['failed', 3]] as const)('writes an outcome of %s as Outcome %i and its Duration in ms, under Target and ProbeRegion', (outcome, code) => {
+  it.each([['healthy', 0], ['degraded', TICKET_WEIGHT], ['inconclusive', TICKET_WEIGHT], ['failed', 1]] as const)('writes a %s run as one Verdict datum of %d under Target alone, stamped with its scheduled period', (outcome, value) => {
     // Act
     const data = metricData(record('rates', outcome, 1234));
-    // Assess
-    const dimensions = [{ Name: 'Target', Value: 'rates' }, { Name: 'ProbeRegion', Value: 'eu-west-1' }];
-    const at = new Date('2026-11-29T10:00:00.000Z');
+    // Assess: the period the run was scheduled for, not the second it started
     expect(data).toEqual([
-      { MetricName: 'Outcome', Dimensions: dimensions, Timestamp: at, Value: code, Unit: 'None', StorageResolution: 60 },
-      { MetricName: 'Duration', Dimensions: dimensions, Timestamp: at, Value: 1234, Unit: 'Milliseconds', StorageResolution: 60 },
+      { MetricName: 'Verdict', Dimensions: [{ Name: 'Target', Value: 'rates' }], Timestamp: new Date('2026-11-29T10:00:00.000Z'), Value: value, Unit: 'None', StorageResolution: 60 },
     ]);
+  });
+
+  it('counts a healthy run with a warning (an expiring certificate) toward a ticket, never toward a page', () => {
+    const healthy = record('rates', 'healthy');
+    const warned = { ...healthy, verdict: { ...healthy.verdict, warnings: [{ kind: 'certificate_expiry' as const, detail: 'expires in 3 days', expiresAt: '2026-12-02T00:00:00.000Z' }] } };
+    expect(metricData(warned)[0]!.Value).toBe(TICKET_WEIGHT);
+  });
+
+  it('keeps ten regions of ticket weight below one failed region, so Sum >= k still counts failures', () => {
+    expect(MAX_PROBE_REGIONS * TICKET_WEIGHT).toBeLessThan(1);
+    expect(verdictValue({ outcome: 'failed', warnings: [] }) + (MAX_PROBE_REGIONS - 1) * TICKET_WEIGHT).toBeLessThan(2);
   });
 });
 
 describe('publishing', () => {
-  it('sends 2 × 1250 runs in three calls of at most 1000 datums, in the namespace', async () => {
+  it('sends 2500 runs in three calls of at most 1000 datums, in the namespace', async () => {
     // Prepare
     const client = new CloudWatchClient({ region: 'us-east-1' });
     const cw = mockClient(client);
     cw.on(PutMetricDataCommand).resolves({});
-    const runs = Array.from({ length: 1250 }, (_, i) => record(`t${i}`, 'healthy'));
+    const runs = Array.from({ length: 2500 }, (_, i) => record(`t${i}`, 'healthy'));
     // Act
     const result = await publishRuns(client, runs, clock(10_000).opts);
     // Assess

@@ -60,8 +60,8 @@ describe('the scheduled handler', () => {
       published: true,
     });
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-    expect(await readRuns(home, 'McpCanary', 'rates-dead', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 3 });
-    expect(await readRuns(home, 'McpCanary', 'rates-prod', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 0 });
+    expect(await readRuns(home, 'McpCanary', 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
+    expect(await readRuns(home, 'McpCanary', 'rates-prod')).toMatchObject({ runs: 1, worst: 0 });
     expect(lines().map((l) => [l.message, l.target, l.probeRegion])).toEqual(expect.arrayContaining([
       ['mcp-canary run', 'rates-dead', PROBE_REGION],
       ['mcp-canary run', 'rates-prod', PROBE_REGION],

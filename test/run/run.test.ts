@@ -6,7 +6,7 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
 import { judge } from '../../functions/probe/judge.ts';
-import type { RunRecord } from '../../functions/publish/schema.ts';
+import { TICKET_WEIGHT, type RunRecord } from '../../functions/publish/schema.ts';
 import { REDACTED } from '../../functions/redact.ts';
 import { run } from '../../functions/run/run.ts';
 import type { Verdict } from '../../functions/verdict.ts';
@@ -38,7 +38,7 @@ const rateCheck = { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson:
 const records = (lines: string[]) => lines.map((l) => JSON.parse(l) as RunRecord & { message: string });
 
 describe('a healthy target', () => {
-  it('publishes Outcome 0 and the run duration under Target and ProbeRegion, in the home region only', async () => {
+  it('publishes one Verdict of 0 under Target alone, in the home region only, and logs its latency', async () => {
     // Prepare
     const lines: string[] = [];
     // Act
@@ -47,13 +47,11 @@ describe('a healthy target', () => {
     expect(summary).toEqual({ verdicts: [{ target: 'rates-modern', outcome: 'healthy', failure: null }], published: true });
     const [record] = records(lines);
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-    expect(await readRuns(home, NAMESPACE, 'rates-modern', PROBE_REGION)).toEqual({
-      runs: 1, worstOutcome: 0, bestOutcome: 0, maxDurationMs: record!.verdict.durationMs,
-    });
-    expect(await listMetrics(home, NAMESPACE)).toEqual([
-      'Duration Target=rates-modern ProbeRegion=eu-west-1',
-      'Outcome Target=rates-modern ProbeRegion=eu-west-1',
-    ]);
+    expect(await readRuns(home, NAMESPACE, 'rates-modern')).toEqual({ runs: 1, worst: 0 });
+    expect(await listMetrics(home, NAMESPACE)).toEqual(['Verdict Target=rates-modern']);
+    // Latency per region lives in the run record, not in a metric.
+    expect(record!.verdict.durationMs).toBeGreaterThan(0);
+    expect(record!.scheduledFor).toBe(new Date(Math.floor(Date.parse(record!.startedAt) / 60_000) * 60_000).toISOString());
     expect(await listMetrics(cloudWatchAt(moto.endpoint, PROBE_REGION), NAMESPACE)).toEqual([]);
   });
 
@@ -78,14 +76,14 @@ describe('a healthy target', () => {
 });
 
 describe('a target that is down', () => {
-  it('is published as a failed run (Outcome 3) for that target and region, and the run returns normally', async () => {
+  it('is published as a failed run (Verdict 1) for that target, and the run returns normally', async () => {
     // Prepare
     const lines: string[] = [];
     // Act
     const summary = await run({ targets: [{ name: 'rates-dead', url: await deadUrl() }] }, motoRunDeps(moto.endpoint, lines));
     // Assess
     expect(summary).toEqual({ verdicts: [{ target: 'rates-dead', outcome: 'failed', failure: 'unreachable' }], published: true });
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-dead', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 3 });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
     expect(records(lines)[0]!.verdict.outcome).toBe('failed');
   });
 });
@@ -113,9 +111,9 @@ describe('a group of targets', () => {
       // Each verdict is logged as soon as it is known: the healthy ones do not wait for the hanging one.
       expect(records(lines).map((r) => r.target).at(-1)).toBe('rates-hanging');
       const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-      expect(await listMetrics(home, NAMESPACE)).toHaveLength(6);
-      for (const [target, code] of [['rates-hanging', 3], ['rates-modern', 0], ['rates-legacy', 0]] as const) {
-        expect(await readRuns(home, NAMESPACE, target, PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: code });
+      expect(await listMetrics(home, NAMESPACE)).toHaveLength(3);
+      for (const [target, value] of [['rates-hanging', 1], ['rates-modern', 0], ['rates-legacy', 0]] as const) {
+        expect(await readRuns(home, NAMESPACE, target)).toMatchObject({ runs: 1, worst: value });
       }
     } finally {
       await hanging.close();
@@ -136,7 +134,7 @@ describe('a group of targets', () => {
       { target: 'rates-modern', outcome: 'healthy', failure: null },
     ]);
     expect(records(lines).find((r) => r.target === 'stuck')!.verdict.detail).toMatch(/budgetMs 1000 \+ 2000 ms grace/);
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'stuck', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 3 });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'stuck')).toMatchObject({ runs: 1, worst: 1 });
   });
 
   it('makes an engine crash inconclusive for that target only', async () => {
@@ -156,7 +154,7 @@ describe('a group of targets', () => {
       { target: 'rates-legacy', outcome: 'healthy', failure: null },
     ]);
     expect(records(lines).find((r) => r.target === 'crashy')!.verdict.detail).toMatch(/TypeError: cannot read properties.*canary bug/);
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'crashy', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 2 });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'crashy')).toMatchObject({ runs: 1, worst: TICKET_WEIGHT });
   });
 
   it('makes an invalid definition inconclusive, names the field, and still runs the valid ones', async () => {
@@ -176,10 +174,8 @@ describe('a group of targets', () => {
     expect(records(lines).find((r) => r.target === 'targets[1]')!.verdict.detail).toMatch(/targets\[1\]\.name is required/);
     // A nameless target is logged but not published: no alarm could watch a `targets[1]` metric.
     expect(await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE)).toEqual([
-      'Duration Target=rates-modern ProbeRegion=eu-west-1',
-      'Duration Target=rates-typo ProbeRegion=eu-west-1',
-      'Outcome Target=rates-modern ProbeRegion=eu-west-1',
-      'Outcome Target=rates-typo ProbeRegion=eu-west-1',
+      'Verdict Target=rates-modern',
+      'Verdict Target=rates-typo',
     ]);
   });
 });
@@ -224,7 +220,7 @@ describe('credentials by reference', () => {
     expect(summary.verdicts).toEqual([{ target: 'rates-nosecret', outcome: 'inconclusive', failure: null }]);
     expect(records(lines)[0]!.verdict.detail).toMatch(/headerSecrets\.Authorization: Secrets Manager secret "rates\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1/);
     expect(modern.requests.length).toBe(before);
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-nosecret', PROBE_REGION)).toMatchObject({ runs: 1, worstOutcome: 2 });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-nosecret')).toMatchObject({ runs: 1, worst: TICKET_WEIGHT });
   });
 });
 

@@ -23,7 +23,8 @@ export function verdict(target: string, outcome: Outcome, failure: FailureClass 
 }
 
 export function record(v: Verdict, probeRegion: string, startedAt: Date): RunRecord {
-  return { message: RUN_RECORD_MESSAGE, target: v.target, probeRegion, startedAt: startedAt.toISOString(), verdict: v };
+  const scheduledFor = new Date(Math.floor(startedAt.getTime() / 60_000) * 60_000);
+  return { message: RUN_RECORD_MESSAGE, target: v.target, probeRegion, startedAt: startedAt.toISOString(), scheduledFor: scheduledFor.toISOString(), verdict: v };
 }
 
 /** The EventBridge "CloudWatch Alarm State Change" event for a synthesized alarm (documented shape). */
@@ -46,7 +47,8 @@ export function alarmEvent(alarm: AlarmProps, change: { state: 'ALARM' | 'OK' | 
       previousState: { value: change.previous, reason: '', timestamp: new Date(change.at.getTime() - 600_000).toISOString().replace('Z', '+0000') },
       configuration: {
         description: alarm.AlarmDescription,
-        metrics: alarm.Metrics.map((m) => (m.MetricStat
+        // A single-metric alarm's event carries its one metric in the same list.
+        metrics: (alarm.Metrics ?? [{ Id: 'm1', ReturnData: true, MetricStat: { Metric: { Namespace: alarm.Namespace!, MetricName: alarm.MetricName!, Dimensions: alarm.Dimensions! }, Period: alarm.Period!, Stat: alarm.Statistic! } }]).map((m) => (m.MetricStat
           ? { id: m.Id, metricStat: { metric: { namespace: m.MetricStat.Metric.Namespace, name: m.MetricStat.Metric.MetricName, dimensions: dims(m.MetricStat.Metric.Dimensions) }, period: m.MetricStat.Period, stat: m.MetricStat.Stat }, returnData: false }
           : { id: m.Id, expression: m.Expression, label: 'expression', returnData: true })),
       },

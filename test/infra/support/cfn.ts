@@ -33,9 +33,17 @@ export interface AlarmProps {
   readonly EvaluationPeriods: number;
   readonly DatapointsToAlarm: number;
   readonly TreatMissingData: string;
-  readonly Metrics: readonly AlarmMetric[];
+  /** Metric-math alarms. */
+  readonly Metrics?: readonly AlarmMetric[];
+  /** Single-metric alarms. */
+  readonly MetricName?: string;
+  readonly Namespace?: string;
+  readonly Dimensions?: ReadonlyArray<{ Name: string; Value: unknown }>;
+  readonly Statistic?: string;
+  readonly Period?: number;
   readonly AlarmActions?: readonly unknown[];
   readonly OKActions?: readonly unknown[];
+  readonly InsufficientDataActions?: readonly unknown[];
 }
 
 export function alarmsOf(template: { Resources?: Record<string, { Type: string; Properties?: unknown }> }): AlarmProps[] {

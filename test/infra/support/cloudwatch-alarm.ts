@@ -156,7 +156,7 @@ function ifValue(cond: Value, yes: Value, no: Value | undefined): Value {
 
 // ---- alarm evaluation -------------------------------------------------------------------------
 
-export type Treatment = 'breaching' | 'notBreaching';
+export type Treatment = 'breaching' | 'notBreaching' | 'ignore' | 'missing';
 export type AlarmState = 'OK' | 'ALARM' | 'INSUFFICIENT_DATA';
 export type Comparison = 'GreaterThanOrEqualToThreshold' | 'GreaterThanThreshold' | 'LessThanThreshold' | 'LessThanOrEqualToThreshold';
 
@@ -177,46 +177,47 @@ export function breaches(rule: Pick<AlarmRule, 'comparison' | 'threshold'>, v: n
   }
 }
 
-/**
- * The state after one evaluation, given the evaluation range oldest first (`undefined` = missing).
- * Returns the points that were evaluated too, newest last, for the state reason.
- */
-export function evaluateRange(rule: AlarmRule, range: ReadonlyArray<number | undefined>): { state: AlarmState; evaluated: Array<{ value: number | undefined; breaching: boolean }> } {
-  const n = rule.evaluationPeriods;
-  const existing = range.map((v, i) => ({ v, i })).filter((x) => x.v !== undefined);
-  let evaluated: Array<{ value: number | undefined; breaching: boolean; i: number }>;
-  if (existing.length >= n) {
-    evaluated = existing.slice(-n).map((x) => ({ value: x.v, breaching: breaches(rule, x.v!), i: x.i }));
-  } else {
-    // All real points count; the newest missing slots are filled, as few as needed.
-    const missing = range.map((v, i) => ({ v, i })).filter((x) => x.v === undefined).slice(-(n - existing.length));
-    evaluated = [
-      ...existing.map((x) => ({ value: x.v, breaching: breaches(rule, x.v!), i: x.i })),
-      ...missing.map((x) => ({ value: undefined, breaching: rule.treatMissingData === 'breaching', i: x.i })),
-    ].sort((a, b) => a.i - b.i);
-  }
-  const breachingCount = evaluated.filter((e) => e.breaching).length;
-  return { state: breachingCount >= rule.datapointsToAlarm ? 'ALARM' : 'OK', evaluated: evaluated.map(({ value, breaching }) => ({ value, breaching })) };
-}
-
-export interface Transition {
-  /** 1-based run (period) after which the alarm changed state. */
-  readonly run: number;
-  readonly from: AlarmState;
-  readonly to: AlarmState;
+export interface Evaluation {
+  readonly state: AlarmState;
+  /** The points that decided it, oldest first (empty when the state was kept or is INSUFFICIENT_DATA). */
   readonly evaluated: Array<{ value: number | undefined; breaching: boolean }>;
 }
 
-/** Evaluates after every period of `series` (periods 1..count) and lists the state changes. */
-export function replay(rule: AlarmRule, series: Series, count: number): Transition[] {
-  const transitions: Transition[] = [];
-  let state: AlarmState = 'INSUFFICIENT_DATA';
-  const size = rule.evaluationPeriods + EVALUATION_RANGE_EXTRA;
-  for (let run = 1; run <= count; run++) {
-    const range = Array.from({ length: size }, (_, k) => run - size + 1 + k).map((p) => (p >= 1 ? series.get(p) : undefined));
-    const { state: next, evaluated } = evaluateRange(rule, range);
-    if (next !== state) transitions.push({ run, from: state, to: next, evaluated });
-    state = next;
+/**
+ * The state after one evaluation, given the evaluation range oldest first (`undefined` = missing) and
+ * the current state, by the User Guide's rules ("How alarm state is evaluated when data is missing"):
+ * - at least EvaluationPeriods existing points: the newest that many are evaluated, treatment unused;
+ * - fewer: `breaching`/`notBreaching` fill the newest missing slots, as few as needed;
+ * - fewer, `missing`/`ignore`: none at all is INSUFFICIENT_DATA / the current state; only breaching
+ *   points is ALARM when the oldest of them is at least DatapointsToAlarm periods old, else
+ *   INSUFFICIENT_DATA (`missing`), and the current state (`ignore`); otherwise the existing points are
+ *   counted. Every row of the guide's two tables holds (test/infra/replay.test.ts).
+ */
+export function evaluateRange(rule: AlarmRule, range: ReadonlyArray<number | undefined>, current: AlarmState = 'INSUFFICIENT_DATA'): Evaluation {
+  const n = rule.evaluationPeriods;
+  const m = rule.datapointsToAlarm;
+  const existing = range.map((v, i) => ({ v, i })).filter((x): x is { v: number; i: number } => x.v !== undefined);
+  const point = (x: { v: number | undefined; i: number }, breaching: boolean) => ({ value: x.v, breaching, i: x.i });
+  const decide = (evaluated: Array<{ value: number | undefined; breaching: boolean; i: number }>): Evaluation => {
+    const sorted = evaluated.sort((a, b) => a.i - b.i).map(({ value, breaching }) => ({ value, breaching }));
+    return { state: sorted.filter((e) => e.breaching).length >= m ? 'ALARM' : 'OK', evaluated: sorted };
+  };
+  if (existing.length >= n) return decide(existing.slice(-n).map((x) => point(x, breaches(rule, x.v))));
+  if (rule.treatMissingData === 'breaching' || rule.treatMissingData === 'notBreaching') {
+    const missing = range.map((v, i) => ({ v, i })).filter((x) => x.v === undefined).slice(-(n - existing.length));
+    return decide([
+      ...existing.map((x) => point(x, breaches(rule, x.v))),
+      ...missing.map((x) => point(x, rule.treatMissingData === 'breaching')),
+    ]);
   }
-  return transitions;
+  const keep = (): Evaluation => ({ state: rule.treatMissingData === 'ignore' ? current : 'INSUFFICIENT_DATA', evaluated: [] });
+  if (existing.length === 0) return keep();
+  if (existing.every((x) => breaches(rule, x.v))) {
+    const oldestAge = range.length - existing[0]!.i;
+    // The guide's "X - - - -": ALARM "because the oldest evaluated data point is breaching and there
+    // aren't any non-breaching data points".
+    if (rule.treatMissingData === 'missing' && oldestAge >= m) return { state: 'ALARM', evaluated: existing.map((x) => ({ value: x.v, breaching: true })) };
+    return keep();
+  }
+  return decide(existing.map((x) => point(x, breaches(rule, x.v))));
 }

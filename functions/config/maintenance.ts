@@ -1,0 +1,137 @@
+/**
+ * Maintenance windows: when a target's paging (critical) and ticket (warning) alarms are muted, as
+ * CloudWatch alarm mute rules. Validated here, at `cdk synth`, so a bad cron never reaches CloudFormation:
+ *
+ *   maintenance: [{ name: 'nightly-deploy', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', targets: ['rates-prod'] }]
+ *
+ * The schedule is a mute rule's: `cron(minute hour day-of-month month day-of-week)` (five fields, in
+ * `timezone`, UTC by default) or `at(yyyy-mm-ddThh:mm)` once. The canary owner's alarms (dead-man,
+ * Lambda errors, schedule DLQ) are never muted: a window must not hide a dead canary.
+ */
+// The namespace import, not `{ z }`: esbuild then keeps only what is used.
+import * as z from 'zod';
+
+/** A mute rule lasts 1 minute to 15 days (CloudWatch's limits). */
+export const MIN_WINDOW_MINUTES = 1;
+export const MAX_WINDOW_MINUTES = 15 * 24 * 60;
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
+interface CronField {
+  readonly name: string;
+  readonly min: number;
+  readonly max: number;
+  readonly names?: readonly string[];
+  /** The first name's number (JAN = 1, SUN = 0). */
+  readonly namesFrom?: number;
+}
+const CRON_FIELDS: readonly CronField[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day-of-month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: MONTHS, namesFrom: 1 },
+  { name: 'day-of-week', min: 0, max: 7, names: DAYS, namesFrom: 0 },
+];
+
+function value(f: CronField, s: string): number | null {
+  const i = f.names?.indexOf(s.toUpperCase()) ?? -1;
+  if (i >= 0) return i + (f.namesFrom ?? 0);
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n >= f.min && n <= f.max ? n : null;
+}
+
+// What is wrong with one field (`*`, n, a-b, a step like `*/15` or `0-30/5`, lists of those), or null.
+function fieldProblem(f: CronField, text: string): string | null {
+  if (text === '?' && (f.name === 'day-of-month' || f.name === 'day-of-week')) return null;
+  for (const item of text.split(',')) {
+    const [range, step, extra] = item.split('/');
+    if (extra !== undefined || (step !== undefined && !/^[1-9]\d*$/.test(step))) return `${f.name} "${item}" has a bad step: write */15 or 0-30/5`;
+    if (range === '*') continue;
+    const [from, to, more] = (range ?? '').split('-');
+    if (more !== undefined || from === undefined || value(f, from) === null || (to !== undefined && value(f, to) === null)) {
+      return `${f.name} "${item}" is not ${f.min}–${f.max}${f.names ? ` or ${f.names[0]}–${f.names.at(-1)}` : ''}`;
+    }
+    if (to !== undefined && value(f, to)! < value(f, from)!) return `${f.name} range "${range}" runs backwards`;
+  }
+  return null;
+}
+
+/** Why a schedule is not a mute-rule schedule, or null when it is one. */
+export function scheduleProblem(s: string): string | null {
+  const at = /^at\((\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})\)$/.exec(s);
+  if (at) {
+    const [, y, mo, d, h, mi] = at.map(Number) as number[];
+    const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!));
+    const real = date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d! && h! < 24 && mi! < 60;
+    return real ? null : `${s} is not a real date and time: write at(yyyy-mm-ddThh:mm), e.g. at(2026-12-24T22:00)`;
+  }
+  const cron = /^cron\((.*)\)$/.exec(s);
+  if (!cron) return `must be cron(minute hour day-of-month month day-of-week) or at(yyyy-mm-ddThh:mm), got ${JSON.stringify(s)}, e.g. "cron(0 2 * * SUN)"`;
+  const fields = cron[1]!.trim().split(/\s+/);
+  if (fields.length !== 5) return `${s} has ${fields.length} field(s); a mute-rule cron has 5 (minute hour day-of-month month day-of-week), e.g. "cron(0 2 * * SUN)"`;
+  for (const [i, f] of CRON_FIELDS.entries()) {
+    const problem = fieldProblem(f, fields[i]!);
+    if (problem) return `${s}: ${problem}`;
+  }
+  const restricts = (t: string) => t !== '*' && t !== '?';
+  if (restricts(fields[2]!) && restricts(fields[4]!)) return `${s} restricts both day-of-month and day-of-week: use one and put * in the other`;
+  return null;
+}
+
+/** "2 hours", "90 minutes", "1 day", or ISO 8601 "PT2H", "P1DT12H" → minutes; null when not one. */
+export function durationMinutes(s: string): number | null {
+  const words = /^(\d+)\s*(minute|minutes|min|m|hour|hours|h|day|days|d)$/i.exec(s.trim());
+  if (words) {
+    const n = Number(words[1]);
+    const unit = words[2]!.toLowerCase()[0];
+    return unit === 'm' ? n : unit === 'h' ? n * 60 : n * 1440;
+  }
+  const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(s.trim());
+  if (iso && s.trim() !== 'P' && !s.trim().endsWith('T')) return Number(iso[1] ?? 0) * 1440 + Number(iso[2] ?? 0) * 60 + Number(iso[3] ?? 0);
+  return null;
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const MaintenanceWindow = z.object({
+  /** Names the mute rule: letters, digits, "-" and "_". */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1–64 letters, digits, "-" or "_", starting with a letter or digit'),
+  schedule: z.string().superRefine((s, ctx) => {
+    const problem = scheduleProblem(s.trim());
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  duration: z.string().superRefine((s, ctx) => {
+    const m = durationMinutes(s);
+    if (m === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not a duration: write "90 minutes", "2 hours", "1 day" or ISO 8601 "PT2H"` });
+    else if (m < MIN_WINDOW_MINUTES || m > MAX_WINDOW_MINUTES) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is outside 1 minute to 15 days, CloudWatch's limits for a mute rule` });
+  }),
+  /** IANA time zone of the schedule. @default - UTC */
+  timezone: z.string().refine(isTimeZone, { error: (i) => `${JSON.stringify(i.input)} is not an IANA time zone, e.g. "Europe/Berlin"` }).optional(),
+  /** The targets whose paging and ticket alarms are muted. @default - every target of the fleet */
+  targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional(),
+}).strict();
+export type MaintenanceWindow = z.output<typeof MaintenanceWindow>;
+
+/** Window names unique, target names known: the cross-field rules, for the fleet's superRefine. */
+export function checkMaintenance(f: { maintenance: readonly MaintenanceWindow[]; targets: ReadonlyArray<{ name: string }> }, ctx: z.RefinementCtx): void {
+  const known = new Set(f.targets.map((t) => t.name));
+  const seen = new Set<string>();
+  f.maintenance.forEach((w, i) => {
+    if (seen.has(w.name)) ctx.addIssue({ code: 'custom', path: ['maintenance', i, 'name'], message: `"${w.name}" is used by another window: window names must be unique` });
+    seen.add(w.name);
+    (w.targets ?? []).forEach((t, j) => {
+      if (!known.has(t)) {
+        ctx.addIssue({ code: 'custom', path: ['maintenance', i, 'targets', j], message: `"${t}" is not a target of this fleet. Targets: ${[...known].join(', ')}` });
+      }
+    });
+  });
+}

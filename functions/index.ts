@@ -1,0 +1,21 @@
+/**
+ * `import { judge, Target } from 'mcp-canary'`: the engine the CLI and the scheduled run use, for your
+ * own code. Parse a target once (`Target.parse`, errors name the field), then `judge(target)` resolves to
+ * a Verdict and never throws for a failing endpoint.
+ */
+export { judge, type JudgeDeps } from './probe/judge.ts';
+export { Target, type TargetInput } from './config/target.ts';
+export { defineFleet, Fleet, type FleetInput } from './config/fleet.ts';
+export { CanaryError, CanaryErrorCode } from './errors.ts';
+export {
+  FailureClass,
+  Outcome,
+  Revision,
+  WarningKind,
+  worstOutcome,
+  type ProbeName,
+  type ProbeResult,
+  type ServerInfo,
+  type Verdict,
+  type Warning,
+} from './verdict.ts';
