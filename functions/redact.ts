@@ -130,3 +130,35 @@ function secretForms(value: string): string[] {
   const scheme = /^(bearer|basic|token|apikey)$/i;
   return forms.filter((f) => !scheme.test(f));
 }
+
+/**
+ * Libraries the engine uses print to the console with server-supplied text in it (the MCP SDK warns
+ * "excluding tool '<name>'" with the name the server sent). In the scheduled run that reaches the
+ * logs, so while a run is judged its Redactor is active here and every console line passes through
+ * every active Redactor before it is printed. Installed once, on first use; the console methods keep
+ * their destinations (the CLI has already pointed them at stderr).
+ */
+const activeRedactors = new Set<Redactor>();
+let consoleWrapped = false;
+
+export function redactConsoleWhile<T>(redactor: Redactor, run: () => Promise<T>): Promise<T> {
+  wrapConsoleOnce();
+  activeRedactors.add(redactor);
+  return run().finally(() => activeRedactors.delete(redactor));
+}
+
+function wrapConsoleOnce(): void {
+  if (consoleWrapped) return;
+  consoleWrapped = true;
+  /* eslint-disable no-console -- this is where console output is made safe */
+  for (const method of ['log', 'info', 'debug', 'warn', 'error'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      if (activeRedactors.size === 0) return original(...args);
+      let text = args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ');
+      for (const r of activeRedactors) text = r.text(text);
+      return original(text);
+    };
+  }
+  /* eslint-enable no-console */
+}

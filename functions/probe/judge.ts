@@ -5,7 +5,7 @@
  */
 import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
 import { headerValueProblem, type Target } from '../config/target.ts';
-import { Redactor, secretsOf } from '../redact.ts';
+import { redactConsoleWhile, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
@@ -44,25 +44,29 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
     // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
     // OAuth material) is in the Redactor every output of this run passes through.
     const redactor = new Redactor(secretsOf({ ...target, extra: prepared.secretValues }));
-    const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
-    if (authFailed) return redactor.value(authFailed);
-    target = prepared.target;
-    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
-    const firstFailure = attempt;
-    let retries = 0;
-    while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
-      const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
-      // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
-      if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
-      await sleep(delay, budget.signal);
-      retries++;
-      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
-    }
-    // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
-    const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
-    // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
-    const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
-    return redactor.value(withExtras(verdict, extras));
+    // What libraries print while this run is judged (the SDK quotes server-supplied tool names) is
+    // redacted too: in the scheduled run it would reach the logs.
+    return await redactConsoleWhile(redactor, async () => {
+      const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
+      if (authFailed) return redactor.value(authFailed);
+      target = prepared.target;
+      let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
+      const firstFailure = attempt;
+      let retries = 0;
+      while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
+        const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
+        // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
+        if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
+        await sleep(delay, budget.signal);
+        retries++;
+        attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
+      }
+      // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
+      const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+      // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
+      const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
+      return redactor.value(withExtras(verdict, extras));
+    });
   } finally {
     clearTimeout(budgetTimer);
   }

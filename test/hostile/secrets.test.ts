@@ -111,6 +111,29 @@ describe('no secret in any output, whatever the server echoes', () => {
     expectNoSecret(metrics.join('\n'));
   });
 
+  it('in what libraries print to the console while a run is judged (the SDK quotes server-supplied tool names)', async () => {
+    const echoTool = await startFaultServer((req, res, rx) => modernEndpoint({
+      tools: [{ name: `bad-${String(req.headers.authorization).replace(/\s/g, '_')}`, annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { v: { type: 'string', 'x-mcp-header': 'Not Valid' } } } }],
+    })(req, res, rx));
+    try {
+      // A process of its own, as the Lambda is: its console is the real one, not the test runner's.
+      const script = [
+        `import { judge } from ${JSON.stringify(join(import.meta.dirname, '../../functions/probe/judge.ts'))};`,
+        `import { Target } from ${JSON.stringify(join(import.meta.dirname, '../../functions/config/target.ts'))};`,
+        `const v = await judge(Target.parse({ name: 'echo-tool', url: ${JSON.stringify(echoTool.url)}, headers: { Authorization: 'Bearer ${TOKEN}' }, timeoutMs: 1500, budgetMs: 4000 }));`,
+        `process.stdout.write(JSON.stringify(v));`,
+      ].join('\n');
+      const r = await runToEnd(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+      expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'healthy' });
+      // The SDK did print its warning, with the echoed token redacted.
+      expect(r.stderr).toMatch(/excluding tool 'bad-Bearer_\[redacted\]'/);
+      expectNoSecret(r.stderr);
+      expectNoSecret(r.stdout);
+    } finally {
+      await echoTool.close();
+    }
+  });
+
   it('URL userinfo is refused before anything runs: exit 2, "put credentials in a header", the password never printed', async () => {
     const r = await runToEnd(process.execPath, [BIN, 'check', `http://canary:${PASSWORD}@127.0.0.1:9/mcp`, '--json']);
     expect(r.code).toBe(2);
