@@ -92,7 +92,9 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
     return { failure: FailureClass.httpStatus, detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`, retryable: false, status };
   }
   const retryAfter = status === 429 && exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
-  return { failure: FailureClass.httpStatus, detail: `${what}: ${seen}${retryAfter}`, retryable: status >= 500, status };
+  // A POST refused outright is most often the old HTTP+SSE transport's GET-only /sse endpoint.
+  const hint = status === 405 && exchange?.httpMethod === 'POST' ? ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)' : '';
+  return { failure: FailureClass.httpStatus, detail: `${what}: ${seen}${retryAfter}${hint}`, retryable: status >= 500, status };
 }
 
 /** ", application/json: \"the server's words\"": what the answer was, for any detail. */

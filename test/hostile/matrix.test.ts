@@ -395,6 +395,11 @@ describe('the server\'s own words and the class the evidence names', () => {
     expectVerdict(v, 'failed', 'protocol', /unexpected content type.*\(HTTP 200, text\/html: "Sign in to Acme SSO"\)/i);
   });
 
+  it('405 to every POST (an HTTP+SSE /sse endpoint) → failed/http_status, saying the canary speaks Streamable HTTP', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('Method Not Allowed'); });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 405, text\/plain: "Method Not Allowed" — the endpoint refuses POST: an HTTP\+SSE \(2024-11-05\) \/sse endpoint\?/);
+  });
+
   it('404 with a plain JSON error → failed/http_status, its message in the detail', async () => {
     const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}'); });
     expectVerdict(v, 'failed', 'http_status', /HTTP 404, application\/json: "no route \/mcp"/);
