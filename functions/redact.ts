@@ -59,6 +59,68 @@ export class Redactor {
   }
 }
 
+/**
+ * Every value the canary was given that could be a credential: header values (and a Basic header's
+ * decoded user:password), and in each URL the userinfo (refused at parse, but never trusted to be
+ * absent), every query value (`?key=…`) and any path segment that looks like a key. The
+ * Redactor is built from these before the first request, so whatever a server echoes is covered.
+ * Over-redacting an ordinary query word is the safe way to be wrong.
+ */
+export function secretsOf(t: {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly healthUrl?: string | undefined;
+  readonly extra?: Iterable<string>;
+}): string[] {
+  const out = [...Object.values(t.headers ?? {}), ...(t.extra ?? [])];
+  // Basic credentials are base64 on the wire; a server may echo them decoded ("user:password").
+  for (const v of Object.values(t.headers ?? {})) {
+    const basic = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(v)?.[1];
+    if (!basic) continue;
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) out.push(decoded, decoded.slice(colon + 1));
+  }
+  for (const raw of [t.url, t.healthUrl]) {
+    if (!raw) continue;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (u.username) out.push(u.username, safeDecode(u.username));
+    if (u.password) out.push(u.password, safeDecode(u.password));
+    // A key in the path (`/mcp/sk-live-…/sse`, as some hosted servers issue them): a segment that
+    // looks like a credential — long with letters and digits, or a key prefix — is secret too.
+    for (const segment of u.pathname.split('/')) {
+      const plain = safeDecode(segment);
+      if (looksLikeCredential(plain)) out.push(segment, plain);
+    }
+    if (u.search.length > 1) out.push(u.search.slice(1));
+    for (const [, value] of u.searchParams) out.push(value);
+    // The raw (still percent-encoded) value, as a server may echo the query string it received.
+    for (const pair of u.search.slice(1).split('&')) {
+      const eq = pair.indexOf('=');
+      if (eq >= 0) out.push(pair.slice(eq + 1));
+    }
+  }
+  return out.filter((v) => v.length > 0);
+}
+
+function looksLikeCredential(segment: string): boolean {
+  if (/^(sk|pk|ak|rk|key|tok|token|api|secret)[-_]/i.test(segment) && segment.length >= 8) return true;
+  return segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** The forms a secret takes on the wire or in an echo: whole, its credential part, and URL-encoded. */
 function secretForms(value: string): string[] {
   const trimmed = value.trim();
@@ -67,4 +129,36 @@ function secretForms(value: string): string[] {
   for (const part of trimmed.split(/[\s=]+/)) forms.push(part, encodeURIComponent(part));
   const scheme = /^(bearer|basic|token|apikey)$/i;
   return forms.filter((f) => !scheme.test(f));
+}
+
+/**
+ * Libraries the engine uses print to the console with server-supplied text in it (the MCP SDK warns
+ * "excluding tool '<name>'" with the name the server sent). In the scheduled run that reaches the
+ * logs, so while a run is judged its Redactor is active here and every console line passes through
+ * every active Redactor before it is printed. Installed once, on first use; the console methods keep
+ * their destinations (the CLI has already pointed them at stderr).
+ */
+const activeRedactors = new Set<Redactor>();
+let consoleWrapped = false;
+
+export function redactConsoleWhile<T>(redactor: Redactor, run: () => Promise<T>): Promise<T> {
+  wrapConsoleOnce();
+  activeRedactors.add(redactor);
+  return run().finally(() => activeRedactors.delete(redactor));
+}
+
+function wrapConsoleOnce(): void {
+  if (consoleWrapped) return;
+  consoleWrapped = true;
+  /* eslint-disable no-console -- this is where console output is made safe */
+  for (const method of ['log', 'info', 'debug', 'warn', 'error'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      if (activeRedactors.size === 0) return original(...args);
+      let text = args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ');
+      for (const r of activeRedactors) text = r.text(text);
+      return original(text);
+    };
+  }
+  /* eslint-enable no-console */
 }

@@ -47,9 +47,16 @@ export const Outcome = {
 } as const;
 export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 
-/** The two protocol revisions the canary speaks. */
+/** The two protocol revisions the canary asks for: one per era. */
 export const Revision = { modern: '2026-07-28', legacy: '2025-11-25' } as const;
 export type Revision = (typeof Revision)[keyof typeof Revision];
+
+/**
+ * Every revision a run can report: the two the canary asks for, and the older ones a 2025-era server
+ * may answer `initialize` with (the client accepts them; such a server is healthy, and labelled so).
+ */
+export const NegotiatedRevisions = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
+export type NegotiatedRevision = (typeof NegotiatedRevisions)[number];
 
 /**
  * The steps of a run, in order. `auth` (obtaining an OAuth token) comes first when the target uses
@@ -114,8 +121,8 @@ export interface Verdict {
   readonly failure: FailureClass | null;
   /** One line for a human: what went wrong, or what was seen. */
   readonly detail: string;
-  /** The protocol revision the run spoke, or `null` when no era was established. */
-  readonly revision: Revision | null;
+  /** The protocol revision the run spoke, exactly as negotiated, or `null` when no era was established. */
+  readonly revision: NegotiatedRevision | null;
   readonly server: ServerInfo | null;
   readonly durationMs: number;
   /** In-run retries used (after `unreachable`, `timeout` or a 5xx only). */

@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
-import { Target, type TargetInput } from '../config/target.ts';
+import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
+import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
 import { OAUTH_OPTIONS, oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
 export interface CheckCommand {
@@ -16,96 +17,79 @@ export interface CheckCommand {
   readonly configFile?: string;
   readonly targetName?: string;
 }
-export type Command = CheckCommand | { readonly kind: 'help' };
+export type Command = CheckCommand | { readonly kind: 'help' } | { readonly kind: 'version' };
 
-const options = {
-  tool: { type: 'string' },
-  args: { type: 'string' },
-  'expect-text': { type: 'string' },
-  'expect-json': { type: 'string', multiple: true },
-  header: { type: 'string', multiple: true },
-  'health-url': { type: 'string' },
-  revision: { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  'budget-ms': { type: 'string' },
-  'degraded-ms': { type: 'string' },
-  retries: { type: 'string' },
-  'allow-unsafe-tool': { type: 'boolean' },
-  name: { type: 'string' },
-  json: { type: 'boolean' },
-  config: { type: 'string' },
-  target: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  ...OAUTH_OPTIONS,
-} as const;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    // The OAuth and warning flags keep their own table (oauth-flags.ts), which builds `auth.oauth`.
+    parsed = parseArgs({ args: [...argv], options: { ...parseArgsOptions(), ...OAUTH_OPTIONS }, allowPositionals: true, strict: true });
   } catch (e) {
     const unknown = /Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
     const what = unknown ? `unknown flag ${unknown}` : (e as Error).message.split('\n')[0];
     throw configError(`${what}. Run \`mcp-canary check --help\` for the flags.`, e);
   }
-  const { values: v, positionals } = parsed;
+  const v = parsed.values as Values;
+  const { positionals } = parsed;
+  if (v.version) return { kind: 'version' };
   if (v.help || positionals.length === 0) return { kind: 'help' };
   const [verb, url, ...extra] = positionals;
   if (verb !== 'check') throw configError(`unknown command "${verb}". The command is \`mcp-canary check <url>\`.`);
   if (extra.length > 0) throw configError(`unexpected argument "${extra[0]}". Give one URL; quote values that contain spaces.`);
 
-  if (v.config !== undefined) {
-    const flagsWithUrl = url !== undefined || v.tool !== undefined || v.header !== undefined;
-    if (flagsWithUrl) throw configError('--config runs the targets of the file: drop the URL, --tool and --header (or drop --config).');
-    return { kind: 'check', json: v.json ?? false, targets: [], configFile: v.config, ...(v.target ? { targetName: v.target } : {}) };
+  for (const needed of new Set(FLAGS.filter((f) => f.requires && v[f.name] !== undefined && v[f.requires] === undefined).map((f) => f.requires!))) {
+    const users = FLAGS.filter((f) => f.requires === needed && v[f.name] !== undefined).map((f) => `--${f.name}`);
+    const flag = `--${needed} ${FLAGS.find((f) => f.name === needed)?.value ?? ''}`.trim();
+    throw configError(`${users.join(', ')} only work${users.length === 1 ? 's' : ''} with ${flag}: add ${flag}.`);
   }
-  if (v.target !== undefined) throw configError('--target picks a target of a --config file: add --config FILE.');
+
+  const targetFlags = FLAGS.filter((f) => f.field !== undefined && v[f.name] !== undefined);
+  if (v.config !== undefined) {
+    if (url !== undefined || targetFlags.length > 0) {
+      const drop = [...(url !== undefined ? ['the URL'] : []), ...targetFlags.map((f) => `--${f.name}`)].join(', ');
+      throw configError(`--config runs the targets of the file: drop ${drop} (or drop --config).`);
+    }
+    return { kind: 'check', json: v.json === true, targets: [], configFile: String(v.config), ...(v.target ? { targetName: String(v.target) } : {}) };
+  }
   if (url === undefined) throw configError('missing <url>: `mcp-canary check https://mcp.example.com/mcp`.');
 
-  const input: TargetInput = {
-    name: v.name ?? nameFromUrl(url),
-    url,
-    headers: parseHeaders(v.header ?? []),
-    ...(v['health-url'] !== undefined ? { healthUrl: v['health-url'] } : {}),
-    ...(v.revision !== undefined ? { revision: v.revision as TargetInput['revision'] } : {}),
-    ...(v['timeout-ms'] !== undefined ? { timeoutMs: int('--timeout-ms', v['timeout-ms']) } : {}),
-    ...(v['budget-ms'] !== undefined ? { budgetMs: int('--budget-ms', v['budget-ms']) } : {}),
-    ...(v['degraded-ms'] !== undefined ? { degradedMs: int('--degraded-ms', v['degraded-ms']) } : {}),
-    ...(v.retries !== undefined ? { retries: int('--retries', v.retries) } : {}),
-    ...oauthInput(v),
-  };
-  const toolFlags = v.args ?? v['expect-text'] ?? v['expect-json'] ?? v['allow-unsafe-tool'];
-  if (v.tool === undefined && toolFlags !== undefined) {
-    throw configError('--args, --expect-text, --expect-json and --allow-unsafe-tool need --tool NAME: name the canary tool.');
-  }
-  if (v.tool !== undefined) {
-    input.tool = {
-      name: v.tool,
-      arguments: v.args !== undefined ? parseArgsJson(v.args) : {},
-      ...(v['expect-text'] !== undefined ? { expectText: v['expect-text'] } : {}),
-      expectJson: parseExpectJson(v['expect-json'] ?? []),
-      allowUnsafe: v['allow-unsafe-tool'] ?? false,
-    };
-  }
+  const input: Record<string, unknown> = { name: nameFromUrl(url), url, ...oauthInput(v as Parameters<typeof oauthInput>[0]) };
+  for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
-  const target = parseOrThrow(Target, input, 'invalid flags', flagFor);
-  return { kind: 'check', json: v.json ?? false, targets: [target] };
+  const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
+  return { kind: 'check', json: v.json === true, targets: [target] };
 }
 
-const FLAG_FOR_FIELD: Record<string, string> = {
-  name: '--name', url: '<url>', headers: '--header', healthUrl: '--health-url', revision: '--revision',
-  timeoutMs: '--timeout-ms', budgetMs: '--budget-ms', degradedMs: '--degraded-ms', retries: '--retries',
-};
-const FLAG_FOR_TOOL_FIELD: Record<string, string> = {
-  name: '--tool', arguments: '--args', expectText: '--expect-text', expectJson: '--expect-json', allowUnsafe: '--allow-unsafe-tool',
-};
+/** A flag's raw text as the config value its kind says. */
+function valueOf(f: Flag, raw: string | boolean | string[]): unknown {
+  const flag = `--${f.name}`;
+  switch (f.kind) {
+    case 'integer':
+      return int(flag, String(raw));
+    case 'json-object':
+      return parseJsonObject(flag, String(raw));
+    case 'header':
+      return parseHeaders(raw as string[]);
+    case 'path-json':
+      return parseExpectJson(raw as string[], flag);
+    default:
+      return raw;
+  }
+}
+
+/** Sets `a.b.c` in a plain object, creating the objects on the way. */
+function setField(into: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let cur = into;
+  for (const k of keys.slice(0, -1)) cur = (cur[k] ??= {}) as Record<string, unknown>;
+  cur[keys.at(-1)!] = value;
+}
 
 function flagFor(path: readonly PropertyKey[]): string {
-  const [head, sub] = path.map(String);
-  const oauthFlag = oauthFlagFor(path.map(String));
-  if (oauthFlag) return oauthFlag;
-  if (head === 'tool' && sub !== undefined) return FLAG_FOR_TOOL_FIELD[sub] ?? `--tool (${sub})`;
-  return FLAG_FOR_FIELD[head ?? ''] ?? (head || '(flags)');
+  if (String(path[0]) === 'url') return '<url>';
+  return oauthFlagFor(path.map(String)) ?? flagForField(path) ?? (path.map(String).join('.') || '(flags)');
 }
 
 function int(flag: string, raw: string): number {
@@ -124,40 +108,32 @@ export function parseHeaders(raw: readonly string[]): Record<string, string> {
   return headers;
 }
 
-function parseArgsJson(raw: string): Record<string, unknown> {
+function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    throw configError(`--args is not valid JSON (${(e as Error).message}). Give an object, e.g. --args '{"pair":"EURUSD"}'.`, e);
+    throw configError(`${flag} is not valid JSON (${(e as Error).message}). Give an object, e.g. ${flag} '{"pair":"EURUSD"}'.`, e);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw configError(`--args must be a JSON object, e.g. --args '{"pair":"EURUSD"}'.`);
+    throw configError(`${flag} must be a JSON object, e.g. ${flag} '{"pair":"EURUSD"}'.`);
   }
   return value as Record<string, unknown>;
 }
 
 /** `rate=1.08`, `quote.currency="EUR"`: a dotted path, `=`, a JSON value. */
-export function parseExpectJson(raw: readonly string[]): Record<string, unknown> {
+export function parseExpectJson(raw: readonly string[], flag = '--expect-json'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const item of raw) {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw configError(`--expect-json "${item}" needs PATH=JSON, e.g. --expect-json rate=1.08 or --expect-json 'pair="EURUSD"'.`);
+    if (eq <= 0) throw configError(`${flag} "${item}" needs PATH=JSON, e.g. ${flag} rate=1.08 or ${flag} 'pair="EURUSD"'.`);
     const path = item.slice(0, eq);
     const json = item.slice(eq + 1);
     try {
       out[path] = JSON.parse(json);
     } catch {
-      throw configError(`--expect-json ${path}: ${JSON.stringify(json)} is not a JSON value. Quote strings: --expect-json '${path}="${json}"'.`);
+      throw configError(`${flag} ${path}: ${JSON.stringify(json)} is not a JSON value. Quote strings: ${flag} '${path}="${json}"'.`);
     }
   }
   return out;
-}
-
-function nameFromUrl(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'target';
-  } catch {
-    return 'target';
-  }
 }

@@ -15,7 +15,7 @@ import { configError } from '../errors.ts';
 import { PostureCadence } from '../posture/cadence.ts';
 import { runAttempt } from '../probe/attempt.ts';
 import { withTraceContext } from '../probe/trace-context.ts';
-import { Redactor } from '../redact.ts';
+import { Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
@@ -90,11 +90,12 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
   const cmd = parseCommand(['check', ...argv]);
   if (cmd.kind !== 'check' || cmd.targets.length !== 1) throw configError('snapshot takes one <url> and its connection flags (no --config).');
   const target = { ...cmd.targets[0]!, tool: undefined };
-  const redactor = new Redactor(Object.values(target.headers));
+  // Every secret of the target (headers, the URL's query values, path keys and userinfo).
+  const redactor = new Redactor(secretsOf(target));
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   try {
-    const a = await runAttempt(target, { now: () => performance.now(), budget: budget.signal, middleware: withTraceContext({ traceId: newTraceId() }) });
+    const a = await runAttempt(target, { now: () => performance.now(), budget: budget.signal, deadline: performance.now() + target.budgetMs, middleware: withTraceContext({ traceId: newTraceId() }) });
     if (!a.listed) {
       io.stderr(`mcp-canary: ${redactor.text(`${a.outcome.toUpperCase()}${a.failure ? `  ${a.failure}` : ''}  ${a.detail}`)}\n`);
       return a.outcome === Outcome.inconclusive ? 3 : 1;

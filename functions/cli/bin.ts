@@ -3,17 +3,20 @@ import { readFileSync } from 'node:fs';
 import { redactionValues } from '../auth/secrets.ts';
 import { parseHeaders } from './args.ts';
 import { guardConsole, main } from './main.ts';
-import { Redactor } from '../redact.ts';
+import { Redactor, secretsOf } from '../redact.ts';
 
 const argv = process.argv.slice(2);
-// Header values from the flags are secrets: anything a library prints goes through the redactor.
+// Header values and everything secret in a URL (userinfo, query values, a key in the path) are
+// registered before anything runs: whatever a library prints goes through the redactor.
 const headerValues = argv.flatMap((a, i) => (argv[i - 1] === '--header' ? [a] : a.startsWith('--header=') ? [a.slice(9)] : []));
-let secrets: string[] = [];
+let headers: Record<string, string> = {};
 try {
-  secrets = Object.values(parseHeaders(headerValues));
+  headers = parseHeaders(headerValues);
 } catch {
   // main() reports the malformed header itself.
 }
+const urls = argv.filter((a) => /^https?:\/\//i.test(a) || /^--health-url=/.test(a)).map((a) => a.replace(/^--health-url=/, ''));
+const secrets = [...secretsOf({ headers }), ...urls.flatMap((url) => secretsOf({ url }))];
 // OAuth secrets named by flags: the env var's value and the key file's body.
 const flagValue = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : a.startsWith(`${flag}=`) ? [a.slice(flag.length + 1)] : []))[0];
 const secretEnv = flagValue('--oauth-client-secret-env');
@@ -29,7 +32,10 @@ const redactor = new Redactor(secrets);
 guardConsole(redactor);
 
 const code = await main(argv, {
-  stdout: (s) => process.stdout.write(s),
+  stdout: (s) => process.stdout.write(redactor.text(s)),
   stderr: (s) => process.stderr.write(redactor.text(s)),
 });
-process.exitCode = code;
+// The verdict is out: flush both streams and end. judge() closes every socket and timer it opened;
+// this is the belt to that, so no library's leftover handle holds the process past the budget.
+await Promise.all([new Promise((r) => process.stdout.write('', r)), new Promise((r) => process.stderr.write('', r))]);
+process.exit(code);

@@ -1,7 +1,10 @@
 /**
- * The `--help` text, in a module that imports nothing: the installed command answers `--help` from this
- * alone (functions/cli/start.ts), without loading the engine.
+ * The `--help` text, in a module that imports only the flag table (which imports nothing): the
+ * installed command answers `--help` from this alone (functions/cli/start.ts), without loading the
+ * engine. The check flags' lines are derived from that table.
  */
+import { optionsHelp } from './flags.ts';
+
 export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
        mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
@@ -9,26 +12,10 @@ export const HELP = `Usage: mcp-canary check <url> [options]
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.
 
-Options:
-  --tool NAME             the canary tool to call (read-only; default: none, stop after tools/list)
-  --args JSON             its arguments, a JSON object (default: {})
-  --expect-text S         the tool's text must contain S
-  --expect-json PATH=JSON structuredContent at PATH must equal JSON (repeatable), e.g. rate=1.08
-  --header "Name: value"  sent on every request (repeatable); values are never printed
-  --health-url URL        GET it first, 2xx expected (default: no health probe)
-  --revision R            auto | 2026-07-28 | 2025-11-25 (default: auto)
-  --timeout-ms N          per-request timeout (default: 10000)
-  --budget-ms N           whole-run budget (default: 30000)
-  --degraded-ms N         a slower healthy run is degraded (default: 5000)
-  --retries N             in-run retries after unreachable, timeout or 5xx (default: 0, max 3)
-  --allow-unsafe-tool     call the tool even if it is not annotated readOnlyHint: true
-  --name NAME             the target's name in the output (default: the host)
-  --config FILE           run the targets of a fleet config (.json, .ts, .js)
-  --target NAME           with --config: only this target
-  --json                  print the Verdict as JSON on stdout, nothing else
-  --catalog FILE          compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning
-  --posture               run the security posture checks and print them (warnings, never a failure)
-  -h, --help              this text
+${optionsHelp()}
+Beyond up/down:
+  --catalog FILE                 compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning
+  --posture                      run the security posture checks and print them (warnings, never a failure)
 
 OAuth (client credentials; the token step is the first probe, "auth"):
   --oauth-client-id ID           the canary's client_id
@@ -44,6 +31,8 @@ Warnings (never change the outcome or exit code):
   --cert-warning-days N          TLS certificate expires within N days (default: 14; 0: off)
   --credential-warning-days N    JWT bearer or secret expiresAt within N days (default: 7; 0: off)
 
+Output: one block per target; with --json, a JSON array of Verdicts (one per target, always an
+array, even for one target) and nothing else on stdout.
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
 
 Examples:

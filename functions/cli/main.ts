@@ -1,24 +1,24 @@
 /**
  * `mcp-canary check`: the same engine as the scheduled run, on the command line.
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
- * stdout carries only the result (with --json: exactly one Verdict, or an array for several targets).
+ * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
-import { resolveOAuthSecrets } from '../auth/secrets.ts';
+import { resolveOAuthSecrets, redactionValues } from '../auth/secrets.ts';
 import type { OAuthSecrets } from '../auth/token.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
 import { judge } from '../probe/judge.ts';
-import { Redactor } from '../redact.ts';
+import { Redactor, secretsOf } from '../redact.ts';
+import { VERSION } from '../version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
-import { HELP } from './help.ts';
-import { renderVerdict } from './render.ts';
 import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, takeBeyondFlags, type BeyondFlags } from './beyond.ts';
+import { HELP } from './help.ts';
+import { printable, renderVerdict } from './render.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
-
 
 export interface Io {
   readonly stdout: (s: string) => void;
@@ -40,6 +40,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
     }
+    if (cmd.kind === 'version') {
+      io.stdout(`${VERSION}\n`);
+      return ExitCode.ok;
+    }
     json = cmd.json;
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
     targets = await applyBeyondFlags(targets, beyond);
@@ -47,17 +51,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
-      io.stderr(`mcp-canary: ${e.message}\n`);
+      io.stderr(`mcp-canary: ${printable(e.message)}\n`);
       return ExitCode.usage;
     }
     throw e;
   }
 
+  // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
+  // secrets (a config file's targets included), on both streams.
+  const redactor = new Redactor(targets.flatMap((t, i) => secretsOf({ ...t, extra: redactionValues(oauthSecrets[i]!) })));
   const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
-    io.stdout(`${JSON.stringify(verdicts.length === 1 ? verdicts[0] : verdicts, null, 2)}\n`);
+    // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
+    io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
   } else {
-    io.stdout(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v)}`).join('\n\n')}\n`);
+    io.stdout(redactor.text(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`));
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }

@@ -1,24 +1,42 @@
-/** The readable result: one line per probe with timing, then the verdict line. No colours needed. */
+/**
+ * The readable result: one line per probe with timing, then the verdict line. No colours needed.
+ * Everything a server sent (details, tool text, error messages, its name and version) is printed
+ * through `printable`: an escape sequence, BEL, CR or BS would drive the terminal, and a newline in a
+ * server's name would print a forged "HEALTHY" line above the real verdict.
+ */
 import type { Verdict } from '../verdict.ts';
+
+/**
+ * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides, shown
+ * as visible escapes (`\n`, `\x1b`, `\u202e`) so the text reads as what it is and stays on its line.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    const code = c.charCodeAt(0);
+    return named[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}
 
 const MARK = { ok: '✓', fail: '✗' } as const;
 
 export function renderVerdict(v: Verdict, url?: string): string {
   const lines: string[] = [];
   const era = [v.revision, v.server ? `${v.server.name} ${v.server.version}` : null].filter(Boolean).join(', ');
-  lines.push(`${v.target}${url ? `  ${displayUrl(url)}` : ''}${era ? `  (${era})` : ''}`);
+  lines.push(printable(`${v.target}${url ? `  ${displayUrl(url)}` : ''}${era ? `  (${era})` : ''}`));
   const nameWidth = Math.max(10, ...v.probes.map((p) => p.name.length));
   const msWidth = Math.max(4, ...v.probes.map((p) => String(p.durationMs).length));
   for (const p of v.probes) {
     const ms = `${String(p.durationMs).padStart(msWidth)} ms`;
     const failure = p.failure ? `${p.failure}  ` : '';
-    lines.push(`  ${p.ok ? MARK.ok : MARK.fail} ${p.name.padEnd(nameWidth)} ${ms}  ${failure}${p.detail}`);
+    lines.push(`  ${p.ok ? MARK.ok : MARK.fail} ${p.name.padEnd(nameWidth)} ${ms}  ${failure}${printable(p.detail)}`);
   }
   const failure = v.failure ? `  ${v.failure}` : '';
   const retries = v.retries > 0 ? `, ${v.retries} retr${v.retries === 1 ? 'y' : 'ies'}` : '';
-  lines.push(`${v.outcome.toUpperCase()}${failure}  ${v.detail}  (${v.durationMs} ms${retries})`);
+  lines.push(`${v.outcome.toUpperCase()}${failure}  ${printable(v.detail)}  (${v.durationMs} ms${retries})`);
   // Warnings tell what is about to break; they never change the outcome above.
-  for (const w of v.warnings ?? []) lines.push(`  ! ${w.kind}  ${w.detail}`);
+  for (const w of v.warnings ?? []) lines.push(`  ! ${w.kind}  ${printable(w.detail)}`);
   return lines.join('\n');
 }
 

@@ -18,17 +18,66 @@ export const RevisionSetting = z.enum(['auto', '2026-07-28', '2025-11-25'], {
   error: 'must be one of auto, 2026-07-28, 2025-11-25',
 });
 
-const httpUrl = z.string().refine(
-  (s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
+const httpUrl = z.string().superRefine((s, ctx) => {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    u = new URL('invalid:');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    // A URL with a password that does not parse is not echoed either: it may still hold the password.
+    const shown = /\/\/[^/@]*@/.test(s) ? '(not shown: it has an "@" before the host)' : JSON.stringify(s);
+    ctx.addIssue({ code: 'custom', message: `is not an http(s) URL: got ${shown}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp` });
+    return;
+  }
+  // fetch refuses a URL with credentials, and its message would print them: refuse it here, never echo
+  // it, and say where credentials belong. (Basic auth is a header like any other.)
+  if (u.username !== '' || u.password !== '') {
+    ctx.addIssue({ code: 'custom', message: 'carries credentials (user:password@host), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic <base64 of user:password>" (headers are never printed)' });
+  }
+});
+
+/**
+ * The name a target gets from its URL when none is given: the host, in the characters a name allows.
+ * An IPv6 literal ("[2001:db8::1]") becomes "ipv6-2001-db8-1": brackets and colons are not name
+ * characters, and a name must start with a letter or digit.
+ */
+export function nameFromUrl(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return 'target';
+  }
+  const ipv6 = host.startsWith('[') && host.endsWith(']');
+  const flat = (ipv6 ? host.slice(1, -1) : host).replace(/[^A-Za-z0-9_.]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '');
+  const name = (ipv6 ? `ipv6-${flat}` : flat).slice(0, 64).replace(/[^A-Za-z0-9]+$/, '');
+  return name || 'target';
+}
+
+/**
+ * A header value is sent as bytes: fetch refuses a character above U+00FF (a pasted en dash or smart
+ * quote) and a CR or LF would split the header. That is the canary's own config mistake, so it is a
+ * config error naming the header (never its value) rather than a failed run that pages the endpoint's
+ * owner. The position tells the user where to look without printing the secret.
+ */
+export function headerValueProblem(value: string): string | null {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x0d || c === 0x0a || c === 0) return `has a line break or NUL at character ${i + 1}: a header value is one line`;
+    if (c > 0xff) {
+      const cp = value.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0');
+      return `has a character outside Latin-1 at character ${i + 1} (U+${cp}, e.g. a pasted dash or quote): retype it in plain ASCII`;
     }
-  },
-  { error: (i) => `is not an http(s) URL: got ${JSON.stringify(i.input)}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp` },
-);
+  }
+  return null;
+}
+
+const headerValue = z.string().superRefine((v, ctx) => {
+  const problem = headerValueProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: `value ${problem}` });
+});
 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -69,7 +118,7 @@ export const TargetFields = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   url: httpUrl,
   /** Sent on every request. Values are secrets: never printed, logged or published. */
-  headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), z.string()).default({}),
+  headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}),
   /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
   headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
   healthUrl: httpUrl.optional(),

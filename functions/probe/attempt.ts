@@ -4,21 +4,21 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Target } from '../config/target.ts';
-import { FailureClass, Outcome, Revision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
+import { FailureClass, Outcome, Revision, type NegotiatedRevision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
 import { oneLine } from '../redact.ts';
 import { classifyError, type Classified } from './classify.ts';
 import { connect } from './connect.ts';
 import { probeHealth } from './health.ts';
 import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';
 import { callCanaryTool } from './tool.ts';
-import { Wire, type FetchLike } from './wire.ts';
+import { Wire, type Exchange, type FetchLike } from './wire.ts';
 
 export interface Attempt {
   readonly outcome: Outcome;
   readonly failure: FailureClass | null;
   readonly detail: string;
   readonly retryable: boolean;
-  readonly revision: Revision | null;
+  readonly revision: NegotiatedRevision | null;
   readonly server: ServerInfo | null;
   readonly probes: readonly ProbeResult[];
   readonly durationMs: number;
@@ -36,6 +36,8 @@ export interface AttemptContext {
   readonly fetch?: FetchLike | undefined;
   readonly now: () => number;
   readonly budget: AbortSignal;
+  /** When the run's budget ends, on the `now()` clock. @default - no end beyond the requests' own timeouts */
+  readonly deadline?: number;
   /** Wraps every request of the attempt (trace context, User-Agent). */
   readonly middleware?: (next: FetchLike) => FetchLike;
 }
@@ -46,11 +48,11 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   const { now } = ctx;
   const started = now();
   const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.budget, fetch: ctx.fetch, middleware: ctx.middleware });
-  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget };
+  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget, remainingMs: () => (ctx.deadline ?? Infinity) - now() };
   const probes: ProbeResult[] = [];
   const open: Session[] = [];
   const forgotten = new Set<Session>();
-  let revision: Revision | null = null;
+  let revision: NegotiatedRevision | null = null;
   let server: ServerInfo | null = null;
   let recoveredNote: string | null = null;
   let listedTools: Listed | null = null;
@@ -58,6 +60,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
     outcome, failure, detail, retryable, revision, server, probes, durationMs: now() - started, listed: listedTools,
   });
+  const identity = () => `${revision}${server ? ` ${server.name} ${server.version}` : ''}`;
   const failedWith = (c: Classified): Attempt =>
     end(c.failure === FailureClass.unsafeTool ? Outcome.inconclusive : Outcome.failed, c.failure, c.detail, c.retryable);
   const timed = async <T>(name: ProbeName, fn: () => Promise<StepResult<T>>, okDetail: (v: T) => string): Promise<StepResult<T>> => {
@@ -91,7 +94,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       try {
         return { ok: true, value: await fn(current) };
       } catch (e) {
-        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire.last(rpcMethod)) };
+        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current) };
         forgotten.add(current);
         if (recoveredNote) return { ok: false, c: sessionLost(what) };
         try {
@@ -108,16 +111,20 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
             forgotten.add(current);
             return { ok: false, c: sessionLost(what) };
           }
-          return { ok: false, c: classifyStep(what, e3, wire.last(rpcMethod)) };
+          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current) };
         }
       }
     };
 
     const caps = current.client.getServerCapabilities();
     if (!caps?.tools) {
-      // Never list what the server does not advertise.
-      probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail: 'tools/list: the server does not advertise the tools capability', failure: FailureClass.toolMissing });
-      return end(Outcome.failed, FailureClass.toolMissing, 'tools/list: the server does not advertise the tools capability');
+      // Never list what the server does not advertise. A server of resources or prompts only is a valid
+      // MCP server: it fails only when the target names a canary tool it cannot have.
+      const offered = Object.keys(caps ?? {}).filter((k) => k !== 'experimental').map((k) => oneLine(k, 30)).join(', ') || 'none';
+      if (!target.tool) return end(Outcome.healthy, null, `${identity()}: connected; the server advertises no tools capability (capabilities: ${offered}), so nothing to list`);
+      const detail = `tools/list: the server does not advertise the tools capability (capabilities: ${offered}), so it has no ${target.tool.name}`;
+      probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail, failure: FailureClass.toolMissing });
+      return end(Outcome.failed, FailureClass.toolMissing, detail);
     }
     const listed = await timed('tools/list', () => onSession('tools/list', 'tools/list',
       (s) => s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.budget })),
@@ -130,8 +137,14 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       const wanted = target.tool;
       const tool = tools.find((t) => t.name === wanted.name);
       if (!tool) {
-        const names = tools.slice(0, 8).map((t) => t.name).join(', ');
-        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail: `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})` };
+        const names = tools.slice(0, 8).map((t) => oneLine(t.name, 60)).join(', ');
+        // The server listed it, and the client dropped it: on 2026-07-28 the SDK excludes a tool whose
+        // inputSchema declares an invalid x-mcp-header (SEP-2243); no agent on this era can call it.
+        const dropped = wire.last('tools/list')?.toolNames?.includes(wanted.name);
+        const detail = dropped
+          ? `tools/list: the server lists ${JSON.stringify(oneLine(wanted.name, 60))}, but its definition is unusable on ${revision}: the client excludes it (an invalid x-mcp-header declaration in its inputSchema, SEP-2243)`
+          : `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})`;
+        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail };
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
       }
@@ -142,16 +155,24 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
     }
 
     if (recoveredNote) return end(Outcome.degraded, null, recoveredNote);
-    return end(Outcome.healthy, null, `${revision}${server ? ` ${server.name} ${server.version}` : ''}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`);
+    return end(Outcome.healthy, null, `${identity()}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`);
   } finally {
     for (const s of open) await closeSession(s, { sendDelete: !forgotten.has(s) });
     await wire.close();
   }
 }
 
-function classifyStep(what: string, e: unknown, exchange: Parameters<typeof classifyError>[2]): Classified {
+function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session): Classified {
+  const exchange = wire.last(rpcMethod);
+  const flipped = eraFlip(what, exchange, s, wire.last('server/discover'));
+  if (flipped) return flipped;
   const c = classifyError(what, e, exchange);
+  if (c.failure === FailureClass.timeout && exchange?.resumeFrom) return unresumed(what, c, exchange, wire);
   // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
+  if (what === 'tools/call' && c.failure === FailureClass.protocol && /invalid outputSchema/i.test(c.detail)) {
+    const why = oneLine(e instanceof Error ? e.message : String(e), 200);
+    return { failure: FailureClass.assertion, detail: `tools/call: the tool's outputSchema cannot be used to check its answer (${why}); a network $ref is never fetched (SEP-2106)`, retryable: false };
+  }
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /output ?schema|structured ?content/i.test(c.detail)) {
     return { failure: FailureClass.assertion, detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`, retryable: false };
   }
@@ -161,8 +182,37 @@ function classifyStep(what: string, e: unknown, exchange: Parameters<typeof clas
   return c;
 }
 
+/**
+ * SEP-1699: the server closed the answer's stream after an event id and the resumptions (GET with
+ * Last-Event-ID) never brought the answer: say so, with what the last GET got, rather than only "timeout".
+ */
+function unresumed(what: string, c: Classified, x: Exchange, wire: Wire): Classified {
+  const gets = wire.exchanges.slice(wire.exchanges.indexOf(x) + 1).filter((g) => g.httpMethod === 'GET');
+  const last = gets.at(-1);
+  const got = last ? (last.error ? last.error.code : `HTTP ${last.status}`) : 'none was started within the budget';
+  return { ...c, detail: `${what}: the server closed the answer's stream after event ${JSON.stringify(oneLine(x.resumeFrom!, 40))}; ${gets.length} resumption(s) with Last-Event-ID brought no answer (last: ${oneLine(got, 80)})` };
+}
+
+/**
+ * Discover said 2026-07-28, and a later call was answered the way a 2025 server answers a client that
+ * never initialized (HTTP 400 with "Server not initialized", "no valid session", -32000/-32600): two
+ * eras behind one endpoint — a fleet mid-rollout behind one load balancer. `revision`, with both answers.
+ */
+function eraFlip(what: string, x: Exchange | undefined, s: Session, discover: Exchange | undefined): Classified | null {
+  if (s.era !== Revision.modern || !x || x.status !== 400) return null;
+  const words = x.rpcError?.message ?? x.serverWords ?? '';
+  const legacyAnswer = /not initialized|session/i.test(words) || x.rpcError?.code === -32000;
+  if (!legacyAnswer) return null;
+  const offered = discover?.supportedVersions?.length ? discover.supportedVersions.join(', ') : s.revision;
+  return {
+    failure: FailureClass.revision,
+    retryable: false,
+    detail: `${what}: the server answered like an uninitialized 2025 server (HTTP ${x.status}: ${JSON.stringify(oneLine(words, 160))}) though its discover offered ${offered} — two protocol eras behind one endpoint (a rollout in progress?)`,
+  };
+}
+
 function sessionGone(s: Session, status: number | null | undefined): boolean {
-  return s.revision === Revision.legacy && status === 404;
+  return s.era === Revision.legacy && status === 404;
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
 import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
 import { oneLine } from '../redact.ts';
-import { classifyError, classifyStatus, type Classified } from './classify.ts';
+import { classifyError, classifyStatus, SPOKEN, type Classified } from './classify.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from './wire.ts';
 
@@ -33,28 +33,28 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
   const mode = setting === 'auto' ? 'auto' : setting === Revision.modern ? 'modern' : 'legacy';
   try {
     const s = await openSession(mode, o);
-    if (setting === Revision.legacy && s.client.getNegotiatedProtocolVersion() !== Revision.legacy) {
+    if (setting === Revision.legacy && s.revision !== Revision.legacy) {
+      // Read at connect (the SDK forgets it on close): the revision the server actually chose.
       await closeSession(s, { sendDelete: true });
-      const got = s.client.getNegotiatedProtocolVersion() ?? 'none';
-      return failed('initialize', { failure: FailureClass.revision, retryable: false, detail: `initialize: the server negotiated ${got}, not the pinned 2025-11-25` });
+      return failed('initialize', { failure: FailureClass.revision, retryable: false, detail: `initialize: the server negotiated ${s.revision}, not the pinned 2025-11-25` });
     }
-    return { session: s, probeName: nameFor(s.revision), detail: describeEra(s, o.wire.last('server/discover'), mode) };
+    return { session: s, probeName: nameFor(s.era), detail: describeEra(s, o.wire.last('server/discover'), mode) };
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) return reconnectAfterForgottenHandshake(o);
     const initSent = o.wire.last('initialize') !== undefined;
     const step: ProbeName = initSent ? 'initialize' : 'discover';
     const first = classifyError(step, e, o.wire.last(initSent ? 'initialize' : 'server/discover'));
-    if (mode !== 'auto') return failed(step, pinnedFailure(setting, first));
+    if (mode !== 'auto') return failed(step, pinnedFailure(setting, first, o.wire.last(initSent ? 'initialize' : 'server/discover')));
     if (initSent) {
       // The SDK already fell back and sent the one `initialize`: never send a second. If discover had
       // failed rather than said "legacy", that first failure is the verdict, the initialize's context.
       const discover = discoverFailure(o.wire.last('server/discover'));
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
-    if (ENDS_NEGOTIATION.has(first.failure)) return failed(step, first);
+    if (ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision) return failed(step, first);
     try {
       const s = await openSession('legacy', o);
-      return { session: s, probeName: 'initialize', detail: `2025-11-25 session (discover failed: ${first.detail})` };
+      return { session: s, probeName: 'initialize', detail: `${s.revision} session (discover failed: ${first.detail})` };
     } catch (e2) {
       return failed('discover', bothFailed(first, classifyError('initialize', e2, o.wire.last('initialize'))));
     }
@@ -74,19 +74,32 @@ const LEGACY_SIGNALS: ReadonlySet<number> = new Set([-32600, -32601, -32602, -32
 
 /** What the discover probe showed, when it was a failure rather than a legacy signal or success. */
 function discoverFailure(x: Exchange | undefined): Classified | null {
-  if (!x || x.error) return null;
-  // A 5xx or a redirect is a failure, not the "I am a 2025 server" answer a 4xx is.
-  if (x.status !== null && (x.status >= 500 || (x.status >= 300 && x.status < 400))) return classifyStatus('discover', x.status, x);
+  if (!x) return null;
+  // The server offered only revisions the canary does not speak: that, not the fallback's answer, is
+  // the cause (a server from the future, or one that dropped 2026-07-28).
+  const offered = x.supportedVersions ?? (Array.isArray((x.rpcError?.data as { supported?: unknown })?.supported) ? ((x.rpcError!.data as { supported: unknown[] }).supported.filter((v) => typeof v === 'string') as string[]) : null);
+  if (offered && offered.length > 0 && !offered.includes(Revision.modern)) {
+    return { failure: FailureClass.revision, retryable: false, detail: `discover: the server offers only ${offered.map((v) => oneLine(v, 40)).join(', ')}; the canary speaks ${SPOKEN}` };
+  }
+  if (x.error) return null;
+  // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
+  if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400))) return classifyStatus('discover', x.status, x);
   if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) {
     return { failure: FailureClass.protocol, retryable: false, detail: `discover: JSON-RPC error ${x.rpcError.code}: ${oneLine(x.rpcError.message)}` };
   }
   return null;
 }
 
-/** A pinned revision the server does not speak is `revision`; outages and auth walls keep their class. */
-function pinnedFailure(setting: string, c: Classified): Classified {
-  const notSpoken = c.failure === FailureClass.protocol || c.failure === FailureClass.revision
-    || (c.failure === FailureClass.httpStatus && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 408 && c.status !== 429);
+/**
+ * A pinned revision the server does not speak is `revision` — when the answer shows an MCP server
+ * (a JSON-RPC answer, or a protocol fault). A 4xx without JSON-RPC (a wrong path's 404 page) is
+ * `http_status` as in auto mode; outages and auth walls keep their class.
+ */
+function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined): Classified {
+  const spokeJsonRpc = x?.rpcError !== null && x?.rpcError !== undefined;
+  const notSpoken = c.failure === FailureClass.protocol
+    || (c.failure === FailureClass.httpStatus && spokeJsonRpc && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 408 && c.status !== 429);
+  if (c.failure === FailureClass.revision) return c;
   return notSpoken ? { ...c, failure: FailureClass.revision, detail: `${c.detail} — the server does not speak the pinned ${setting}` } : c;
 }
 
@@ -94,7 +107,7 @@ function pinnedFailure(setting: string, c: Classified): Classified {
 async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Connected> {
   try {
     const s = await openSession('legacy', o);
-    return { session: s, probeName: 'initialize', detail: '2025-11-25 session (second handshake)', recovered: recoveredDetail('initialize') };
+    return { session: s, probeName: 'initialize', detail: `${s.revision} session (second handshake)`, recovered: recoveredDetail('initialize') };
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) {
       return failed('initialize', { failure: FailureClass.sessionLost, retryable: false, detail: 'initialize: the server forgot the session between initialize and initialized, twice — sessions do not survive between requests (replicas without shared sessions?)' });
@@ -107,13 +120,14 @@ function failed(probeName: ProbeName, c: Classified): Connected {
   return { probeName, detail: c.detail, failure: c };
 }
 
-function nameFor(r: Revision): ProbeName {
-  return r === Revision.modern ? 'discover' : 'initialize';
+function nameFor(era: Revision): ProbeName {
+  return era === Revision.modern ? 'discover' : 'initialize';
 }
 
 function describeEra(s: Session, discover: Exchange | undefined, mode: string): string {
-  if (s.revision === Revision.modern) return '2026-07-28 via server/discover';
-  if (mode !== 'auto' || !discover) return '2025-11-25 session';
+  if (s.era === Revision.modern) return `${s.revision} via server/discover`;
+  const older = s.revision !== Revision.legacy ? ` (the server's answer to a ${Revision.legacy} initialize)` : '';
+  if (mode !== 'auto' || !discover) return `${s.revision} session${older}`;
   const answer = discover.error ? discover.error.code : `HTTP ${discover.status}`;
-  return `2025-11-25 session (discover answered ${answer})`;
+  return `${s.revision} session${older} (discover answered ${oneLine(answer, 80)})`;
 }

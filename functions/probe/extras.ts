@@ -4,6 +4,7 @@
  * outcome, the failure class and the exit code stay the engine's.
  */
 import { compareCatalog } from '../catalog/compare.ts';
+import { Revision } from '../verdict.ts';
 import type { Target } from '../config/target.ts';
 import type { PostureCadence } from '../posture/cadence.ts';
 import { postureWarnings, runPosture } from '../posture/run.ts';
@@ -24,7 +25,9 @@ export async function runExtras(target: Target, attempt: Attempt, ctx: ExtrasCon
   if (target.catalog && attempt.listed) {
     warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, target.headers, { canaryTool: target.tool?.name }));
   }
-  const posture = await runPosture(target, attempt.revision, {
+  // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
+  const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;
+  const posture = await runPosture(target, era, {
     fetch: ctx.fetch, middleware: ctx.middleware, budget: ctx.budget, remainingMs: ctx.remainingMs, cadence: ctx.postureCadence,
   });
   warnings.push(...postureWarnings(posture));

@@ -13,7 +13,9 @@ export async function probeHealth(url: string, headers: Readonly<Record<string, 
   try {
     // Redirects are not followed: a health path that moves is worth seeing, and headers stay home.
     const res = await wire.fetch(url, { method: 'GET', redirect: 'manual', headers: { ...headers } });
-    await res.body?.cancel().catch(() => {});
+    // A failed answer is read (bounded by the wire) for the server's own words; a good one is not needed.
+    if (res.ok) await res.body?.cancel().catch(() => {});
+    else await res.text().catch(() => '');
     if (res.status >= 200 && res.status < 300) return done({ ok: true, detail: `HTTP ${res.status}`, failure: null });
     const c = classifyStatus('health', res.status, wire.exchanges.at(-1));
     return done({ ok: false, detail: res.status >= 300 && res.status < 400 ? `${c.detail} (redirect not followed)` : c.detail, failure: c.failure });

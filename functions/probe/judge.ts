@@ -4,8 +4,8 @@
  * No AWS here; fetch and clock are injected.
  */
 import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
-import type { Target } from '../config/target.ts';
-import { Redactor } from '../redact.ts';
+import { headerValueProblem, type Target } from '../config/target.ts';
+import { redactConsoleWhile, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
@@ -30,34 +30,43 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   const now = deps.now ?? (() => performance.now());
   const sleep = deps.sleep ?? abortableSleep;
   const started = now();
+  const own = configProblem(target);
+  if (own) return new Redactor(secretsOf(target)).value(canaryVerdict(target.name, own, newTraceId()));
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   // One trace per run, made first: every request of every attempt carries it in `traceparent`.
   const traceId = newTraceId();
   const middleware = withTraceContext({ traceId });
   try {
+    const deadline = started + target.budgetMs;
     // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/auth/around.ts.
     const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
-    const redactor = new Redactor([...Object.values(target.headers), ...prepared.secretValues]);
-    const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
-    if (authFailed) return redactor.value(authFailed);
-    target = prepared.target;
-    let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
-    const firstFailure = attempt;
-    let retries = 0;
-    while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
-      const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
-      // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
-      if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
-      await sleep(delay, budget.signal);
-      retries++;
-      attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware });
-    }
-    // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
-    const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
-    // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
-    const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
-    return redactor.value(withExtras(verdict, extras));
+    // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
+    // OAuth material) is in the Redactor every output of this run passes through.
+    const redactor = new Redactor(secretsOf({ ...target, extra: prepared.secretValues }));
+    // What libraries print while this run is judged (the SDK quotes server-supplied tool names) is
+    // redacted too: in the scheduled run it would reach the logs.
+    return await redactConsoleWhile(redactor, async () => {
+      const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
+      if (authFailed) return redactor.value(authFailed);
+      target = prepared.target;
+      let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
+      const firstFailure = attempt;
+      let retries = 0;
+      while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
+        const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
+        // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
+        if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
+        await sleep(delay, budget.signal);
+        retries++;
+        attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
+      }
+      // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
+      const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+      // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
+      const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
+      return redactor.value(withExtras(verdict, extras));
+    });
   } finally {
     clearTimeout(budgetTimer);
   }
@@ -88,6 +97,22 @@ function finish(target: Target, a: Attempt, retries: number, firstFailure: Attem
     warnings: [],
     traceId,
   };
+}
+
+/**
+ * A header value fetch cannot send (a character above U+00FF, a line break) is the canary's own config
+ * mistake — a secret read at run time can carry one too — never the endpoint's failure: inconclusive.
+ */
+function configProblem(target: Target): string | null {
+  for (const [name, value] of Object.entries(target.headers)) {
+    const problem = headerValueProblem(value);
+    if (problem) return `headers.${name}: the value ${problem}. This is the canary's configuration, not the endpoint`;
+  }
+  return null;
+}
+
+function canaryVerdict(target: string, detail: string, traceId: string): Verdict {
+  return { target, outcome: Outcome.inconclusive, failure: null, detail, revision: null, server: null, durationMs: 0, retries: 0, probes: [], warnings: [], traceId };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -4,15 +4,20 @@
  * - `auto` falls back to 2025-11-25 after *any* discover failure that is not an auth wall, a timeout
  *   or an unreachable host — real servers answer discover with a 500 while serving 2025 sessions fine,
  *   where the SDK's own negotiation stops with a typed connect error;
- * - on 2025-11-25 the session is ended with `DELETE` (the SDK's `close()` does not send one).
+ * - on 2025-11-25 the session is ended with `DELETE` (the SDK's `close()` does not send one);
+ * - SEP-1699 resumption (a stream closed after an event id is resumed with GET + Last-Event-ID after
+ *   the server's `retry`) is the SDK transport's own, allowed only while it fits the run's budget;
+ * - the negotiated revision is read at connect, because the SDK forgets it on `close()`.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FailureClass, Revision, type ServerInfo } from '../verdict.ts';
+import { oneLine } from '../redact.ts';
+import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
 import type { Classified } from './classify.ts';
+import { CLIENT_INFO } from './identity.ts';
 import { outputSchemaValidator } from './validator.ts';
 import type { Wire } from './wire.ts';
 
-export const CLIENT_INFO = { name: 'mcp-canary', version: '0.1.0' } as const;
+export { CLIENT_INFO } from './identity.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';
@@ -20,7 +25,10 @@ export type SessionMode = 'auto' | 'modern' | 'legacy';
 export interface Session {
   readonly client: Client;
   readonly transport: StreamableHTTPClientTransport;
-  readonly revision: Revision;
+  /** The era's own revision: how the session is run (DELETE, forgotten sessions). */
+  readonly era: Revision;
+  /** The revision as negotiated, exactly (a 2025 server may answer 2025-06-18 or 2025-03-26). */
+  readonly revision: NegotiatedRevision;
   readonly server: ServerInfo | null;
 }
 
@@ -30,7 +38,12 @@ export interface SessionOptions {
   readonly timeoutMs: number;
   readonly wire: Wire;
   readonly signal: AbortSignal;
+  /** What is left of the run's budget, in ms: a resumption that cannot fit is not scheduled. */
+  readonly remainingMs: () => number;
 }
+
+/** SEP-1699 resumptions per stream: the SDK's default count; each waits the server's `retry`. */
+const MAX_RESUMPTIONS = 2;
 
 export async function openSession(mode: SessionMode, o: SessionOptions): Promise<Session> {
   const transport = new StreamableHTTPClientTransport(new URL(o.url), {
@@ -38,8 +51,17 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     fetch: o.wire.fetch,
     // The default: a redirect is followed only within the same origin, so headers never leave it.
     redirectPolicy: 'same-origin',
-    // One run, one verdict: no background reconnects of the 2025 GET stream after we are done.
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
+    // SEP-1699 (2025-11-25 requires it of clients): a stream the server closes after an event id is
+    // resumed with GET + Last-Event-ID after the server's `retry` (or this backoff when it sent none).
+    // The wire never opens the standalone GET stream, so these are only resumptions of our requests.
+    reconnectionOptions: { maxRetries: MAX_RESUMPTIONS, initialReconnectionDelay: 250, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2 },
+    // A resumption that cannot start within the run's budget is not scheduled: the request then ends at
+    // its own timeout, and no timer outlives the verdict.
+    reconnectionScheduler: (reconnect, delayMs) => {
+      if (delayMs >= o.remainingMs()) return undefined;
+      const timer = setTimeout(reconnect, delayMs);
+      return () => clearTimeout(timer);
+    },
   });
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: {
@@ -61,14 +83,17 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     await client.close().catch(() => {});
     throw e;
   }
-  const era = client.getProtocolEra();
-  const revision = era === 'modern' ? Revision.modern : Revision.legacy;
+  const era = client.getProtocolEra() === 'modern' ? Revision.modern : Revision.legacy;
+  const negotiated = client.getNegotiatedProtocolVersion();
+  const revision = NegotiatedRevisions.find((r) => r === negotiated) ?? era;
   const info = client.getServerVersion();
   return {
     client,
     transport,
+    era,
     revision,
-    server: info ? { name: String(info.name), version: String(info.version) } : null,
+    // Server-supplied text: one bounded line (the terminal escapes what is left when it prints).
+    server: info ? { name: oneLine(String(info.name), 100), version: oneLine(String(info.version), 60) } : null,
   };
 }
 
@@ -77,7 +102,7 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
  * a server that answers 405 (stateless) or has already forgotten it is fine.
  */
 export async function closeSession(s: Session, opts: { sendDelete: boolean }): Promise<void> {
-  if (opts.sendDelete && s.revision === Revision.legacy && s.transport.sessionId) {
+  if (opts.sendDelete && s.era === Revision.legacy && s.transport.sessionId) {
     await s.transport.terminateSession().catch(() => {});
   }
   await s.client.close().catch(() => {});

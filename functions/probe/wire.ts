@@ -1,33 +1,25 @@
 /**
- * The canary's fetch: every HTTP request of a run goes through it. It does three things the SDK's
- * transport does not, and that a canary cannot do without:
+ * The canary's fetch: every HTTP request of a run goes through it. It does what the SDK's transport
+ * does not, and a canary cannot do without:
  * - a timeout on every request, headers *and* body (a server that drips one byte a second, or an SSE
  *   stream of keep-alive comments, would otherwise hold a run open forever), and the run's budget;
- * - a cap on the bytes read from any one response (a 200 MB answer must not exhaust the Lambda);
- * - a record of each exchange (JSON-RPC method, status, network error), the evidence the classifier
- *   judges by, since the SDK's errors do not always keep the status or the socket error;
- * - a connection pool of its own, closed when the attempt ends (see `freshPool`).
+ * - a cap on the bytes read from any one response, and an answer that cannot carry the response to
+ *   its request ended at once (`body.ts`);
+ * - a record of each exchange (`exchange.ts`), the evidence the classifier judges by, since the SDK's
+ *   errors do not always keep the status, the socket error or the server's words;
+ * - no standalone GET stream; a connection pool of its own and every socket its requests opened,
+ *   closed when the attempt ends (see `freshPool`, `trackSockets`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import type { RequestId } from './answer.ts';
+import { inspectBody, mediaType, type BodyMode } from './body.ts';
+import { errorCode, networkErrorKind, type Exchange } from './exchange.ts';
+
+export { errorCode, networkErrorKind, type Exchange, type WireErrorKind } from './exchange.ts';
+
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-
-export type WireErrorKind = 'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'other';
-
-export interface Exchange {
-  readonly httpMethod: string;
-  /** The JSON-RPC method of the request body (`tools/call`, …), or null (GET, DELETE, health). */
-  readonly rpcMethod: string | null;
-  status: number | null;
-  contentType: string | null;
-  wwwAuthenticate: string | null;
-  retryAfter: string | null;
-  /** Where a 3xx pointed (origin only: a path or query may carry a key). */
-  redirectTo: string | null;
-  /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
-  error: { kind: WireErrorKind; code: string } | null;
-  /** The JSON-RPC error of a JSON answer, when it was one. */
-  rpcError: { code: number; message: string } | null;
-  bytes: number;
-}
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -42,6 +34,20 @@ export interface WireOptions {
   readonly middleware?: (next: FetchLike) => FetchLike;
 }
 
+/**
+ * The sockets each wire's requests open, found through Node's `net.client.socket` channel and the
+ * async context of the request that opened them. Destroying the pool does not end a connect still in
+ * progress: a server that never completes the TCP handshake kept the process alive ~10 s after the
+ * verdict. `close()` destroys what this wire opened, and nothing of a run beside it.
+ */
+const socketOwner = new AsyncLocalStorage<Set<Socket>>();
+let socketsTracked = false;
+function trackSockets(): void {
+  if (socketsTracked) return;
+  socketsTracked = true;
+  subscribe('net.client.socket', (m) => socketOwner.getStore()?.add((m as { socket: Socket }).socket));
+}
+
 /** The part of undici's Dispatcher the wire uses. */
 interface Pool {
   destroy(): Promise<void>;
@@ -52,17 +58,21 @@ export class Wire {
   private readonly maxBytes: number;
   private readonly baseFetch: FetchLike;
   private pool: Promise<Pool | undefined> | undefined;
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: WireOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     const base: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseFetch = options.middleware ? options.middleware(base) : base;
+    trackSockets();
   }
 
-  /** Closes the attempt's sockets, the 2025 GET stream's included. */
+  /** Closes the attempt's sockets, a connect still in progress included. */
   async close(): Promise<void> {
     const pool = await this.pool;
     await pool?.destroy().catch(() => {});
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
   }
 
   /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
@@ -72,8 +82,17 @@ export class Wire {
 
   readonly fetch: FetchLike = async (url, init = {}) => {
     const request = rpcRequestOf(init.body);
+    const headers = new Headers(init.headers);
+    const httpMethod = (init.method ?? 'GET').toUpperCase();
+    // A canary needs no server-initiated messages, and the SDK has no option to skip the 2025 era's
+    // standalone GET stream it opens after `initialized` (on one server it arrived after our DELETE).
+    // Answer it here with the 405 a server without that stream gives: the SDK then goes on without
+    // it. A GET with Last-Event-ID is a SEP-1699 resumption and goes out; a health GET asks no SSE.
+    if (httpMethod === 'GET' && !headers.has('last-event-id') && (headers.get('accept') ?? '').includes('text/event-stream')) {
+      return new Response(null, { status: 405, statusText: 'Not opened by the canary' });
+    }
     const exchange: Exchange = {
-      httpMethod: (init.method ?? 'GET').toUpperCase(),
+      httpMethod,
       rpcMethod: request.method,
       status: null,
       contentType: null,
@@ -93,17 +112,12 @@ export class Wire {
 
     let response: Response;
     try {
-      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool());
+      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool(this.options.timeoutMs));
       // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
       // request at once: without one turn of the event loop each run opened a second connection (a second
-      // TCP and TLS handshake on the run's critical path, npm run bench). The 2025 GET stream, which runs
-      // beside the requests and holds its socket to the end, waits one turn more, so the request the run
-      // waits for (tools/list) takes the open socket and the stream opens its own connection in parallel.
-      if (dispatcher) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (exchange.httpMethod === 'GET' && !request.method) await new Promise((resolve) => setImmediate(resolve));
-      }
-      response = await this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+      // TCP and TLS handshake on the run's critical path, npm run bench).
+      if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
+      response = await socketOwner.run(this.sockets, () => this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
       throw e;
@@ -113,64 +127,33 @@ export class Wire {
     exchange.wwwAuthenticate = response.headers.get('www-authenticate');
     exchange.retryAfter = response.headers.get('retry-after');
     exchange.redirectTo = originOf(response.headers.get('location'), url);
-    if (!response.body) return response;
+    if (exchange.redirectTo) exchange.redirectSameOrigin = exchange.redirectTo === originOf(String(url), url);
+    const declared = Number(response.headers.get('content-length'));
+    exchange.declaredLength = Number.isFinite(declared) && response.headers.has('content-length') ? declared : null;
 
-    const maxBytes = this.maxBytes;
-    // A JSON answer is checked for the request's id: the SDK drops an answer with a wrong id and waits
-    // for its timeout, which would call a fast, broken server a slow one.
-    const checkId = request.id !== undefined && (exchange.contentType ?? '').includes('json');
-    // An event stream that ends without the answer leaves the SDK waiting for its timeout: a server
-    // that sent garbage and hung up would read as a slow one.
-    const checkStream = request.id !== undefined && (exchange.contentType ?? '').includes('text/event-stream');
-    const kept: Uint8Array[] = [];
-    let complete = false;
-    const capped = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          exchange.bytes += chunk.byteLength;
-          if (exchange.bytes > maxBytes) {
-            exchange.error = { kind: 'too_large', code: `over ${maxBytes} bytes` };
-            controller.error(new Error(`response body exceeded the ${maxBytes}-byte cap`));
-            return;
-          }
-          if (checkId) kept.push(chunk);
-          else controller.enqueue(chunk);
-          if (checkStream) kept.push(chunk);
-        },
-        flush(controller) {
-          complete = true;
-          if (checkStream) {
-            const missing = streamWithoutAnswer(Buffer.concat(kept), request.id);
-            if (missing !== null) {
-              exchange.error = { kind: 'no_answer', code: missing };
-              controller.error(new Error(missing));
-            }
-            return;
-          }
-          if (!checkId) return;
-          const body = Buffer.concat(kept);
-          exchange.rpcError = rpcErrorOf(body);
-          const wrong = wrongId(body, request.id);
-          if (wrong !== null) {
-            exchange.error = { kind: 'wrong_id', code: wrong };
-            controller.error(new Error(wrong));
-            return;
-          }
-          controller.enqueue(body);
-        },
-      }),
-      { signal },
-    );
-    // Timeouts that strike while the body streams are recorded here, where the stream errors; an
-    // abort after the body was read whole (the SDK closing the request) is no failure.
-    signal.addEventListener('abort', () => {
-      if (!complete) exchange.error ??= { kind: why(signal.reason), code: 'aborted while reading the body' };
-    }, { once: true });
-    return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const ok = response.status >= 200 && response.status < 300;
+    if (request.id !== undefined && response.status === 202) {
+      // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
+      // take it as "nothing to read" and wait for its timeout.
+      await response.body?.cancel().catch(() => {});
+      exchange.error = { kind: 'wrong_answer', code: 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response' };
+      throw new Error(exchange.error.code);
+    }
+    if (!response.body) return response;
+    const type = mediaType(exchange.contentType);
+    // A request's answer is checked as JSON or as an event stream; anything else (a login page served
+    // with 200) is read for its words, which the detail then shows beside the SDK's complaint.
+    const mode: BodyMode = !ok ? 'words' : request.id === undefined ? 'pass' : type === 'text/event-stream' ? 'sse' : type === 'application/json' ? 'json' : 'words';
+    // SEP-1699 resumption belongs to the 2025-11-25 era's sessions; a 2026-07-28 answer stream (and the
+    // discover probe) is the request's only channel: ended without the answer, it is no answer.
+    const version = headers.get('mcp-protocol-version') ?? '';
+    const resumable = request.method !== 'server/discover' && !/^2026-/.test(version);
+    const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why, resumable });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 
-function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: string | number } {
+function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: RequestId } {
   if (typeof body !== 'string') return { method: null };
   try {
     const msg = JSON.parse(body) as { method?: unknown; id?: unknown } | Array<{ method?: unknown }>;
@@ -182,33 +165,6 @@ function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: 
   }
 }
 
-function rpcErrorOf(body: Uint8Array): { code: number; message: string } | null {
-  try {
-    const msg = JSON.parse(Buffer.from(body).toString('utf8')) as { error?: { code?: unknown; message?: unknown } };
-    const e = msg?.error;
-    return e && typeof e.code === 'number' ? { code: e.code, message: String(e.message ?? '').slice(0, 300) } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Scans a finished event stream for the answer to `id`; describes what came instead, or null. */
-function streamWithoutAnswer(body: Uint8Array, id: string | number | undefined): string | null {
-  let events = 0;
-  let malformed = 0;
-  for (const line of Buffer.from(body).toString('utf8').split(/\r?\n/)) {
-    if (!line.startsWith('data:')) continue;
-    events++;
-    try {
-      const msg = JSON.parse(line.slice(5)) as { id?: unknown; result?: unknown; error?: unknown };
-      if (msg.id === id && ('result' in msg || 'error' in msg)) return null;
-    } catch {
-      malformed++;
-    }
-  }
-  return `the event stream ended without an answer (${events} event(s), ${malformed} not JSON)`;
-}
-
 function originOf(location: string | null, base: string | URL): string | null {
   if (!location) return null;
   try {
@@ -216,45 +172,6 @@ function originOf(location: string | null, base: string | URL): string | null {
   } catch {
     return 'an unparsable Location';
   }
-}
-
-/** A description of the mismatch when a JSON-RPC answer carries another id than the request's. */
-function wrongId(body: Uint8Array, id: string | number | undefined): string | null {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(Buffer.from(body).toString('utf8'));
-  } catch {
-    return null; // not JSON: the SDK's parser reports it
-  }
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || !('id' in msg)) return null;
-  const got = (msg as { id: unknown }).id;
-  // `null` is the id of an error about a request the server could not read: the SDK reports it.
-  if (got === null || got === id) return null;
-  return `the JSON-RPC answer carries id ${JSON.stringify(got).slice(0, 40)}, not the request's ${JSON.stringify(id)}`;
-}
-
-const TLS_CODE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|HOSTNAME_MISMATCH|EPROTO$)/;
-const NET_CODE = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|ETIMEDOUT|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT)$/;
-
-/** The innermost error code in a cause chain (undici wraps socket errors in "fetch failed"). */
-export function errorCode(e: unknown): string {
-  let code = '';
-  for (let cur: unknown = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
-    const c = (cur as { code?: unknown }).code;
-    if (typeof c === 'string') code = c;
-  }
-  if (!code && (e as { cause?: { message?: unknown } })?.cause?.message === 'bad port') return 'bad port';
-  return code || (e instanceof Error ? e.name : 'error');
-}
-
-export function networkErrorKind(e: unknown): WireErrorKind {
-  const code = errorCode(e);
-  // fetch refuses some ports outright (1, 9, 6000, …), with no code: the endpoint cannot be reached.
-  if ((e as { cause?: { message?: unknown } })?.cause?.message === 'bad port') return 'unreachable';
-  if (TLS_CODE.test(code)) return 'tls';
-  if (NET_CODE.test(code)) return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'timeout' : 'unreachable';
-  if (code === 'TimeoutError') return 'timeout';
-  return 'other';
 }
 
 /**
@@ -266,12 +183,14 @@ export function networkErrorKind(e: unknown): WireErrorKind {
  * under this well-known symbol, so we make a sibling of the same class. A custom global dispatcher
  * (a proxy agent) is left in charge: we do not know how to copy it.
  */
-async function freshPool(): Promise<Pool | undefined> {
+async function freshPool(connectTimeoutMs: number): Promise<Pool | undefined> {
   const key = Symbol.for('undici.globalDispatcher.1');
   const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Pool } | undefined>;
   // Created lazily by the first fetch; a data: URL creates it without touching the network.
   if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
   const global = registry[key];
   if (!global || global.constructor.name !== 'Agent') return undefined;
-  return new global.constructor({});
+  // The connect timeout is the request timeout: a server that never completes the TCP handshake would
+  // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
+  return new global.constructor({ connect: { timeout: connectTimeoutMs } });
 }

@@ -12,7 +12,7 @@ import { CanaryError } from '../errors.ts';
 import { judge as judgeTarget } from '../probe/judge.ts';
 import { publishRuns, type PublishOptions } from '../publish/metrics.ts';
 import type { RunRecord } from '../publish/schema.ts';
-import { oneLine, Redactor } from '../redact.ts';
+import { oneLine, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
@@ -108,7 +108,8 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
-  let redactor = new Redactor(p.valid ? Object.values(p.target.headers) : p.headerValues);
+  // Query values and userinfo too: an engine crash's message may quote the target's URL.
+  let redactor = new Redactor(p.valid ? secretsOf(p.target) : p.headerValues);
   let verdict: Verdict;
   if (!p.valid) {
     verdict = canaryVerdict(p.name, Outcome.inconclusive, null, p.detail, 0);
@@ -120,7 +121,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
         return canaryVerdict(target.name, Outcome.inconclusive, null, `headerSecrets: the credentials were not read in time (${elapsed()} ms). Check the function's network path to Secrets Manager / SSM.`, elapsed());
       }
       if (secrets.kind === 'error') return crashed(target.name, secrets.error, elapsed());
-      redactor = new Redactor([...Object.values(secrets.value.headers), ...secrets.value.secretValues]);
+      redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const leftMs = ctx.judgingEndsAt - now();

@@ -177,7 +177,7 @@ describe('the MCP server refused the token: auth on a later probe', () => {
     expect(v).toMatchObject({ outcome: 'failed', failure: 'auth' });
     expect(v.probes[0]).toMatchObject({ name: 'auth', ok: true });
     expect(v.probes[1]).toMatchObject({ name: 'discover', ok: false, failure: 'auth' });
-    expect(v.detail).toMatch(/^discover: the MCP server refused the OAuth token \(invalid_token\); HTTP 401 .*The token audience is not this server/);
+    expect(v.detail).toMatch(/^discover: the MCP server refused the OAuth token \(invalid_token\); HTTP 401.*The token audience is not this server/);
     expectNoSecrets(v);
   });
 

@@ -62,7 +62,7 @@ describe('the CLI, as a child process', () => {
   it('signs a private_key_jwt assertion with --oauth-private-key-file and prints one JSON verdict', async () => {
     const r = await cli([mcp.url, '--json', '--oauth-client-id', JWT_CLIENT_ID, '--oauth-private-key-file', join(dir, 'canary.pem'), '--oauth-alg', 'RS256', '--oauth-scope', SCOPE]);
     expect(r.code).toBe(0);
-    const v = JSON.parse(r.stdout) as Verdict;
+    const v = (JSON.parse(r.stdout) as Verdict[])[0]!;
     expect(v).toMatchObject({ outcome: 'healthy', warnings: [] });
     expect(v.probes[0]).toMatchObject({ name: 'auth', ok: true });
     expectNothingSecret(r.stdout + r.stderr);

@@ -32,10 +32,12 @@ afterAll(async () => {
 });
 
 describe('mcp-canary check', () => {
-  it('prints exactly one Verdict with --json and exits 0 when healthy', async () => {
+  it('prints a JSON array of one Verdict with --json and exits 0 when healthy', async () => {
     const r = await cli(['check', modern.url, '--tool', 'get_rate', '--args', '{"pair":"EURUSD"}', '--expect-json', 'rate=1.08', '--json']);
     expect(r.code).toBe(0);
-    const v = JSON.parse(r.stdout);
+    const all = JSON.parse(r.stdout);
+    expect(all).toHaveLength(1);
+    const v = all[0];
     expect(v).toMatchObject({ outcome: 'healthy', failure: null, revision: '2026-07-28', server: { name: 'rates' } });
     expect(v.probes.map((p: { name: string }) => p.name)).toEqual(['discover', 'tools/list', 'tools/call']);
   });
@@ -59,7 +61,7 @@ describe('mcp-canary check', () => {
   it('exits 3 when the canary cannot judge (a tool without readOnlyHint)', async () => {
     const r = await cli(['check', modern.url, '--tool', 'unannotated', '--json']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'inconclusive', failure: 'unsafe_tool' });
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ outcome: 'inconclusive', failure: 'unsafe_tool' });
   });
 
   it.each([
@@ -72,7 +74,9 @@ describe('mcp-canary check', () => {
     [['check', 'http://x', '--tool', 't', '--expect-json', 'rate'], '--expect-json "rate" needs PATH=JSON'],
     [['check', 'http://x', '--revision', '2024-01-01'], '--revision must be one of auto, 2026-07-28, 2025-11-25'],
     [['check', 'http://x', '--timeout-ms', 'soon'], '--timeout-ms must be a whole number'],
-    [['check', 'http://x', '--expect-text', 'a'], 'need --tool NAME'],
+    [['check', 'http://x', '--expect-text', 'a'], '--expect-text only works with --tool NAME: add --tool NAME'],
+    [['check', 'http://x', '--target', 'a'], '--target only works with --config FILE'],
+    [['check', 'http://x', '--header', 'X-Key: a\u2013b'], '--header "X-Key" value has a character outside Latin-1'],
   ])('exits 2 with one line naming the flag for %j', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -125,7 +129,7 @@ describe('mcp-canary check --config', () => {
     }));
     const one = await cli(['check', '--config', file, '--target', 'rates-modern', '--json']);
     expect(one.code).toBe(0);
-    expect(JSON.parse(one.stdout)).toMatchObject({ target: 'rates-modern', outcome: 'healthy' });
+    expect(JSON.parse(one.stdout)).toMatchObject([{ target: 'rates-modern', outcome: 'healthy' }]);
 
     const all = await cli(['check', '--config', file, '--json']);
     expect(all.code).toBe(1);

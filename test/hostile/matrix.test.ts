@@ -8,57 +8,16 @@
  */
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TargetInput } from '../../functions/config/target.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
 import { judge } from '../../functions/probe/judge.ts';
-import type { Verdict } from '../../functions/verdict.ts';
-import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, selfSignedCert, startFaultServer, type FaultHandler } from '../support/faults.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../support/faults.ts';
 import { freePort } from '../support/moto.ts';
 import { target } from '../probe/helpers.ts';
-
-const TIMEOUT_MS = 600;
-const BUDGET_MS = 3_000;
-/** The run budget + 10 %: no row may take longer. */
-const BOUND_MS = BUDGET_MS * 1.1;
+import { BUDGET_MS, expectVerdict, hugeBody, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
 
 let api: RatesApi;
 beforeAll(async () => { api = await startRatesApi(); });
 afterAll(async () => { await api.close(); });
-
-async function judgeFault(handler: FaultHandler, over: Partial<TargetInput> = {}, tls = false): Promise<{ v: Verdict; received: string[] }> {
-  const server = await startFaultServer(handler, tls ? { tls: selfSignedCert() } : {});
-  try {
-    const v = await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, ...over }));
-    return { v, received: server.received.map((r) => r.rpcMethod ?? r.method) };
-  } finally {
-    await server.close();
-  }
-}
-
-function expectVerdict(v: Verdict, outcome: string, failure: string | null, detail?: RegExp): void {
-  expect({ outcome: v.outcome, failure: v.failure }).toEqual({ outcome, failure });
-  if (detail) expect(v.detail).toMatch(detail);
-  expect(v.durationMs).toBeLessThanOrEqual(BOUND_MS);
-}
-
-/** Streams `total` bytes in 64 KiB chunks until the client goes away. */
-function hugeBody(total: number): FaultHandler {
-  return (_req, res) => new Promise<void>((resolve) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    const pump = () => {
-      while (sent < total) {
-        sent += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      res.end();
-      resolve();
-    };
-    res.on('close', () => resolve());
-    pump();
-  });
-}
 
 describe('network and TLS', () => {
   it('connection refused → failed/unreachable', async () => {
@@ -243,7 +202,7 @@ describe('sessions and eras', () => {
     }
   });
 
-  it('an era that flips mid-run (discover as 2026, then an uninitialized 2025 server) → the same failure every run, never an initialize', async () => {
+  it('an era that flips mid-run (discover as 2026, then an uninitialized 2025 server) → failed/revision with both answers, every run, never an initialize', async () => {
     const handler = modernEndpoint({ tools: [readOnlyRateTool] });
     const flipping: FaultHandler = (req, res, rx) => {
       if (rx.rpcMethod === 'server/discover') return handler(req, res, rx);
@@ -253,8 +212,8 @@ describe('sessions and eras', () => {
     try {
       const verdicts = [];
       for (let i = 0; i < 3; i++) verdicts.push(await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS })));
-      for (const v of verdicts) expectVerdict(v, 'failed', 'http_status', /tools\/list: HTTP 400/);
-      expect(new Set(verdicts.map((v) => `${v.revision}/${v.failure}`))).toEqual(new Set(['2026-07-28/http_status']));
+      for (const v of verdicts) expectVerdict(v, 'failed', 'revision', /tools\/list: .*HTTP 400: "Bad Request: Server not initialized".*discover offered 2026-07-28/);
+      expect(new Set(verdicts.map((v) => `${v.revision}/${v.failure}`))).toEqual(new Set(['2026-07-28/revision']));
       expect(server.received.map((r) => r.rpcMethod)).not.toContain('initialize');
     } finally {
       await server.close();
@@ -370,3 +329,252 @@ describe('secrets', () => {
     expect(JSON.stringify(v)).not.toMatch(/sk-l/);
   });
 });
+
+describe('answers that cannot carry the response: failed at once, not at the timeout', () => {
+  const LONG = { timeoutMs: 2_500 };
+  const sse = (res: import('node:http').ServerResponse, ...events: string[]) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const e of events) res.write(e);
+    // The stream stays open: only the wire's own check can end the wait early.
+  };
+
+  it('an SSE answer with both result and error → failed/protocol at once', async () => {
+    const { v } = await judgeFault((_q, res, rx) => sse(res, `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, result: {}, error: { code: 1, message: 'x' } })}\n\n`), LONG);
+    expectVerdict(v, 'failed', 'protocol', /carries both result and error/);
+    expect(v.durationMs).toBeLessThan(2_500);
+  });
+
+  it('a JSON answer of [] → failed/protocol at once', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('[]'); }, LONG);
+    expectVerdict(v, 'failed', 'protocol', /empty JSON array/);
+    expect(v.durationMs).toBeLessThan(2_500);
+  });
+
+  it('an SSE event of [] → failed/protocol at once', async () => {
+    const { v } = await judgeFault((_q, res) => sse(res, 'data: []\n\n'), LONG);
+    expectVerdict(v, 'failed', 'protocol', /empty JSON array/);
+    expect(v.durationMs).toBeLessThan(2_500);
+  });
+
+  it('on 2026-07-28, a tool call\'s stream that ends after an event id without the answer → failed/protocol at once (no resumption there)', async () => {
+    const endpoint = modernEndpoint({ tools: [readOnlyRateTool] });
+    const { v, received } = await judgeFault((req, res, rx) => {
+      if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: ev-1\nretry: 100\ndata: \n\n');
+    }, LONG);
+    expectVerdict(v, 'failed', 'protocol', /tools\/call: the event stream ended without an answer/);
+    expect(v.durationMs).toBeLessThan(2_500);
+    expect(received).not.toContain('GET');
+  });
+
+  it('202 Accepted to a request → failed/protocol at once', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(202).end(); }, LONG);
+    expectVerdict(v, 'failed', 'protocol', /HTTP 202 Accepted to a request/);
+    expect(v.durationMs).toBeLessThan(2_500);
+  });
+
+  it('a 200 whose body breaks off before its Content-Length → failed/protocol "broke off", not "cannot connect"', async () => {
+    const { v } = await judgeFault((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"jsonrpc":"2.0","id":');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    expectVerdict(v, 'failed', 'protocol', /broke off after \d+ byte\(s\) of the 500 its Content-Length promised/);
+    expect(v.detail).not.toMatch(/cannot connect/);
+  });
+});
+
+describe('the server\'s own words and the class the evidence names', () => {
+  it('403 with a plain-text reason → failed/auth, the reason in the detail', async () => {
+    const { v, url } = await judgeFault((req, res) => { res.writeHead(403, { 'content-type': 'text/plain' }).end(`Access is only allowed at localhost:${req.socket.localPort}\nmore text`); });
+    expectVerdict(v, 'failed', 'auth', new RegExp(`HTTP 403, text/plain: "Access is only allowed at localhost:${new URL(url).port}"`));
+  });
+
+  it('200 with an HTML login page → failed/protocol, the page title beside the SDK\'s complaint', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in to Acme SSO</title></head></html>'); });
+    expectVerdict(v, 'failed', 'protocol', /unexpected content type.*\(HTTP 200, text\/html: "Sign in to Acme SSO"\)/i);
+  });
+
+  it('405 to every POST (an HTTP+SSE /sse endpoint) → failed/http_status, saying the canary speaks Streamable HTTP', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('Method Not Allowed'); });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 405, text\/plain: "Method Not Allowed" — the endpoint refuses POST: an HTTP\+SSE \(2024-11-05\) \/sse endpoint\?/);
+  });
+
+  it('404 with a plain JSON error → failed/http_status, its message in the detail', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}'); });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 404, application\/json: "no route \/mcp"/);
+  });
+
+  it('400 with a JSON-RPC message on every request → failed/http_status, the message in the detail', async () => {
+    const { v } = await judgeFault((_q, res, rx) => rpcError(res, 400, rx.rpcId, -32600, 'cannot serve 2026-07-28: built by the 1.x SDK'));
+    expectVerdict(v, 'failed', 'http_status', /HTTP 400, application\/json: "cannot serve 2026-07-28: built by the 1\.x SDK"/);
+  });
+
+  it('a tool that needs user input on 2026-07-28 (HTTP 400, -32021) → failed/tool_error naming the capability', async () => {
+    const endpoint = modernEndpoint({ tools: [readOnlyRateTool] });
+    const { v } = await judgeFault((req, res, rx) => {
+      if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, error: { code: -32021, message: 'the client capabilities do not declare the required capability', data: { requiredCapabilities: { elicitation: {} } } } }));
+    });
+    expectVerdict(v, 'failed', 'tool_error', /requires the client capability elicitation/);
+  });
+
+  it.each(['2025-11-25', '2026-07-28'] as const)('a wrong path (404 HTML) pinned to %s → failed/http_status, not revision', async (revision) => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Not Found</title></html>'); }, { revision });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 404, text\/html: "Not Found"/);
+  });
+
+  it('a 2025 server pinned to 2026-07-28 (400 with JSON-RPC) → failed/revision', async () => {
+    const { v } = await judgeFault(legacyEndpoint({}), { revision: '2026-07-28' });
+    expectVerdict(v, 'failed', 'revision', /does not speak the pinned 2026-07-28/);
+  });
+
+  it('429 with Retry-After to discover, then 400 to initialize → failed/http_status, discover and its Retry-After kept', async () => {
+    const { v, received } = await judgeFault((_q, res, rx) => {
+      if (rx.rpcMethod === 'server/discover') return void res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('slow down');
+      rpcError(res, 400, rx.rpcId, -32600, 'bad request');
+    });
+    expectVerdict(v, 'failed', 'http_status', /^discover: HTTP 429.*Retry-After: 120/);
+    expect(received).toEqual(['server/discover', 'initialize']);
+  });
+
+  it('a discover offering only a future revision, then a failed initialize → failed/revision naming it', async () => {
+    const { v } = await judgeFault((_q, res, rx) => {
+      if (rx.rpcMethod === 'server/discover') return rpcResult(res, rx.rpcId, { supportedVersions: ['2099-01-01'], capabilities: {} });
+      rpcError(res, 400, rx.rpcId, -32600, 'initialize is not supported');
+    });
+    expectVerdict(v, 'failed', 'revision', /offers only 2099-01-01; the canary speaks 2026-07-28/);
+  });
+
+  it('-32022 naming only a future revision → failed/revision naming it', async () => {
+    const { v } = await judgeFault((_q, res, rx) => rpcError2022(res, rx.rpcId, ['2099-01-01']));
+    expectVerdict(v, 'failed', 'revision', /supports only 2099-01-01/);
+  });
+
+  it('-32022 with data.supported naming 2026-07-28 → answered by one retry: healthy, two discovers', async () => {
+    const endpoint = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [], structuredContent: { rate: 1.08 } }) });
+    let refused = 0;
+    const { v, received } = await judgeFault((req, res, rx) => {
+      if (rx.rpcMethod === 'server/discover' && refused++ === 0) return rpcError2022(res, rx.rpcId, ['2026-07-28']);
+      return endpoint(req, res, rx);
+    });
+    expectVerdict(v, 'healthy', null);
+    expect(received.filter((m) => m === 'server/discover')).toHaveLength(2);
+  });
+
+  it('a same-origin redirect loop → failed/http_status described as a loop, not the cross-origin rule', async () => {
+    const { v } = await judgeFault((_q, res) => { res.writeHead(307, { location: '/mcp' }).end(); });
+    expectVerdict(v, 'failed', 'http_status', /redirects within the endpoint's own origin never reach an answer/);
+  });
+});
+
+describe('the spec\'s client obligations', () => {
+  it.each(['2025-06-18', '2025-03-26'])('a 2025 server that negotiates %s → healthy, labelled exactly', async (protocolVersion) => {
+    const { v } = await judgeFault(legacyEndpoint({ protocolVersion }), { tool: { name: 'get_rate' } });
+    expectVerdict(v, 'healthy', null);
+    expect(v.revision).toBe(protocolVersion);
+  });
+
+  it('pinned 2025-11-25 on a server that negotiates 2025-06-18 → failed/revision naming what it negotiated', async () => {
+    const { v } = await judgeFault(legacyEndpoint({ protocolVersion: '2025-06-18' }), { revision: '2025-11-25', tool: { name: 'get_rate' } });
+    expectVerdict(v, 'failed', 'revision', /negotiated 2025-06-18, not the pinned 2025-11-25/);
+  });
+
+  it('a server of resources only, no canary tool asked → healthy; with a tool asked → failed/tool_missing', async () => {
+    const resourcesOnly = legacyEndpoint({ capabilities: { resources: {} } });
+    expectVerdict((await judgeFault(resourcesOnly, { tool: undefined })).v, 'healthy', null, /advertises no tools capability \(capabilities: resources\)/);
+    expectVerdict((await judgeFault(resourcesOnly)).v, 'failed', 'tool_missing', /no get_rate/);
+  });
+
+  it('never opens the standalone GET stream on a 2025 session', async () => {
+    const { v, received } = await judgeFault(legacyEndpoint({}), { tool: { name: 'get_rate' } });
+    expectVerdict(v, 'healthy', null);
+    expect(received).not.toContain('GET');
+  });
+
+  it('SEP-1699: a stream closed after an event id and retry is resumed with GET + Last-Event-ID → healthy', async () => {
+    let pending: unknown;
+    let lastEventId: string | undefined;
+    const { v, received } = await judgeFault(legacyEndpoint({
+      call: (_q, res, rx) => {
+        pending = rx.rpcId;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 150\ndata: \n\n');
+      },
+      onGet: (req, res) => {
+        lastEventId = req.headers['last-event-id'] as string | undefined;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`id: ev-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: pending, result: { content: [{ type: 'text', text: 'rate 1.08' }] } })}\n\n`);
+      },
+    }), { tool: { name: 'get_rate', expectText: '1.08' } });
+    expectVerdict(v, 'healthy', null);
+    expect(received.filter((m) => m === 'GET')).toHaveLength(1);
+    expect(lastEventId).toBe('ev-1');
+  });
+
+  it('SEP-1699: resumptions the server refuses (GET → 400) → failed/timeout naming the event and what the GETs got', async () => {
+    const { v, received } = await judgeFault(legacyEndpoint({
+      call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-9\nretry: 50\ndata: \n\n'); },
+      onGet: (_q, res) => { res.writeHead(400, { 'content-type': 'text/plain' }).end('no such stream'); },
+    }), { tool: { name: 'get_rate' } });
+    expectVerdict(v, 'failed', 'timeout', /closed the answer's stream after event "ev-9"; 2 resumption\(s\) with Last-Event-ID brought no answer \(last: HTTP 400\)/);
+    expect(received.filter((m) => m === 'GET')).toHaveLength(2);
+  });
+
+  it('SEP-1699: a retry longer than the budget left → no resumption, failed/timeout within the bound', async () => {
+    const { v, received } = await judgeFault(legacyEndpoint({
+      call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 60000\ndata: \n\n'); },
+    }), { tool: { name: 'get_rate' } });
+    expectVerdict(v, 'failed', 'timeout');
+    expect(received).not.toContain('GET');
+  });
+});
+
+describe('the canary\'s own bounds', () => {
+  it('a header value fetch cannot send, read at run time (a secret with an en dash) → inconclusive, nothing sent', async () => {
+    const server = await startFaultServer(legacyEndpoint({}));
+    try {
+      const t = { ...target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }), headers: { Authorization: 'Bearer abc\u2013def' } };
+      const v = await judge(t);
+      expectVerdict(v, 'inconclusive', null, /headers\.Authorization: the value has a character outside Latin-1 .*the canary's configuration/);
+      expect(server.received).toEqual([]);
+      expect(JSON.stringify(v)).not.toContain('abc\u2013def');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a server that never completes the TCP handshake → failed/timeout, and no socket outlives the verdict', async () => {
+    const { spawn } = await import('node:child_process');
+    const blackhole = spawn('python3', ['-c', BLACKHOLE], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const port = await new Promise<string>((resolve) => blackhole.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
+      const before = new Set(process.getActiveResourcesInfo().filter((r) => r === 'ConnectWrap'));
+      const v = await judge(target(`http://127.0.0.1:${port}/mcp`, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }));
+      expectVerdict(v, 'failed', 'timeout');
+      // A destroyed handle closes on the next turn of the event loop.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(process.getActiveResourcesInfo().filter((r) => r === 'ConnectWrap').length).toBe(before.size);
+    } finally {
+      blackhole.kill();
+    }
+  });
+});
+
+/** A listener whose accept queue is full, so a new connection's SYN is never answered. */
+const BLACKHOLE = `
+import socket, time
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)
+port = s.getsockname()[1]
+fill = []
+for i in range(4):
+    c = socket.socket(); c.setblocking(False)
+    try: c.connect(('127.0.0.1', port))
+    except BlockingIOError: pass
+    fill.append(c)
+print(port, flush=True)
+time.sleep(60)
+`;
+
+function rpcError2022(res: import('node:http').ServerResponse, id: unknown, supported: string[]): void {
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } } }));
+}

@@ -115,7 +115,7 @@ describe(`the packed ${pkg.name}`, () => {
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const v = JSON.parse(r.stdout);
+    const [v] = JSON.parse(r.stdout);
     expect(v).toMatchObject({ outcome: 'healthy', failure: null, revision: '2026-07-28' });
     expect(v.probes.map((p: { name: string }) => p.name)).toEqual(['discover', 'tools/list', 'tools/call']);
   });
@@ -123,7 +123,7 @@ describe(`the packed ${pkg.name}`, () => {
   it('npx mcp-canary check exits 1 with the failure when the server is gone', async () => {
     const r = await run('npx', ['--no-install', 'mcp-canary', 'check', 'http://127.0.0.1:1/mcp', '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'failed', failure: 'unreachable' });
+    expect(JSON.parse(r.stdout)).toMatchObject([{ outcome: 'failed', failure: 'unreachable' }]);
   });
 
   it('npx mcp-canary --help prints the help text', async () => {
