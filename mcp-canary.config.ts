@@ -39,7 +39,11 @@ export default defineFleet({
       schedule: 'rate(5 minutes)',
       probeRegions: ['us-east-1'],
       headerSecrets: {
-        Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-canary/billing', jsonKey: 'token', prefix: 'Bearer ' },
+        Authorization: {
+          secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-canary/billing',
+          jsonKey: 'token',
+          prefix: 'Bearer ',
+        },
       },
       tool: { name: 'get_invoice_status', arguments: { invoice: 'INV-0001' } },
     },

@@ -75,6 +75,14 @@ export function bundleRunHandler(outdir: string): Promise<BuiltBundle> {
 export async function bundleHandler(entry: string, outdir: string): Promise<BuiltBundle> {
   const { build } = await import('esbuild');
   const file = join(outdir, 'index.mjs');
-  const result = await build({ ...esbuildOptions, mainFields: [...esbuildOptions.mainFields], external: [], entryPoints: [entry], outfile: file, metafile: true, logLevel: 'silent' });
+  const result = await build({
+    ...esbuildOptions,
+    mainFields: [...esbuildOptions.mainFields],
+    external: [],
+    entryPoints: [entry],
+    outfile: file,
+    metafile: true,
+    logLevel: 'silent',
+  });
   return { file, bytes: (await stat(file)).size, metafile: result.metafile };
 }

@@ -24,28 +24,58 @@ export function checkFleet(raw: FleetInput): Fleet {
   fleet.targets.forEach((t, i) => {
     const headers = Object.keys(t.headers);
     if (headers.length > 0) {
-      throw fleetError(i, t.name, `headers.${headers[0]}`, `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`);
+      throw fleetError(
+        i,
+        t.name,
+        `headers.${headers[0]}`,
+        `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`,
+      );
     }
     const local = localOnlyRefs(t.auth?.oauth)[0];
     if (local) {
-      throw fleetError(i, t.name, local, 'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }');
+      throw fleetError(
+        i,
+        t.name,
+        local,
+        'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }',
+      );
     }
     const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = resolveTarget(fleet, t);
     if (regions.length > MAX_PROBE_REGIONS) {
-      throw fleetError(i, t.name, regionField, `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`);
+      throw fleetError(
+        i,
+        t.name,
+        regionField,
+        `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`,
+      );
     }
     if (new Set(regions).size !== regions.length) {
       throw fleetError(i, t.name, regionField, `lists a region twice (${regions.join(', ')}): list each region once`);
     }
     if (quorum > regions.length) {
-      throw fleetError(i, t.name, 'probeRegions', `has ${regions.length} region(s) but the fleet quorum is ${quorum}: it could never page. Add regions or lower quorum`);
+      throw fleetError(
+        i,
+        t.name,
+        'probeRegions',
+        `has ${regions.length} region(s) but the fleet quorum is ${quorum}: it could never page. Add regions or lower quorum`,
+      );
     }
     const timeout = lambdaTimeoutSeconds(t.budgetMs);
     if (timeout >= period) {
-      throw fleetError(i, t.name, 'budgetMs', `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`);
+      throw fleetError(
+        i,
+        t.name,
+        'budgetMs',
+        `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`,
+      );
     }
     if (fleet.failureThreshold * period > MAX_ALARM_WINDOW_SECONDS) {
-      throw fleetError(i, t.name, scheduleField, `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`);
+      throw fleetError(
+        i,
+        t.name,
+        scheduleField,
+        `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`,
+      );
     }
   });
   return fleet;

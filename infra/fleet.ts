@@ -112,7 +112,7 @@ export class McpCanaryFleet extends Construct {
           names,
           schedules,
         });
-        overflow.addStackDependency(main, 'its schedules invoke the region\'s run functions and dead-letter to its queue');
+        overflow.addStackDependency(main, "its schedules invoke the region's run functions and dead-letter to its queue");
         this.probeStacks.push(overflow);
       });
     }

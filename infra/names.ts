@@ -15,7 +15,9 @@ export type TopicKind = 'pages' | 'tickets' | 'canary-owner' | 'briefs';
 export class FleetNames {
   constructor(readonly fleet: string) {
     if (!FLEET_NAME_PATTERN.test(fleet)) {
-      throw configError(`McpCanaryFleet name ${JSON.stringify(fleet)} must be 1–32 letters, digits or "-", starting with a letter: it prefixes every stack, alarm, topic and function. Pass another construct id or the name option.`);
+      throw configError(
+        `McpCanaryFleet name ${JSON.stringify(fleet)} must be 1–32 letters, digits or "-", starting with a letter: it prefixes every stack, alarm, topic and function. Pass another construct id or the name option.`,
+      );
     }
   }
 

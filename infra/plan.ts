@@ -129,7 +129,13 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
   });
 
   const probeRegions = unique(targets.flatMap((t) => t.regions));
-  const regions = probeRegions.map((region) => planRegion(region, targets.filter((t) => t.regions.includes(region)), schedulesPerStack));
+  const regions = probeRegions.map((region) =>
+    planRegion(
+      region,
+      targets.filter((t) => t.regions.includes(region)),
+      schedulesPerStack,
+    ),
+  );
   const alarmStacks = new Map<number, TargetPlan[]>();
   for (const t of targets) alarmStacks.set(t.alarmStack, [...(alarmStacks.get(t.alarmStack) ?? []), t]);
 
@@ -149,17 +155,19 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
 function planRegion(region: string, targets: readonly TargetPlan[], schedulesPerStack: number): RegionPlan {
   const bySchedule = new Map<string, TargetPlan[]>();
   for (const t of targets) bySchedule.set(t.schedule, [...(bySchedule.get(t.schedule) ?? []), t]);
-  const rates = [...bySchedule].sort(([a], [b]) => periodSeconds(a) - periodSeconds(b)).map(([schedule, group]): RateGroupPlan => {
-    const maxBudgetMs = Math.max(...group.map((t) => t.budgetMs));
-    return {
-      schedule,
-      rateSlug: rateSlug(schedule),
-      periodSeconds: periodSeconds(schedule),
-      maxBudgetMs,
-      timeoutSeconds: lambdaTimeoutSeconds(maxBudgetMs),
-      schedules: pack(schedule, group),
-    };
-  });
+  const rates = [...bySchedule]
+    .sort(([a], [b]) => periodSeconds(a) - periodSeconds(b))
+    .map(([schedule, group]): RateGroupPlan => {
+      const maxBudgetMs = Math.max(...group.map((t) => t.budgetMs));
+      return {
+        schedule,
+        rateSlug: rateSlug(schedule),
+        periodSeconds: periodSeconds(schedule),
+        maxBudgetMs,
+        timeoutSeconds: lambdaTimeoutSeconds(maxBudgetMs),
+        schedules: pack(schedule, group),
+      };
+    });
   const all = rates.flatMap((r) => r.schedules);
   const scheduleStacks: SchedulePlan[][] = [];
   for (let i = 0; i < all.length; i += schedulesPerStack) scheduleStacks.push(all.slice(i, i + schedulesPerStack));
@@ -178,9 +186,17 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
     const one = inputOf([t], t.periodSeconds);
     if (byteLength(one) > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
-      throw fleetError(t.index, t.name, 'payload', `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`);
+      throw fleetError(
+        t.index,
+        t.name,
+        'payload',
+        `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`,
+      );
     }
-    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
+    if (
+      current.length > 0 &&
+      (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)
+    ) {
       chunks.push(current);
       current = [];
     }
@@ -189,7 +205,15 @@ function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
   if (current.length > 0) chunks.push(current);
   return chunks.map((chunk, index) => {
     const input = inputOf(chunk, periodSeconds(schedule));
-    return { schedule, rateSlug: rateSlug(schedule), periodSeconds: periodSeconds(schedule), index, targets: chunk.map((t) => t.name), input, inputBytes: byteLength(input) };
+    return {
+      schedule,
+      rateSlug: rateSlug(schedule),
+      periodSeconds: periodSeconds(schedule),
+      index,
+      targets: chunk.map((t) => t.name),
+      input,
+      inputBytes: byteLength(input),
+    };
   });
 }
 

@@ -36,7 +36,11 @@ export interface Prepared {
   readonly cache: TokenCache;
 }
 
-export async function beforeAttempt(target: Target, deps: AuthJudgeDeps, ctx: { fetch?: FetchLike | undefined; now: () => number; budget: AbortSignal }): Promise<Prepared> {
+export async function beforeAttempt(
+  target: Target,
+  deps: AuthJudgeDeps,
+  ctx: { fetch?: FetchLike | undefined; now: () => number; budget: AbortSignal },
+): Promise<Prepared> {
   const wallNow = deps.wallNow ?? Date.now;
   const cache = deps.tokenCache ?? processTokenCache;
   const secretValues: string[] = [];
@@ -49,7 +53,11 @@ export async function beforeAttempt(target: Target, deps: AuthJudgeDeps, ctx: { 
   ];
   const warnings = certificate.then((c) => (c ? [...staticWarnings, c] : staticWarnings));
   if (!target.auth) return { target, secretValues, auth: null, warnings, cache };
-  const auth = await authorize(target, { fetch: ctx.fetch, now: ctx.now, wallNow, budget: ctx.budget, secrets: deps.oauthSecrets, cache, lookup: deps.lookup }, (v) => secretValues.push(v));
+  const auth = await authorize(
+    target,
+    { fetch: ctx.fetch, now: ctx.now, wallNow, budget: ctx.budget, secrets: deps.oauthSecrets, cache, lookup: deps.lookup },
+    (v) => secretValues.push(v),
+  );
   const withToken = auth.ok ? { ...target, headers: { ...target.headers, Authorization: `Bearer ${auth.token}` } } : target;
   return { target: withToken, secretValues, auth, warnings, cache };
 }
@@ -59,9 +67,17 @@ export async function authFailedVerdict(p: Prepared, name: string, durationMs: n
   if (!p.auth || p.auth.ok) return null;
   const { probe, outcome } = p.auth;
   return {
-    target: name, outcome, failure: probe.failure, detail: probe.detail, revision: null, server: null,
-    durationMs: Math.round(durationMs), retries: 0, probes: [{ ...probe, durationMs: Math.round(probe.durationMs) }],
-    warnings: await p.warnings, traceId,
+    target: name,
+    outcome,
+    failure: probe.failure,
+    detail: probe.detail,
+    revision: null,
+    server: null,
+    durationMs: Math.round(durationMs),
+    retries: 0,
+    probes: [{ ...probe, durationMs: Math.round(probe.durationMs) }],
+    warnings: await p.warnings,
+    traceId,
   };
 }
 

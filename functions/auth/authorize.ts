@@ -43,7 +43,13 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
   const cache = deps.cache ?? processTokenCache;
   const wallNow = deps.wallNow ?? Date.now;
   const started = deps.now();
-  const probe = (ok: boolean, detail: string, failure: FailureClass | null): ProbeResult => ({ name: 'auth', ok, durationMs: deps.now() - started, detail, failure });
+  const probe = (ok: boolean, detail: string, failure: FailureClass | null): ProbeResult => ({
+    name: 'auth',
+    ok,
+    durationMs: deps.now() - started,
+    detail,
+    failure,
+  });
   const key = cacheKey({
     authority: oauth.issuer ?? oauth.tokenUrl ?? target.url,
     clientId: oauth.clientId,
@@ -68,10 +74,21 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
     });
     onSecret(token.accessToken);
     const how = cached ? 'cached' : 'new';
-    return { ok: true, key, token: token.accessToken, probe: probe(true, `token from ${token.issuer} (${how}, expires ${inWords(token.expiresAt - wallNow())})`, null) };
+    return {
+      ok: true,
+      key,
+      token: token.accessToken,
+      probe: probe(true, `token from ${token.issuer} (${how}, expires ${inWords(token.expiresAt - wallNow())})`, null),
+    };
   } catch (e) {
-    if (deps.budget.aborted) return { ok: false, outcome: Outcome.failed, probe: probe(false, 'auth: the run\'s budget ran out before a token was obtained', FailureClass.timeout) };
-    if (e instanceof AuthStepError && e.side === 'config') return { ok: false, outcome: Outcome.inconclusive, probe: probe(false, `auth: ${e.message}`, null) };
+    if (deps.budget.aborted)
+      return {
+        ok: false,
+        outcome: Outcome.failed,
+        probe: probe(false, "auth: the run's budget ran out before a token was obtained", FailureClass.timeout),
+      };
+    if (e instanceof AuthStepError && e.side === 'config')
+      return { ok: false, outcome: Outcome.inconclusive, probe: probe(false, `auth: ${e.message}`, null) };
     const detail = e instanceof AuthStepError ? e.message : `token step failed: ${e instanceof Error ? e.name : 'error'}`;
     return { ok: false, outcome: Outcome.failed, probe: probe(false, `auth: ${detail}`, FailureClass.auth) };
   } finally {
@@ -100,7 +117,7 @@ function recorded(f: FetchLike, hops: AuthHop[], wire: Wire): FetchLike {
 
 function wireWords(kind: string, code: string): string {
   if (kind === 'timeout') return 'no answer within the request timeout';
-  if (kind === 'budget') return 'the run\'s budget ran out';
+  if (kind === 'budget') return "the run's budget ran out";
   if (kind === 'tls') return `TLS handshake failed (${code})`;
   if (kind === 'too_large') return `answer too large (${code})`;
   return `cannot connect (${code})`;

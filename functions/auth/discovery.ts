@@ -42,7 +42,13 @@ export interface AuthServer {
  */
 const CHALLENGE_BODY = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-canary-auth', method: 'ping' });
 
-export async function discover(serverUrl: string, oauth: OAuthSettings, headers: Record<string, string>, fetchFn: FetchLike, hops: AuthHop[]): Promise<AuthServer> {
+export async function discover(
+  serverUrl: string,
+  oauth: OAuthSettings,
+  headers: Record<string, string>,
+  fetchFn: FetchLike,
+  hops: AuthHop[],
+): Promise<AuthServer> {
   if (oauth.tokenUrl) {
     // Configured, not discovered: the issuer (for the private_key_jwt audience and the SDK's issuer
     // stamp) is the configured one, else the token URL's origin.
@@ -61,18 +67,30 @@ export async function discover(serverUrl: string, oauth: OAuthSettings, headers:
     metadata = await discoverAuthorizationServerMetadata(asUrl, { fetchFn });
   } catch (e) {
     if (e instanceof IssuerMismatchError) {
-      throw new AuthStepError('discovery', `discovery: issuer mismatch: the metadata of ${asUrl} names issuer ${JSON.stringify(e.received)} (RFC 8414 §3.3 requires them equal); the canary will not send credentials to it`);
+      throw new AuthStepError(
+        'discovery',
+        `discovery: issuer mismatch: the metadata of ${asUrl} names issuer ${JSON.stringify(e.received)} (RFC 8414 §3.3 requires them equal); the canary will not send credentials to it`,
+      );
     }
     throw stepFailure('authorization server metadata', e, hops.slice(before));
   }
   if (!metadata) {
-    throw new AuthStepError('discovery', `discovery: no authorization server metadata for ${asUrl} (${describeHops(hops.slice(before))}); publish RFC 8414 or OpenID metadata, or set auth.oauth.tokenUrl`);
+    throw new AuthStepError(
+      'discovery',
+      `discovery: no authorization server metadata for ${asUrl} (${describeHops(hops.slice(before))}); publish RFC 8414 or OpenID metadata, or set auth.oauth.tokenUrl`,
+    );
   }
   if (oauth.issuer && !sameIssuer(metadata.issuer, oauth.issuer)) {
-    throw new AuthStepError('discovery', `discovery: issuer mismatch: found ${metadata.issuer}, expected ${oauth.issuer} (auth.oauth.issuer)`);
+    throw new AuthStepError(
+      'discovery',
+      `discovery: issuer mismatch: found ${metadata.issuer}, expected ${oauth.issuer} (auth.oauth.issuer)`,
+    );
   }
   if (metadata.grant_types_supported && !metadata.grant_types_supported.includes('client_credentials')) {
-    throw new AuthStepError('discovery', `discovery: ${metadata.issuer} does not offer the client_credentials grant (grant_types_supported: ${metadata.grant_types_supported.join(' ')})`);
+    throw new AuthStepError(
+      'discovery',
+      `discovery: ${metadata.issuer} does not offer the client_credentials grant (grant_types_supported: ${metadata.grant_types_supported.join(' ')})`,
+    );
   }
   let resource = oauth.resource;
   if (!resource) {
@@ -82,14 +100,22 @@ export async function discover(serverUrl: string, oauth: OAuthSettings, headers:
       // Sent verbatim, as the SDK's auth() does (a pathless indicator must not gain a "/").
       resource = selected ? resourceMetadata.resource : resourceUrlFromServerUrl(serverUrl).href;
     } catch (e) {
-      throw new AuthStepError('discovery', `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`);
+      throw new AuthStepError(
+        'discovery',
+        `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`,
+      );
     }
   }
   return { authorizationServerUrl: asUrl, metadata, resource };
 }
 
 /** RFC 9728: the challenge's `resource_metadata` first, else the well-known URLs (path, then root). */
-async function protectedResource(serverUrl: string, headers: Record<string, string>, fetchFn: FetchLike, hops: AuthHop[]): Promise<OAuthProtectedResourceMetadata> {
+async function protectedResource(
+  serverUrl: string,
+  headers: Record<string, string>,
+  fetchFn: FetchLike,
+  hops: AuthHop[],
+): Promise<OAuthProtectedResourceMetadata> {
   let challenged: URL | undefined;
   try {
     const res = await fetchFn(serverUrl, {
@@ -107,14 +133,20 @@ async function protectedResource(serverUrl: string, headers: Record<string, stri
   try {
     const m = await discoverOAuthProtectedResourceMetadata(serverUrl, challenged ? { resourceMetadataUrl: challenged } : {}, fetchFn);
     if (!m.authorization_servers?.length) {
-      throw new AuthStepError('discovery', `discovery: the protected resource metadata (${describeHops(hops.slice(before))}) names no authorization_servers; set auth.oauth.tokenUrl`);
+      throw new AuthStepError(
+        'discovery',
+        `discovery: the protected resource metadata (${describeHops(hops.slice(before))}) names no authorization_servers; set auth.oauth.tokenUrl`,
+      );
     }
     return m;
   } catch (e) {
     if (e instanceof AuthStepError) throw e;
     const tried = describeHops(hops.slice(before));
     if (/does not implement OAuth 2.0 Protected Resource Metadata/.test((e as Error).message)) {
-      throw new AuthStepError('discovery', `discovery: the server advertises no protected resource metadata (RFC 9728): ${challenged ? '' : 'its 401 challenge names no resource_metadata, and '}${tried}. Publish the metadata, or set auth.oauth.tokenUrl (--oauth-token-url)`);
+      throw new AuthStepError(
+        'discovery',
+        `discovery: the server advertises no protected resource metadata (RFC 9728): ${challenged ? '' : 'its 401 challenge names no resource_metadata, and '}${tried}. Publish the metadata, or set auth.oauth.tokenUrl (--oauth-token-url)`,
+      );
     }
     throw stepFailure('protected resource metadata', e, hops.slice(before));
   }
@@ -125,7 +157,10 @@ function chooseAuthorizationServer(m: OAuthProtectedResourceMetadata, expected: 
   if (!expected) return servers[0]!;
   const match = servers.find((s) => sameIssuer(s, expected));
   if (!match) {
-    throw new AuthStepError('discovery', `discovery: issuer mismatch: the server names authorization server(s) ${servers.join(', ')}, not the expected issuer ${expected} (auth.oauth.issuer)`);
+    throw new AuthStepError(
+      'discovery',
+      `discovery: issuer mismatch: the server names authorization server(s) ${servers.join(', ')}, not the expected issuer ${expected} (auth.oauth.issuer)`,
+    );
   }
   return match;
 }
@@ -136,8 +171,12 @@ function sameIssuer(a: string, b: string): boolean {
 }
 
 function stepFailure(what: string, e: unknown, hops: readonly AuthHop[]): AuthStepError {
-  if (e instanceof GuardRefusal) return new AuthStepError('discovery', `discovery: ${what} URL ${e.url} refused: ${e.reason}`, { cause: e });
+  if (e instanceof GuardRefusal)
+    return new AuthStepError('discovery', `discovery: ${what} URL ${e.url} refused: ${e.reason}`, { cause: e });
   const tried = hops.length ? ` (${describeHops(hops)})` : '';
-  const why = e instanceof Error && e.name === 'ZodError' ? 'the document is not valid metadata' : oneLine(e instanceof Error ? e.message : String(e), 200);
+  const why =
+    e instanceof Error && e.name === 'ZodError'
+      ? 'the document is not valid metadata'
+      : oneLine(e instanceof Error ? e.message : String(e), 200);
   return new AuthStepError('discovery', `discovery: ${what} failed${tried}: ${why}`, { cause: e });
 }

@@ -35,7 +35,12 @@ export function jwtExpiry(value: string): number | null {
 /** "in 3 days", "in 5 hours", "2 days ago". */
 export function inWords(ms: number): string {
   const abs = Math.abs(ms);
-  const [n, unit] = abs >= 1.5 * DAY_MS ? [Math.round(abs / DAY_MS), 'day'] : abs >= 2 * 3_600_000 ? [Math.round(abs / 3_600_000), 'hour'] : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
+  const [n, unit] =
+    abs >= 1.5 * DAY_MS
+      ? [Math.round(abs / DAY_MS), 'day']
+      : abs >= 2 * 3_600_000
+        ? [Math.round(abs / 3_600_000), 'hour']
+        : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
   const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return ms >= 0 ? `in ${words}` : `${words} ago`;
 }
@@ -52,7 +57,8 @@ export function bearerWarnings(headers: Record<string, string>, days: number, no
   const out: Warning[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const exp = jwtExpiry(value);
-    if (exp !== null && exp - now <= days * DAY_MS) out.push(expiryWarning(WarningKind.credentialExpiry, `the JWT in header ${name}`, exp, now));
+    if (exp !== null && exp - now <= days * DAY_MS)
+      out.push(expiryWarning(WarningKind.credentialExpiry, `the JWT in header ${name}`, exp, now));
   }
   return out;
 }
@@ -68,7 +74,8 @@ export function secretRefWarnings(oauth: OAuthSettings | undefined, days: number
   for (const [field, ref] of refs) {
     if (!ref?.expiresAt) continue;
     const exp = Date.parse(ref.expiresAt);
-    if (exp - now <= days * DAY_MS) out.push(expiryWarning(WarningKind.credentialExpiry, `the OAuth credential ${field} (client ${oauth.clientId})`, exp, now));
+    if (exp - now <= days * DAY_MS)
+      out.push(expiryWarning(WarningKind.credentialExpiry, `the OAuth credential ${field} (client ${oauth.clientId})`, exp, now));
   }
   return out;
 }

@@ -56,7 +56,13 @@ const ranges: ReadonlyArray<readonly [Kind, BlockList]> = (() => {
     ['loopback', make(['127.0.0.0/8'], ['::1/128'])],
     ['link-local', make(['169.254.0.0/16'], ['fe80::/10'])],
     // RFC 1918, shared (CGNAT), "this network", benchmarking, multicast and reserved; IPv6 unique-local, unspecified, multicast.
-    ['private', make(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '0.0.0.0/8', '198.18.0.0/15', '224.0.0.0/3'], ['fc00::/7', '::/128', 'ff00::/8'])],
+    [
+      'private',
+      make(
+        ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '0.0.0.0/8', '198.18.0.0/15', '224.0.0.0/3'],
+        ['fc00::/7', '::/128', 'ff00::/8'],
+      ),
+    ],
   ] as const;
 })();
 
@@ -91,7 +97,10 @@ export async function checkUrl(raw: string | URL, o: GuardOptions): Promise<URL>
   const loopbackOnly = kinds.every(([, k]) => k === 'loopback');
   if (url.protocol !== 'https:') {
     if (url.protocol !== 'http:' || !loopbackOnly || !o.loopbackAllowed) {
-      throw new GuardRefusal(shown, `${url.protocol.replace(':', '')} is not allowed for OAuth URLs: https only (plain http only to loopback, when the target is on loopback)`);
+      throw new GuardRefusal(
+        shown,
+        `${url.protocol.replace(':', '')} is not allowed for OAuth URLs: https only (plain http only to loopback, when the target is on loopback)`,
+      );
     }
   }
   for (const [address, kind] of kinds) refuseAddress(shown, address, kind, o);
@@ -103,7 +112,10 @@ function refuseAddress(shown: string, address: string, kind: Kind | null, o: Gua
   if (kind === 'cloud metadata') throw new GuardRefusal(shown, `a cloud metadata address (${address}), never followed`);
   if (kind === 'loopback' && o.loopbackAllowed) return;
   if (!o.allowPrivateNetwork) {
-    throw new GuardRefusal(shown, `a ${kind} address (${address}); set auth.oauth.allowPrivateNetwork (--oauth-allow-private-network) if the authorization server really is on a private network`);
+    throw new GuardRefusal(
+      shown,
+      `a ${kind} address (${address}); set auth.oauth.allowPrivateNetwork (--oauth-allow-private-network) if the authorization server really is on a private network`,
+    );
   }
 }
 
@@ -151,7 +163,10 @@ interface Dispatcher {
 export async function pinnedFetch(o: GuardOptions): Promise<{ fetch: FetchLike; close(): Promise<void> }> {
   const key = Symbol.for('undici.globalDispatcher.1');
   const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Dispatcher } | undefined>;
-  if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
+  if (!registry[key])
+    await fetch('data:,')
+      .then((r) => r.arrayBuffer())
+      .catch(() => {});
   const global = registry[key];
   if (!global || global.constructor.name !== 'Agent') return { fetch: (url, init) => fetch(url, init), close: async () => {} };
   const dispatcher = new global.constructor({ connect: { lookup: connectLookup(o) } });

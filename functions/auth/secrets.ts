@@ -9,9 +9,16 @@ import { CanaryError, CanaryErrorCode } from '../errors.ts';
 import type { OAuthSecrets } from './token.ts';
 
 /** Reads a store reference (Secrets Manager, SSM); `field` is for the error message. */
-export type StoreReader = (field: string, ref: Extract<OAuthSecretRef, { secretsManager: string } | { ssmParameter: string }>) => Promise<string>;
+export type StoreReader = (
+  field: string,
+  ref: Extract<OAuthSecretRef, { secretsManager: string } | { ssmParameter: string }>,
+) => Promise<string>;
 
-export async function resolveOAuthSecrets(oauth: OAuthSettings | undefined, readStore: StoreReader | null, env: NodeJS.ProcessEnv = process.env): Promise<OAuthSecrets> {
+export async function resolveOAuthSecrets(
+  oauth: OAuthSettings | undefined,
+  readStore: StoreReader | null,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OAuthSecrets> {
   if (!oauth) return {};
   const read = async (field: string, ref: OAuthSecretRef): Promise<string> => {
     let value: string | undefined;
@@ -22,10 +29,16 @@ export async function resolveOAuthSecrets(oauth: OAuthSettings | undefined, read
       try {
         value = await readFile(ref.file, 'utf8');
       } catch (e) {
-        throw secretError(`${field}: cannot read file ${JSON.stringify(ref.file)} (${(e as { code?: string }).code ?? 'error'}). Check the path.`, e);
+        throw secretError(
+          `${field}: cannot read file ${JSON.stringify(ref.file)} (${(e as { code?: string }).code ?? 'error'}). Check the path.`,
+          e,
+        );
       }
     } else {
-      if (!readStore) throw secretError(`${field}: a ${'secretsManager' in ref ? 'Secrets Manager' : 'SSM'} reference is read by the scheduled run only. For the CLI, use --oauth-client-secret-env or --oauth-private-key-file.`);
+      if (!readStore)
+        throw secretError(
+          `${field}: a ${'secretsManager' in ref ? 'Secrets Manager' : 'SSM'} reference is read by the scheduled run only. For the CLI, use --oauth-client-secret-env or --oauth-private-key-file.`,
+        );
       value = await readStore(field, ref);
     }
     const trimmed = value.trim();
@@ -48,7 +61,10 @@ export function redactionValues(s: OAuthSecrets): string[] {
   const out: string[] = [];
   if (s.clientSecret) out.push(s.clientSecret);
   if (s.privateKey) {
-    const body = s.privateKey.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('-----'));
+    const body = s.privateKey
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('-----'));
     out.push(...body, body.join(''));
   }
   return out;
@@ -82,6 +98,9 @@ export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secret
  * { secretsManager } or { ssmParameter }".
  */
 export function localOnlyRefs(oauth: OAuthSettings | undefined): string[] {
-  const refs: Array<[string, OAuthSecretRef | undefined]> = [['auth.oauth.clientSecret', oauth?.clientSecret], ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey]];
+  const refs: Array<[string, OAuthSecretRef | undefined]> = [
+    ['auth.oauth.clientSecret', oauth?.clientSecret],
+    ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
+  ];
   return refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
 }

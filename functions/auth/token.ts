@@ -57,10 +57,16 @@ export async function requestToken(r: TokenRequest): Promise<IssuedToken> {
     throw tokenFailure(tokenEndpoint, e, r.hops.slice(before));
   }
   if (tokens.token_type.toLowerCase() !== 'bearer') {
-    throw new AuthStepError('token_endpoint', `token endpoint ${tokenEndpoint}: issued a ${tokens.token_type} token; the canary sends Bearer tokens only`);
+    throw new AuthStepError(
+      'token_endpoint',
+      `token endpoint ${tokenEndpoint}: issued a ${tokens.token_type} token; the canary sends Bearer tokens only`,
+    );
   }
   const obtainedAt = r.now();
-  const expiresAt = tokens.expires_in !== undefined ? obtainedAt + tokens.expires_in * 1000 : (jwtExpiry(tokens.access_token) ?? obtainedAt + DEFAULT_TOKEN_LIFETIME_MS);
+  const expiresAt =
+    tokens.expires_in !== undefined
+      ? obtainedAt + tokens.expires_in * 1000
+      : (jwtExpiry(tokens.access_token) ?? obtainedAt + DEFAULT_TOKEN_LIFETIME_MS);
   return { accessToken: tokens.access_token, obtainedAt, expiresAt, issuer: metadata.issuer, tokenEndpoint };
 }
 
@@ -69,15 +75,25 @@ function buildProvider(r: TokenRequest): OAuthClientProvider {
   const scope = oauth.scopes?.join(' ') || undefined;
   const expectedIssuer = r.server.metadata.issuer;
   if (oauth.privateKeyJwt) {
-    if (!secrets.privateKey) throw new AuthStepError('config', 'auth.oauth.privateKeyJwt.privateKey was not resolved: the run passed no key');
-    const provider = new PrivateKeyJwtProvider({ clientId: oauth.clientId, privateKey: secrets.privateKey, algorithm: oauth.privateKeyJwt.alg, scope, expectedIssuer });
+    if (!secrets.privateKey)
+      throw new AuthStepError('config', 'auth.oauth.privateKeyJwt.privateKey was not resolved: the run passed no key');
+    const provider = new PrivateKeyJwtProvider({
+      clientId: oauth.clientId,
+      privateKey: secrets.privateKey,
+      algorithm: oauth.privateKeyJwt.alg,
+      scope,
+      expectedIssuer,
+    });
     const sign = provider.addClientAuthentication;
     // The assertion is a bearer credential for its lifetime: the Redactor learns it before it is sent.
     provider.addClientAuthentication = async (headers, params, url, metadata) => {
       try {
         await sign(headers, params, url, metadata);
       } catch (e) {
-        throw new AuthStepError('config', `auth.oauth.privateKeyJwt.privateKey is not a PKCS#8 PEM private key for ${oauth.privateKeyJwt!.alg} (${(e as Error).name}); export it with \`openssl pkcs8 -topk8 -nocrypt\``);
+        throw new AuthStepError(
+          'config',
+          `auth.oauth.privateKeyJwt.privateKey is not a PKCS#8 PEM private key for ${oauth.privateKeyJwt!.alg} (${(e as Error).name}); export it with \`openssl pkcs8 -topk8 -nocrypt\``,
+        );
       }
       const assertion = params.get('client_assertion');
       if (assertion) r.onSecret(assertion);
@@ -92,7 +108,8 @@ function tokenFailure(tokenEndpoint: string, e: unknown, hops: readonly AuthHop[
   if (e instanceof AuthStepError) return e;
   const at = `token endpoint ${shown(tokenEndpoint)}`;
   if (e instanceof GuardRefusal) return new AuthStepError('token_endpoint', `${at} refused: ${e.reason}`, { cause: e });
-  if (e instanceof InsecureTokenEndpointError) return new AuthStepError('token_endpoint', `${at} is not https: the canary sends no credentials over plain http`, { cause: e });
+  if (e instanceof InsecureTokenEndpointError)
+    return new AuthStepError('token_endpoint', `${at} is not https: the canary sends no credentials over plain http`, { cause: e });
   if (e instanceof OAuthError) {
     // The OAuth error code is the reason a human needs (invalid_client, invalid_scope, invalid_target…).
     const status = hops.at(-1)?.status;
@@ -101,7 +118,10 @@ function tokenFailure(tokenEndpoint: string, e: unknown, hops: readonly AuthHop[
   }
   const hop = hops.at(-1);
   if (hop?.error) return new AuthStepError('token_endpoint', `${at}: ${hop.error}`, { cause: e });
-  const why = e instanceof Error && e.name === 'ZodError' ? 'the answer is not a token response (no access_token / token_type)' : oneLine(e instanceof Error ? e.message : String(e), 160);
+  const why =
+    e instanceof Error && e.name === 'ZodError'
+      ? 'the answer is not a token response (no access_token / token_type)'
+      : oneLine(e instanceof Error ? e.message : String(e), 160);
   return new AuthStepError('token_endpoint', `${at}: ${why}`, { cause: e });
 }
 

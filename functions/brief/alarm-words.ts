@@ -107,7 +107,18 @@ export function describeAlarm(f: AlarmFacts): string {
   // The limit is CloudWatch's. Cut first steps first, then the sentence; the endpoint and runbook lines
   // stay whole (the brief reads them back), unless the URLs alone exceed the limit.
   for (let n = steps.length; n >= 0; n--) {
-    const text = [what, ...links, ...(n > 0 ? [`First steps: ${steps.slice(0, n).map((s, i) => `${i + 1}) ${s}`).join('; ')}.`] : [])].join('\n');
+    const text = [
+      what,
+      ...links,
+      ...(n > 0
+        ? [
+            `First steps: ${steps
+              .slice(0, n)
+              .map((s, i) => `${i + 1}) ${s}`)
+              .join('; ')}.`,
+          ]
+        : []),
+    ].join('\n');
     if (text.length <= MAX_ALARM_DESCRIPTION_CHARS) return text;
   }
   const room = MAX_ALARM_DESCRIPTION_CHARS - links.join('\n').length - 1;
@@ -119,11 +130,20 @@ export function describeAlarm(f: AlarmFacts): string {
  * Reads the endpoint, the probe regions and the runbook back out of a description `describeAlarm`
  * wrote (the alarms read one metric for all regions, so the regions are not in their dimensions).
  */
-export function parseAlarmDescription(description: string): { readonly endpoint?: string; readonly regions?: readonly string[]; readonly runbookUrl?: string } {
+export function parseAlarmDescription(description: string): {
+  readonly endpoint?: string;
+  readonly regions?: readonly string[];
+  readonly runbookUrl?: string;
+} {
   const out: { endpoint?: string; regions?: string[]; runbookUrl?: string } = {};
   for (const line of description.split('\n')) {
     if (line.startsWith(ENDPOINT)) out.endpoint = line.slice(ENDPOINT.length).trim();
-    if (line.startsWith(REGIONS)) out.regions = line.slice(REGIONS.length).split(',').map((r) => r.trim()).filter(Boolean);
+    if (line.startsWith(REGIONS))
+      out.regions = line
+        .slice(REGIONS.length)
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
     if (line.startsWith(RUNBOOK)) {
       const value = line.slice(RUNBOOK.length).trim();
       if (value && value !== NO_RUNBOOK) out.runbookUrl = value;

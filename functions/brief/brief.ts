@@ -35,7 +35,11 @@ export async function briefAlarmChange(event: unknown, deps: BriefDeps): Promise
   if (!change) return { published: false, reason: `not a state change of one of ${env.fleet}'s target alarms` };
   // The dead-man's INSUFFICIENT_DATA after runs had arrived is every region falling silent: its loudest case.
   // Any other INSUFFICIENT_DATA (a new alarm, a target alarm keeping state) has nothing to brief.
-  const silent = change.kind === AlarmKind.deadMan && change.state === 'INSUFFICIENT_DATA' && change.previousState !== undefined && change.previousState !== 'INSUFFICIENT_DATA';
+  const silent =
+    change.kind === AlarmKind.deadMan &&
+    change.state === 'INSUFFICIENT_DATA' &&
+    change.previousState !== undefined &&
+    change.previousState !== 'INSUFFICIENT_DATA';
   if (change.state === 'INSUFFICIENT_DATA' && !silent) return { published: false, reason: 'INSUFFICIENT_DATA: nothing to brief' };
   if (change.state === 'OK' && change.previousState !== 'ALARM') {
     return { published: false, reason: `OK after ${change.previousState ?? 'nothing'}: no alarm to resolve` };
@@ -54,12 +58,14 @@ export async function briefAlarmChange(event: unknown, deps: BriefDeps): Promise
     failureThreshold: env.failureThreshold,
     quorum: env.quorum ?? defaultQuorum(change.regions.length),
   });
-  const out = await deps.sns.send(new PublishCommand({
-    TopicArn: env.topicArn,
-    Subject: brief.subject,
-    // Chat integrations, queues and functions get the structured notification; email gets the text.
-    MessageStructure: 'json',
-    Message: JSON.stringify({ default: JSON.stringify(brief.chat), email: brief.text }),
-  }));
+  const out = await deps.sns.send(
+    new PublishCommand({
+      TopicArn: env.topicArn,
+      Subject: brief.subject,
+      // Chat integrations, queues and functions get the structured notification; email gets the text.
+      MessageStructure: 'json',
+      Message: JSON.stringify({ default: JSON.stringify(brief.chat), email: brief.text }),
+    }),
+  );
   return { published: true, dedupKey: brief.dedupKey, messageId: out.MessageId, brief };
 }

@@ -197,7 +197,9 @@ function headlineOf(input: BriefInput, views: readonly RegionView[]): string {
 }
 
 function warningKinds(views: readonly RegionView[]): string {
-  const seen = new Set(views.map((v) => v.streak[0]?.verdict.outcome).filter((o): o is Outcome => o !== undefined && o !== Outcome.healthy));
+  const seen = new Set(
+    views.map((v) => v.streak[0]?.verdict.outcome).filter((o): o is Outcome => o !== undefined && o !== Outcome.healthy),
+  );
   return seen.size > 0 ? [...seen].join(', ') : 'degraded, failing below quorum, or inconclusive';
 }
 
@@ -212,9 +214,10 @@ function regionBlock(v: RegionView, kind: AlarmKind, n: number): string[] {
   if (!v.last) return [`${v.region}: ⚫ no run recorded in the window read`];
   const r = v.last.verdict;
   const mark = r.outcome === Outcome.healthy ? '✅' : r.outcome === Outcome.failed ? '❌' : '⚠️';
-  const run = v.streak.length > 0 && kind !== AlarmKind.deadMan
-    ? `${r.outcome} ${v.streak.length >= n ? `${v.streak.length} time(s) in a row` : `${v.streak.length} time(s)`}${r.failure ? ` (${r.failure})` : ''}`
-    : `${r.outcome}${r.failure ? ` (${r.failure})` : ''}`;
+  const run =
+    v.streak.length > 0 && kind !== AlarmKind.deadMan
+      ? `${r.outcome} ${v.streak.length >= n ? `${v.streak.length} time(s) in a row` : `${v.streak.length} time(s)`}${r.failure ? ` (${r.failure})` : ''}`
+      : `${r.outcome}${r.failure ? ` (${r.failure})` : ''}`;
   const lines = [`${v.region}: ${mark} ${run}, last run ${v.last.startedAt} (${r.durationMs} ms)`, `    ${cut(r.detail)}`];
   if (r.outcome !== Outcome.healthy) lines.push(...r.probes.slice(0, MAX_PROBES_PER_REGION).map(probeLine));
   // The run's W3C trace id: every request of that run carried it, so the server's own traces are one search away.
@@ -239,7 +242,10 @@ function cut(s: string): string {
 
 /** SNS subjects are printable ASCII without line breaks, under 100 characters. */
 export function subjectOf(s: string): string {
-  const ascii = s.replace(/[^\x20-\x7e]/g, '').replace(/\s+/g, ' ').trim();
+  const ascii = s
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return ascii.length > MAX_SUBJECT_CHARS ? `${ascii.slice(0, MAX_SUBJECT_CHARS - 3)}...` : ascii;
 }
 

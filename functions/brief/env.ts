@@ -31,14 +31,20 @@ export interface BriefEnv {
 }
 
 export function readBriefEnv(env: NodeJS.ProcessEnv = process.env): BriefEnv {
-  const failureThreshold = positiveInt(BriefEnvVar.failureThreshold, required(env, BriefEnvVar.failureThreshold, 'N, the runs in a row before an alarm (e.g. 3)'));
+  const failureThreshold = positiveInt(
+    BriefEnvVar.failureThreshold,
+    required(env, BriefEnvVar.failureThreshold, 'N, the runs in a row before an alarm (e.g. 3)'),
+  );
   const quorumText = env[BriefEnvVar.quorum]?.trim();
   return {
     topicArn: required(env, BriefEnvVar.topicArn, 'the ARN of the briefs SNS topic'),
     fleet: required(env, BriefEnvVar.fleet, 'the fleet name that prefixes its alarm names'),
-    runLogGroup: required(env, BriefEnvVar.runLogGroup, 'the run functions\' log group name, e.g. /mcp-canary/McpCanary/run'),
+    runLogGroup: required(env, BriefEnvVar.runLogGroup, "the run functions' log group name, e.g. /mcp-canary/McpCanary/run"),
     failureThreshold,
     quorum: quorumText ? positiveInt(BriefEnvVar.quorum, quorumText) : undefined,
-    probeRegions: required(env, BriefEnvVar.probeRegions, 'the comma-separated probe regions').split(',').map((r) => r.trim()).filter(Boolean),
+    probeRegions: required(env, BriefEnvVar.probeRegions, 'the comma-separated probe regions')
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
   };
 }

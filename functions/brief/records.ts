@@ -52,8 +52,15 @@ export function parseRunRecord(message: string): RunRecord | null {
 function isRunRecord(v: unknown): v is RunRecord {
   const r = v as Partial<RunRecord> | null;
   return (
-    r !== null && typeof r === 'object' && r.message === RUN_RECORD_MESSAGE && typeof r.target === 'string' && typeof r.probeRegion === 'string' &&
-    typeof r.startedAt === 'string' && !Number.isNaN(Date.parse(r.startedAt)) && typeof r.verdict === 'object' && r.verdict !== null &&
+    r !== null &&
+    typeof r === 'object' &&
+    r.message === RUN_RECORD_MESSAGE &&
+    typeof r.target === 'string' &&
+    typeof r.probeRegion === 'string' &&
+    typeof r.startedAt === 'string' &&
+    !Number.isNaN(Date.parse(r.startedAt)) &&
+    typeof r.verdict === 'object' &&
+    r.verdict !== null &&
     Object.values(Outcome).includes(r.verdict.outcome)
   );
 }
@@ -64,32 +71,39 @@ export function runRecordFilter(target: string): string {
 }
 
 export async function readRunRecords(logs: (region: string) => CloudWatchLogsClient, q: RecordQuery): Promise<RegionRecords[]> {
-  return Promise.all(q.regions.map(async (region): Promise<RegionRecords> => {
-    const records: RunRecord[] = [];
-    try {
-      let nextToken: string | undefined;
-      for (let page = 0; page < MAX_PAGES_PER_REGION; page++) {
-        const out = await logs(region).send(new FilterLogEventsCommand({
-          logGroupName: q.logGroupName,
-          filterPattern: runRecordFilter(q.target),
-          startTime: q.startTime,
-          endTime: q.endTime,
-          nextToken,
-        }));
-        for (const event of out.events ?? []) {
-          const record = event.message ? parseRunRecord(event.message) : null;
-          if (record && record.target === q.target && record.probeRegion === region) records.push(record);
+  return Promise.all(
+    q.regions.map(async (region): Promise<RegionRecords> => {
+      const records: RunRecord[] = [];
+      try {
+        let nextToken: string | undefined;
+        for (let page = 0; page < MAX_PAGES_PER_REGION; page++) {
+          const out = await logs(region).send(
+            new FilterLogEventsCommand({
+              logGroupName: q.logGroupName,
+              filterPattern: runRecordFilter(q.target),
+              startTime: q.startTime,
+              endTime: q.endTime,
+              nextToken,
+            }),
+          );
+          for (const event of out.events ?? []) {
+            const record = event.message ? parseRunRecord(event.message) : null;
+            if (record && record.target === q.target && record.probeRegion === region) records.push(record);
+          }
+          nextToken = out.nextToken;
+          if (!nextToken) break;
         }
-        nextToken = out.nextToken;
-        if (!nextToken) break;
+      } catch (e) {
+        const name = e instanceof Error ? e.name : 'Error';
+        const why =
+          name === 'ResourceNotFoundException'
+            ? `log group ${q.logGroupName} does not exist in ${region} (is the probe stack deployed?)`
+            : `${name}: ${e instanceof Error ? e.message : String(e)}`;
+        return { region, records: newest(records), error: oneLine(why, 300) };
       }
-    } catch (e) {
-      const name = e instanceof Error ? e.name : 'Error';
-      const why = name === 'ResourceNotFoundException' ? `log group ${q.logGroupName} does not exist in ${region} (is the probe stack deployed?)` : `${name}: ${e instanceof Error ? e.message : String(e)}`;
-      return { region, records: newest(records), error: oneLine(why, 300) };
-    }
-    return { region, records: newest(records) };
-  }));
+      return { region, records: newest(records) };
+    }),
+  );
 }
 
 function newest(records: RunRecord[]): RunRecord[] {

@@ -62,15 +62,19 @@ export function describeChange(c: ToolChange, canaryTool?: string): string {
   const words = c.parts.map((p) => PART_WORDS[p]).join(', ');
   let detail = `catalog drift: tool ${name} changed: ${words}`;
   if (c.readOnlyDropped) {
-    detail += c.tool === canaryTool
-      ? ' — readOnlyHint is no longer true on the canary tool: the canary will refuse to call it (unsafe_tool)'
-      : ' — readOnlyHint is no longer true';
+    detail +=
+      c.tool === canaryTool
+        ? ' — readOnlyHint is no longer true on the canary tool: the canary will refuse to call it (unsafe_tool)'
+        : ' — readOnlyHint is no longer true';
   }
   return detail;
 }
 
 /** The recorded map to compare with, for the credential this run speaks with. */
-export function recordedFor(catalog: CatalogSetting, headers: Readonly<Record<string, string>>): { map: ToolFingerprints } | { missing: string } {
+export function recordedFor(
+  catalog: CatalogSetting,
+  headers: Readonly<Record<string, string>>,
+): { map: ToolFingerprints } | { missing: string } {
   if (!('byCredential' in catalog) || typeof catalog.byCredential !== 'object') return { map: catalog as ToolFingerprints };
   const id = credentialId(headers);
   const map = (catalog.byCredential as Record<string, ToolFingerprints>)[id];
@@ -89,12 +93,22 @@ export function compareCatalog(
 ): Warning[] {
   const recorded = recordedFor(catalog, headers);
   if ('missing' in recorded) {
-    return [{ kind: WarningKind.catalogDrift, detail: `catalog drift: no catalog recorded for this credential (${recorded.missing}); the tool list is private per credential. Record it with \`mcp-canary snapshot\` and the same headers` }];
+    return [
+      {
+        kind: WarningKind.catalogDrift,
+        detail: `catalog drift: no catalog recorded for this credential (${recorded.missing}); the tool list is private per credential. Record it with \`mcp-canary snapshot\` and the same headers`,
+      },
+    ];
   }
   const changes = diffCatalog(live, recorded.map, opts);
-  const warnings: Warning[] = changes.slice(0, MAX_DRIFT_WARNINGS).map((c) => ({ kind: WarningKind.catalogDrift, detail: describeChange(c, opts.canaryTool) }));
+  const warnings: Warning[] = changes
+    .slice(0, MAX_DRIFT_WARNINGS)
+    .map((c) => ({ kind: WarningKind.catalogDrift, detail: describeChange(c, opts.canaryTool) }));
   if (changes.length > MAX_DRIFT_WARNINGS) {
-    warnings.push({ kind: WarningKind.catalogDrift, detail: `catalog drift: ${changes.length - MAX_DRIFT_WARNINGS} more tool(s) changed; run \`mcp-canary snapshot\` to see the whole catalog` });
+    warnings.push({
+      kind: WarningKind.catalogDrift,
+      detail: `catalog drift: ${changes.length - MAX_DRIFT_WARNINGS} more tool(s) changed; run \`mcp-canary snapshot\` to see the whole catalog`,
+    });
   }
   return warnings;
 }

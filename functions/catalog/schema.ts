@@ -8,22 +8,35 @@ import * as z from 'zod';
 import { FINGERPRINT_PATTERN } from './fingerprint.ts';
 import { CREDENTIAL_ID_PATTERN } from './credential.ts';
 
-const fingerprint = z.string().regex(FINGERPRINT_PATTERN, 'is not a catalog fingerprint ("d:…;i:…;o:…;a:…;r:0|1"). Paste the output of `mcp-canary snapshot <url>` unchanged');
+const fingerprint = z
+  .string()
+  .regex(
+    FINGERPRINT_PATTERN,
+    'is not a catalog fingerprint ("d:…;i:…;o:…;a:…;r:0|1"). Paste the output of `mcp-canary snapshot <url>` unchanged',
+  );
 
 /** `{ "<tool name>": "<fingerprint>" }`. */
 export const ToolFingerprints = z.record(z.string().min(1, 'names no tool'), fingerprint);
 export type ToolFingerprints = z.infer<typeof ToolFingerprints>;
 
 /** `{ "byCredential": { "<credential id>": { "<tool>": "<fingerprint>" } } }`. */
-export const PerCredentialCatalog = z.object({
-  byCredential: z.record(
-    z.string().regex(CREDENTIAL_ID_PATTERN, 'is not a credential id ("cred-" and 12 hex digits, or "anonymous"), as `mcp-canary snapshot` prints it'),
-    ToolFingerprints,
-  ),
-}).strict();
+export const PerCredentialCatalog = z
+  .object({
+    byCredential: z.record(
+      z
+        .string()
+        .regex(
+          CREDENTIAL_ID_PATTERN,
+          'is not a credential id ("cred-" and 12 hex digits, or "anonymous"), as `mcp-canary snapshot` prints it',
+        ),
+      ToolFingerprints,
+    ),
+  })
+  .strict();
 
 /** Tool names are never objects, so the two shapes cannot be confused. */
 export const CatalogSetting = z.union([PerCredentialCatalog, ToolFingerprints], {
-  error: 'must be { "<tool>": "<fingerprint>" } or { "byCredential": { "<credential id>": { … } } }, as `mcp-canary snapshot <url>` prints it',
+  error:
+    'must be { "<tool>": "<fingerprint>" } or { "byCredential": { "<credential id>": { … } } }, as `mcp-canary snapshot <url>` prints it',
 });
 export type CatalogSetting = z.infer<typeof CatalogSetting>;

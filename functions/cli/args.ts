@@ -39,7 +39,9 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb !== 'check') throw configError(`unknown command "${verb}". The command is \`mcp-canary check <url>\`.`);
   if (extra.length > 0) throw configError(`unexpected argument "${extra[0]}". Give one URL; quote values that contain spaces.`);
 
-  for (const needed of new Set(FLAGS.filter((f) => f.requires && v[f.name] !== undefined && v[f.requires] === undefined).map((f) => f.requires!))) {
+  for (const needed of new Set(
+    FLAGS.filter((f) => f.requires && v[f.name] !== undefined && v[f.requires] === undefined).map((f) => f.requires!),
+  )) {
     const users = FLAGS.filter((f) => f.requires === needed && v[f.name] !== undefined).map((f) => `--${f.name}`);
     const flag = `--${needed} ${FLAGS.find((f) => f.name === needed)?.value ?? ''}`.trim();
     throw configError(`${users.join(', ')} only work${users.length === 1 ? 's' : ''} with ${flag}: add ${flag}.`);
@@ -51,7 +53,13 @@ export function parseCommand(argv: readonly string[]): Command {
       const drop = [...(url !== undefined ? ['the URL'] : []), ...targetFlags.map((f) => `--${f.name}`)].join(', ');
       throw configError(`--config runs the targets of the file: drop ${drop} (or drop --config).`);
     }
-    return { kind: 'check', json: v.json === true, targets: [], configFile: String(v.config), ...(v.target ? { targetName: String(v.target) } : {}) };
+    return {
+      kind: 'check',
+      json: v.json === true,
+      targets: [],
+      configFile: String(v.config),
+      ...(v.target ? { targetName: String(v.target) } : {}),
+    };
   }
   if (url === undefined) throw configError('missing <url>: `mcp-canary check https://mcp.example.com/mcp`.');
 
@@ -102,7 +110,8 @@ export function parseHeaders(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [i, h] of raw.entries()) {
     const colon = h.indexOf(':');
-    if (colon <= 0) throw configError(`--header #${i + 1} has no "Name: value" colon. Write it as --header "Authorization: Bearer <token>".`);
+    if (colon <= 0)
+      throw configError(`--header #${i + 1} has no "Name: value" colon. Write it as --header "Authorization: Bearer <token>".`);
     headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
   }
   return headers;

@@ -36,7 +36,8 @@ export function takeBeyondFlags(argv: readonly string[]): { flags: BeyondFlags; 
     else if (a.startsWith('--catalog=')) catalogFile = a.slice('--catalog='.length);
     else if (a === '--catalog') {
       const file = argv[++i];
-      if (file === undefined || file.startsWith('--')) throw configError('--catalog needs a FILE: the JSON `mcp-canary snapshot <url>` printed.');
+      if (file === undefined || file.startsWith('--'))
+        throw configError('--catalog needs a FILE: the JSON `mcp-canary snapshot <url>` printed.');
       catalogFile = file;
     } else rest.push(a);
   }
@@ -46,7 +47,11 @@ export function takeBeyondFlags(argv: readonly string[]): { flags: BeyondFlags; 
 /** The targets with `--catalog` and `--posture` applied. */
 export async function applyBeyondFlags(targets: readonly Target[], flags: BeyondFlags): Promise<Target[]> {
   const catalog = flags.catalogFile === undefined ? undefined : await readCatalogFile(flags.catalogFile);
-  return targets.map((t) => ({ ...t, ...(catalog ? { catalog } : {}), ...(flags.posture ? { posture: t.posture && t.posture !== true ? t.posture : true } : {}) }));
+  return targets.map((t) => ({
+    ...t,
+    ...(catalog ? { catalog } : {}),
+    ...(flags.posture ? { posture: t.posture && t.posture !== true ? t.posture : true } : {}),
+  }));
 }
 
 /** On the command line posture runs every time it is asked for: a fresh cadence per invocation. */
@@ -60,7 +65,10 @@ async function readCatalogFile(file: string): Promise<CatalogSetting> {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw configError(`--catalog ${file}: ${code ? `cannot read the file (${code}). Check the path` : `is not valid JSON (${(e as Error).message}). Save the output of \`mcp-canary snapshot\` unchanged`}.`, e);
+    throw configError(
+      `--catalog ${file}: ${code ? `cannot read the file (${code}). Check the path` : `is not valid JSON (${(e as Error).message}). Save the output of \`mcp-canary snapshot\` unchanged`}.`,
+      e,
+    );
   }
   // The snapshot's own shape, `{ "catalog": … }`, or the catalog alone.
   const inner = raw !== null && typeof raw === 'object' && 'catalog' in raw ? (raw as { catalog: unknown }).catalog : raw;
@@ -88,14 +96,20 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
     return 0;
   }
   const cmd = parseCommand(['check', ...argv]);
-  if (cmd.kind !== 'check' || cmd.targets.length !== 1) throw configError('snapshot takes one <url> and its connection flags (no --config).');
+  if (cmd.kind !== 'check' || cmd.targets.length !== 1)
+    throw configError('snapshot takes one <url> and its connection flags (no --config).');
   const target = { ...cmd.targets[0]!, tool: undefined };
   // Every secret of the target (headers, the URL's query values, path keys and userinfo).
   const redactor = new Redactor(secretsOf(target));
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   try {
-    const a = await runAttempt(target, { now: () => performance.now(), budget: budget.signal, deadline: performance.now() + target.budgetMs, middleware: withTraceContext({ traceId: newTraceId() }) });
+    const a = await runAttempt(target, {
+      now: () => performance.now(),
+      budget: budget.signal,
+      deadline: performance.now() + target.budgetMs,
+      middleware: withTraceContext({ traceId: newTraceId() }),
+    });
     if (!a.listed) {
       io.stderr(`mcp-canary: ${redactor.text(`${a.outcome.toUpperCase()}${a.failure ? `  ${a.failure}` : ''}  ${a.detail}`)}\n`);
       return a.outcome === Outcome.inconclusive ? 3 : 1;
@@ -119,7 +133,8 @@ export function renderBeyond(v: Verdict): string {
   if (v.posture?.length) {
     const width = Math.max(...v.posture.map((r) => r.check.length));
     lines.push('posture');
-    for (const r of v.posture) lines.push(`  ${MARK[r.status]} ${r.check.padEnd(width)}  ${r.status === 'skipped' ? 'skipped: ' : ''}${r.detail}`);
+    for (const r of v.posture)
+      lines.push(`  ${MARK[r.status]} ${r.check.padEnd(width)}  ${r.status === 'skipped' ? 'skipped: ' : ''}${r.detail}`);
   }
   lines.push(`trace ${v.traceId}`);
   return lines.join('\n');

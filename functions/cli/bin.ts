@@ -18,7 +18,8 @@ try {
 const urls = argv.filter((a) => /^https?:\/\//i.test(a) || /^--health-url=/.test(a)).map((a) => a.replace(/^--health-url=/, ''));
 const secrets = [...secretsOf({ headers }), ...urls.flatMap((url) => secretsOf({ url }))];
 // OAuth secrets named by flags: the env var's value and the key file's body.
-const flagValue = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : a.startsWith(`${flag}=`) ? [a.slice(flag.length + 1)] : []))[0];
+const flagValue = (flag: string) =>
+  argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : a.startsWith(`${flag}=`) ? [a.slice(flag.length + 1)] : []))[0];
 const secretEnv = flagValue('--oauth-client-secret-env');
 const keyFile = flagValue('--oauth-private-key-file');
 let privateKey: string | undefined;

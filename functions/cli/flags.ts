@@ -44,19 +44,122 @@ export interface Flag {
 }
 
 export const FLAGS: readonly Flag[] = [
-  { name: 'tool', kind: 'string', value: 'NAME', section: 'tool', field: 'tool.name', description: 'the canary tool to call (read-only)', default: 'none, stop after tools/list' },
-  { name: 'args', kind: 'json-object', value: 'JSON', section: 'tool', field: 'tool.arguments', requires: 'tool', description: 'its arguments, a JSON object', default: '{}' },
-  { name: 'expect-text', kind: 'string', value: 'S', section: 'tool', field: 'tool.expectText', requires: 'tool', description: "the tool's text must contain S" },
-  { name: 'expect-json', kind: 'path-json', value: 'PATH=JSON', section: 'tool', field: 'tool.expectJson', requires: 'tool', description: 'structuredContent at PATH must equal JSON (repeatable), e.g. rate=1.08' },
-  { name: 'allow-unsafe-tool', kind: 'boolean', section: 'tool', field: 'tool.allowUnsafe', requires: 'tool', description: 'call the tool even if it is not annotated readOnlyHint: true' },
-  { name: 'header', kind: 'header', value: '"Name: value"', section: 'target', field: 'headers', description: 'sent on every request (repeatable); values are never printed' },
-  { name: 'health-url', kind: 'string', value: 'URL', section: 'target', field: 'healthUrl', description: 'GET it first, 2xx expected', default: 'no health probe' },
-  { name: 'revision', kind: 'string', value: 'R', section: 'target', field: 'revision', description: 'auto | 2026-07-28 | 2025-11-25', default: 'auto' },
-  { name: 'timeout-ms', kind: 'integer', value: 'N', section: 'target', field: 'timeoutMs', description: 'per-request timeout', default: '10000' },
-  { name: 'budget-ms', kind: 'integer', value: 'N', section: 'target', field: 'budgetMs', description: 'whole-run budget', default: '30000' },
-  { name: 'degraded-ms', kind: 'integer', value: 'N', section: 'target', field: 'degradedMs', description: 'a slower healthy run is degraded', default: '5000' },
-  { name: 'retries', kind: 'integer', value: 'N', section: 'target', field: 'retries', description: 'in-run retries after unreachable, timeout or 5xx', default: '0, max 3' },
-  { name: 'name', kind: 'string', value: 'NAME', section: 'target', field: 'name', description: "the target's name in the output", default: 'the host' },
+  {
+    name: 'tool',
+    kind: 'string',
+    value: 'NAME',
+    section: 'tool',
+    field: 'tool.name',
+    description: 'the canary tool to call (read-only)',
+    default: 'none, stop after tools/list',
+  },
+  {
+    name: 'args',
+    kind: 'json-object',
+    value: 'JSON',
+    section: 'tool',
+    field: 'tool.arguments',
+    requires: 'tool',
+    description: 'its arguments, a JSON object',
+    default: '{}',
+  },
+  {
+    name: 'expect-text',
+    kind: 'string',
+    value: 'S',
+    section: 'tool',
+    field: 'tool.expectText',
+    requires: 'tool',
+    description: "the tool's text must contain S",
+  },
+  {
+    name: 'expect-json',
+    kind: 'path-json',
+    value: 'PATH=JSON',
+    section: 'tool',
+    field: 'tool.expectJson',
+    requires: 'tool',
+    description: 'structuredContent at PATH must equal JSON (repeatable), e.g. rate=1.08',
+  },
+  {
+    name: 'allow-unsafe-tool',
+    kind: 'boolean',
+    section: 'tool',
+    field: 'tool.allowUnsafe',
+    requires: 'tool',
+    description: 'call the tool even if it is not annotated readOnlyHint: true',
+  },
+  {
+    name: 'header',
+    kind: 'header',
+    value: '"Name: value"',
+    section: 'target',
+    field: 'headers',
+    description: 'sent on every request (repeatable); values are never printed',
+  },
+  {
+    name: 'health-url',
+    kind: 'string',
+    value: 'URL',
+    section: 'target',
+    field: 'healthUrl',
+    description: 'GET it first, 2xx expected',
+    default: 'no health probe',
+  },
+  {
+    name: 'revision',
+    kind: 'string',
+    value: 'R',
+    section: 'target',
+    field: 'revision',
+    description: 'auto | 2026-07-28 | 2025-11-25',
+    default: 'auto',
+  },
+  {
+    name: 'timeout-ms',
+    kind: 'integer',
+    value: 'N',
+    section: 'target',
+    field: 'timeoutMs',
+    description: 'per-request timeout',
+    default: '10000',
+  },
+  {
+    name: 'budget-ms',
+    kind: 'integer',
+    value: 'N',
+    section: 'target',
+    field: 'budgetMs',
+    description: 'whole-run budget',
+    default: '30000',
+  },
+  {
+    name: 'degraded-ms',
+    kind: 'integer',
+    value: 'N',
+    section: 'target',
+    field: 'degradedMs',
+    description: 'a slower healthy run is degraded',
+    default: '5000',
+  },
+  {
+    name: 'retries',
+    kind: 'integer',
+    value: 'N',
+    section: 'target',
+    field: 'retries',
+    description: 'in-run retries after unreachable, timeout or 5xx',
+    default: '0, max 3',
+  },
+  {
+    name: 'name',
+    kind: 'string',
+    value: 'NAME',
+    section: 'target',
+    field: 'name',
+    description: "the target's name in the output",
+    default: 'the host',
+  },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },
   { name: 'json', kind: 'boolean', section: 'output', description: 'print the verdicts as a JSON array on stdout, nothing else' },
@@ -66,11 +169,16 @@ export const FLAGS: readonly Flag[] = [
 
 /** `parseArgs` options, from the table. */
 export function parseArgsOptions(): Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> {
-  return Object.fromEntries(FLAGS.map((f) => [f.name, {
-    type: f.kind === 'boolean' ? 'boolean' : 'string',
-    ...(f.kind === 'header' || f.kind === 'path-json' ? { multiple: true } : {}),
-    ...(f.short ? { short: f.short } : {}),
-  }]));
+  return Object.fromEntries(
+    FLAGS.map((f) => [
+      f.name,
+      {
+        type: f.kind === 'boolean' ? 'boolean' : 'string',
+        ...(f.kind === 'header' || f.kind === 'path-json' ? { multiple: true } : {}),
+        ...(f.short ? { short: f.short } : {}),
+      },
+    ]),
+  );
 }
 
 /** The flag that sets a config field (`tool.expectText` → `--expect-text`), for error messages. */
@@ -85,7 +193,12 @@ export function flagForField(path: readonly PropertyKey[]): string | undefined {
   return undefined;
 }
 
-const SECTIONS: Record<Flag['section'], string> = { tool: 'The canary tool', target: 'The endpoint', config: 'A fleet config', output: 'Output' };
+const SECTIONS: Record<Flag['section'], string> = {
+  tool: 'The canary tool',
+  target: 'The endpoint',
+  config: 'A fleet config',
+  output: 'Output',
+};
 
 /** The Options part of HELP: aligned, one line per flag, the default in brackets. */
 export function optionsHelp(): string {

@@ -65,7 +65,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
     io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
   } else {
-    io.stdout(redactor.text(`${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`));
+    io.stdout(
+      redactor.text(
+        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
+      ),
+    );
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
 }

@@ -20,27 +20,36 @@ export const OAUTH_OPTIONS = {
   'credential-warning-days': { type: 'string' },
 } as const;
 
-
 type Values = { readonly [K in keyof typeof OAUTH_OPTIONS]?: (typeof OAUTH_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 /** The target fields these flags set; nothing when none is given. */
 export function oauthInput(v: Values): Pick<TargetInput, 'auth' | 'certWarningDays' | 'credentialWarningDays'> {
   const out: Pick<TargetInput, 'auth' | 'certWarningDays' | 'credentialWarningDays'> = {};
   if (v['cert-warning-days'] !== undefined) out.certWarningDays = days('--cert-warning-days', v['cert-warning-days']);
-  if (v['credential-warning-days'] !== undefined) out.credentialWarningDays = days('--credential-warning-days', v['credential-warning-days']);
+  if (v['credential-warning-days'] !== undefined)
+    out.credentialWarningDays = days('--credential-warning-days', v['credential-warning-days']);
   const anyOAuth = Object.keys(v).some((k) => k.startsWith('oauth-') && v[k as keyof Values] !== undefined);
   if (!anyOAuth) return out;
-  if (v['oauth-client-id'] === undefined) throw configError('the --oauth-* flags need --oauth-client-id ID: name the canary\'s OAuth client.');
+  if (v['oauth-client-id'] === undefined)
+    throw configError("the --oauth-* flags need --oauth-client-id ID: name the canary's OAuth client.");
   if ((v['oauth-client-secret-env'] === undefined) === (v['oauth-private-key-file'] === undefined)) {
-    throw configError('give exactly one of --oauth-client-secret-env NAME (the secret in env var NAME) or --oauth-private-key-file PATH (a PEM key).');
+    throw configError(
+      'give exactly one of --oauth-client-secret-env NAME (the secret in env var NAME) or --oauth-private-key-file PATH (a PEM key).',
+    );
   }
-  if (v['oauth-alg'] !== undefined && v['oauth-private-key-file'] === undefined) throw configError('--oauth-alg goes with --oauth-private-key-file PATH.');
+  if (v['oauth-alg'] !== undefined && v['oauth-private-key-file'] === undefined)
+    throw configError('--oauth-alg goes with --oauth-private-key-file PATH.');
   out.auth = {
     oauth: {
       clientId: v['oauth-client-id'],
       ...(v['oauth-client-secret-env'] !== undefined ? { clientSecret: { env: v['oauth-client-secret-env'] } } : {}),
       ...(v['oauth-private-key-file'] !== undefined
-        ? { privateKeyJwt: { privateKey: { file: v['oauth-private-key-file'] }, ...(v['oauth-alg'] !== undefined ? { alg: v['oauth-alg'] as never } : {}) } }
+        ? {
+            privateKeyJwt: {
+              privateKey: { file: v['oauth-private-key-file'] },
+              ...(v['oauth-alg'] !== undefined ? { alg: v['oauth-alg'] as never } : {}),
+            },
+          }
         : {}),
       ...(v['oauth-scope'] !== undefined ? { scopes: v['oauth-scope'].split(/\s+/).filter(Boolean) } : {}),
       ...(v['oauth-resource'] !== undefined ? { resource: v['oauth-resource'] } : {}),
@@ -53,9 +62,16 @@ export function oauthInput(v: Values): Pick<TargetInput, 'auth' | 'certWarningDa
 }
 
 const FLAG_FOR_OAUTH_FIELD: Record<string, string> = {
-  clientId: '--oauth-client-id', clientSecret: '--oauth-client-secret-env', privateKeyJwt: '--oauth-private-key-file',
-  scopes: '--oauth-scope', resource: '--oauth-resource', tokenUrl: '--oauth-token-url', issuer: '--oauth-issuer',
-  allowPrivateNetwork: '--oauth-allow-private-network', certWarningDays: '--cert-warning-days', credentialWarningDays: '--credential-warning-days',
+  clientId: '--oauth-client-id',
+  clientSecret: '--oauth-client-secret-env',
+  privateKeyJwt: '--oauth-private-key-file',
+  scopes: '--oauth-scope',
+  resource: '--oauth-resource',
+  tokenUrl: '--oauth-token-url',
+  issuer: '--oauth-issuer',
+  allowPrivateNetwork: '--oauth-allow-private-network',
+  certWarningDays: '--cert-warning-days',
+  credentialWarningDays: '--credential-warning-days',
 };
 
 /** The flag a config path under `auth.oauth` (or a warning field) came from, or undefined. */

@@ -25,14 +25,22 @@ export interface RunEnv {
 }
 
 export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
-  const homeRegion = required(env, EnvVar.homeRegion, 'the region that holds the canary\'s metrics and alarms, e.g. eu-west-1');
+  const homeRegion = required(env, EnvVar.homeRegion, "the region that holds the canary's metrics and alarms, e.g. eu-west-1");
   if (!REGION_PATTERN.test(homeRegion)) {
-    throw configError(`Environment variable ${EnvVar.homeRegion} is not an AWS region: got ${JSON.stringify(homeRegion)}. Set it to e.g. eu-west-1.`);
+    throw configError(
+      `Environment variable ${EnvVar.homeRegion} is not an AWS region: got ${JSON.stringify(homeRegion)}. Set it to e.g. eu-west-1.`,
+    );
   }
-  const probeRegion = required(env, EnvVar.probeRegion, 'the region the function runs in (Lambda sets it; set it yourself when running locally)');
+  const probeRegion = required(
+    env,
+    EnvVar.probeRegion,
+    'the region the function runs in (Lambda sets it; set it yourself when running locally)',
+  );
   const ns = env[EnvVar.namespace]?.trim() || DEFAULT_NAMESPACE;
   if (!NAMESPACE_PATTERN.test(ns)) {
-    throw configError(`Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: got ${JSON.stringify(ns)}. Use letters, digits and . _ / # : - (or unset it for ${DEFAULT_NAMESPACE}).`);
+    throw configError(
+      `Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: got ${JSON.stringify(ns)}. Use letters, digits and . _ / # : - (or unset it for ${DEFAULT_NAMESPACE}).`,
+    );
   }
   return { homeRegion, namespace: ns, probeRegion };
 }

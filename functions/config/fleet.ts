@@ -19,17 +19,22 @@ export const DEFAULT_NAMESPACE = 'McpCanary';
 export const MAX_PROBE_REGIONS = 10;
 
 const region = z.string().regex(REGION_PATTERN, 'is not an AWS region, e.g. eu-west-1');
-const schedule = z.string().regex(
-  /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
-  'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
-);
+const schedule = z
+  .string()
+  .regex(
+    /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
+    'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
+  );
 
-export const Subscription = z.union([
-  z.object({ email: z.email('is not an email address') }).strict(),
-  z.object({ url: z.url({ protocol: /^https$/, error: 'must be an https URL (e.g. a PagerDuty CloudWatch integration URL)' }) }).strict(),
-  z.object({ sqsQueueArn: z.string().startsWith('arn:', 'must be an SQS queue ARN') }).strict(),
-  z.object({ lambdaArn: z.string().startsWith('arn:', 'must be a Lambda function ARN') }).strict(),
-], { error: 'must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }' });
+export const Subscription = z.union(
+  [
+    z.object({ email: z.email('is not an email address') }).strict(),
+    z.object({ url: z.url({ protocol: /^https$/, error: 'must be an https URL (e.g. a PagerDuty CloudWatch integration URL)' }) }).strict(),
+    z.object({ sqsQueueArn: z.string().startsWith('arn:', 'must be an SQS queue ARN') }).strict(),
+    z.object({ lambdaArn: z.string().startsWith('arn:', 'must be a Lambda function ARN') }).strict(),
+  ],
+  { error: 'must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }' },
+);
 export type Subscription = z.infer<typeof Subscription>;
 
 export const FleetTarget = TargetFields.extend({
@@ -40,45 +45,59 @@ export const FleetTarget = TargetFields.extend({
   runbookUrl: z.url().optional(),
 }).superRefine(checkTarget);
 
-export const Fleet = z.object({
-  /** The region that holds metrics, alarms, topics and the dashboard. */
-  homeRegion: region,
-  /** The regions every target is probed from (default: the home region alone). */
-  probeRegions: z.array(region).min(1, 'needs at least one region').optional(),
-  schedule: schedule.default(DEFAULT_SCHEDULE),
-  failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
-  /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
-  quorum: z.number().int().min(1).optional(),
-  namespace: z.string().regex(NAMESPACE_PATTERN, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
-  runbookUrl: z.url().optional(),
-  notify: z.object({
-    /** Pages: critical alarms, ALARM and OK. */
-    pages: z.array(Subscription).default([]),
-    /** Tickets: degraded, one region failing, inconclusive runs. */
-    tickets: z.array(Subscription).default([]),
-    /** The canary's own health: dead-man, Lambda errors, schedule DLQ. */
-    canaryOwner: z.array(Subscription).default([]),
-    /** Briefs: a readable summary of every alarm change (chat channels, email); never the page itself. */
-    briefs: z.array(Subscription).default([]),
-  }).strict().default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
-  targets: z.array(FleetTarget).min(1, 'needs at least one target'),
-  /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
-  maintenance: z.array(MaintenanceWindow).default([]),
-}).strict().superRefine((f, ctx) => {
-  checkMaintenance(f, ctx);
-  const seen = new Map<string, number>();
-  f.targets.forEach((t, i) => {
-    const first = seen.get(t.name);
-    if (first !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['targets', i, 'name'], message: `"${t.name}" is already used by targets[${first}]: target names must be unique` });
+export const Fleet = z
+  .object({
+    /** The region that holds metrics, alarms, topics and the dashboard. */
+    homeRegion: region,
+    /** The regions every target is probed from (default: the home region alone). */
+    probeRegions: z.array(region).min(1, 'needs at least one region').optional(),
+    schedule: schedule.default(DEFAULT_SCHEDULE),
+    failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
+    /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
+    quorum: z.number().int().min(1).optional(),
+    namespace: z.string().regex(NAMESPACE_PATTERN, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
+    runbookUrl: z.url().optional(),
+    notify: z
+      .object({
+        /** Pages: critical alarms, ALARM and OK. */
+        pages: z.array(Subscription).default([]),
+        /** Tickets: degraded, one region failing, inconclusive runs. */
+        tickets: z.array(Subscription).default([]),
+        /** The canary's own health: dead-man, Lambda errors, schedule DLQ. */
+        canaryOwner: z.array(Subscription).default([]),
+        /** Briefs: a readable summary of every alarm change (chat channels, email); never the page itself. */
+        briefs: z.array(Subscription).default([]),
+      })
+      .strict()
+      .default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
+    targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+    /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
+    maintenance: z.array(MaintenanceWindow).default([]),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    checkMaintenance(f, ctx);
+    const seen = new Map<string, number>();
+    f.targets.forEach((t, i) => {
+      const first = seen.get(t.name);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', i, 'name'],
+          message: `"${t.name}" is already used by targets[${first}]: target names must be unique`,
+        });
+      }
+      seen.set(t.name, i);
+    });
+    const regions = f.probeRegions ?? [f.homeRegion];
+    if (f.quorum !== undefined && f.quorum > regions.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['quorum'],
+        message: `(${f.quorum}) is more than the ${regions.length} probe region(s): lower it`,
+      });
     }
-    seen.set(t.name, i);
   });
-  const regions = f.probeRegions ?? [f.homeRegion];
-  if (f.quorum !== undefined && f.quorum > regions.length) {
-    ctx.addIssue({ code: 'custom', path: ['quorum'], message: `(${f.quorum}) is more than the ${regions.length} probe region(s): lower it` });
-  }
-});
 
 export type FleetInput = z.input<typeof Fleet>;
 export type Fleet = z.output<typeof Fleet>;

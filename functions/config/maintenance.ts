@@ -47,7 +47,8 @@ function fieldProblem(f: CronField, text: string): string | null {
   if (text === '?' && (f.name === 'day-of-month' || f.name === 'day-of-week')) return null;
   for (const item of text.split(',')) {
     const [range, step, extra] = item.split('/');
-    if (extra !== undefined || (step !== undefined && !/^[1-9]\d*$/.test(step))) return `${f.name} "${item}" has a bad step: write */15 or 0-30/5`;
+    if (extra !== undefined || (step !== undefined && !/^[1-9]\d*$/.test(step)))
+      return `${f.name} "${item}" has a bad step: write */15 or 0-30/5`;
     if (range === '*') continue;
     const [from, to, more] = (range ?? '').split('-');
     if (more !== undefined || from === undefined || value(f, from) === null || (to !== undefined && value(f, to) === null)) {
@@ -68,15 +69,18 @@ export function scheduleProblem(s: string): string | null {
     return real ? null : `${s} is not a real date and time: write at(yyyy-mm-ddThh:mm), e.g. at(2026-12-24T22:00)`;
   }
   const cron = /^cron\((.*)\)$/.exec(s);
-  if (!cron) return `must be cron(minute hour day-of-month month day-of-week) or at(yyyy-mm-ddThh:mm), got ${JSON.stringify(s)}, e.g. "cron(0 2 * * SUN)"`;
+  if (!cron)
+    return `must be cron(minute hour day-of-month month day-of-week) or at(yyyy-mm-ddThh:mm), got ${JSON.stringify(s)}, e.g. "cron(0 2 * * SUN)"`;
   const fields = cron[1]!.trim().split(/\s+/);
-  if (fields.length !== 5) return `${s} has ${fields.length} field(s); a mute-rule cron has 5 (minute hour day-of-month month day-of-week), e.g. "cron(0 2 * * SUN)"`;
+  if (fields.length !== 5)
+    return `${s} has ${fields.length} field(s); a mute-rule cron has 5 (minute hour day-of-month month day-of-week), e.g. "cron(0 2 * * SUN)"`;
   for (const [i, f] of CRON_FIELDS.entries()) {
     const problem = fieldProblem(f, fields[i]!);
     if (problem) return `${s}: ${problem}`;
   }
   const restricts = (t: string) => t !== '*' && t !== '?';
-  if (restricts(fields[2]!) && restricts(fields[4]!)) return `${s} restricts both day-of-month and day-of-week: use one and put * in the other`;
+  if (restricts(fields[2]!) && restricts(fields[4]!))
+    return `${s} restricts both day-of-month and day-of-week: use one and put * in the other`;
   return null;
 }
 
@@ -89,7 +93,8 @@ export function durationMinutes(s: string): number | null {
     return unit === 'm' ? n : unit === 'h' ? n * 60 : n * 1440;
   }
   const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(s.trim());
-  if (iso && s.trim() !== 'P' && !s.trim().endsWith('T')) return Number(iso[1] ?? 0) * 1440 + Number(iso[2] ?? 0) * 60 + Number(iso[3] ?? 0);
+  if (iso && s.trim() !== 'P' && !s.trim().endsWith('T'))
+    return Number(iso[1] ?? 0) * 1440 + Number(iso[2] ?? 0) * 60 + Number(iso[3] ?? 0);
   return null;
 }
 
@@ -102,35 +107,60 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-export const MaintenanceWindow = z.object({
-  /** Names the mute rule: letters, digits, "-" and "_". */
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1–64 letters, digits, "-" or "_", starting with a letter or digit'),
-  schedule: z.string().superRefine((s, ctx) => {
-    const problem = scheduleProblem(s.trim());
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  duration: z.string().superRefine((s, ctx) => {
-    const m = durationMinutes(s);
-    if (m === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not a duration: write "90 minutes", "2 hours", "1 day" or ISO 8601 "PT2H"` });
-    else if (m < MIN_WINDOW_MINUTES || m > MAX_WINDOW_MINUTES) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is outside 1 minute to 15 days, CloudWatch's limits for a mute rule` });
-  }),
-  /** IANA time zone of the schedule. @default - UTC */
-  timezone: z.string().refine(isTimeZone, { error: (i) => `${JSON.stringify(i.input)} is not an IANA time zone, e.g. "Europe/Berlin"` }).optional(),
-  /** The targets whose paging and ticket alarms are muted. @default - every target of the fleet */
-  targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional(),
-}).strict();
+export const MaintenanceWindow = z
+  .object({
+    /** Names the mute rule: letters, digits, "-" and "_". */
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1–64 letters, digits, "-" or "_", starting with a letter or digit'),
+    schedule: z.string().superRefine((s, ctx) => {
+      const problem = scheduleProblem(s.trim());
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    duration: z.string().superRefine((s, ctx) => {
+      const m = durationMinutes(s);
+      if (m === null)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(s)} is not a duration: write "90 minutes", "2 hours", "1 day" or ISO 8601 "PT2H"`,
+        });
+      else if (m < MIN_WINDOW_MINUTES || m > MAX_WINDOW_MINUTES)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(s)} is outside 1 minute to 15 days, CloudWatch's limits for a mute rule`,
+        });
+    }),
+    /** IANA time zone of the schedule. @default - UTC */
+    timezone: z
+      .string()
+      .refine(isTimeZone, { error: (i) => `${JSON.stringify(i.input)} is not an IANA time zone, e.g. "Europe/Berlin"` })
+      .optional(),
+    /** The targets whose paging and ticket alarms are muted. @default - every target of the fleet */
+    targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional(),
+  })
+  .strict();
 export type MaintenanceWindow = z.output<typeof MaintenanceWindow>;
 
 /** Window names unique, target names known: the cross-field rules, for the fleet's superRefine. */
-export function checkMaintenance(f: { maintenance: readonly MaintenanceWindow[]; targets: ReadonlyArray<{ name: string }> }, ctx: z.RefinementCtx): void {
+export function checkMaintenance(
+  f: { maintenance: readonly MaintenanceWindow[]; targets: ReadonlyArray<{ name: string }> },
+  ctx: z.RefinementCtx,
+): void {
   const known = new Set(f.targets.map((t) => t.name));
   const seen = new Set<string>();
   f.maintenance.forEach((w, i) => {
-    if (seen.has(w.name)) ctx.addIssue({ code: 'custom', path: ['maintenance', i, 'name'], message: `"${w.name}" is used by another window: window names must be unique` });
+    if (seen.has(w.name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maintenance', i, 'name'],
+        message: `"${w.name}" is used by another window: window names must be unique`,
+      });
     seen.add(w.name);
     (w.targets ?? []).forEach((t, j) => {
       if (!known.has(t)) {
-        ctx.addIssue({ code: 'custom', path: ['maintenance', i, 'targets', j], message: `"${t}" is not a target of this fleet. Targets: ${[...known].join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maintenance', i, 'targets', j],
+          message: `"${t}" is not a target of this fleet. Targets: ${[...known].join(', ')}`,
+        });
       }
     });
   });

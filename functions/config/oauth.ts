@@ -27,12 +27,26 @@ const expiresAt = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Numb
  * Where an OAuth secret (client secret, private key PEM) is read at run time: Secrets Manager or SSM
  * for the scheduled run, an environment variable or a file for the CLI.
  */
-export const OAuthSecretRef = z.union([
-  z.object({ secretsManager: z.string().min(1, 'names the secret (ARN or name)'), jsonKey: z.string().optional(), expiresAt: expiresAt.optional() }).strict(),
-  z.object({ ssmParameter: z.string().min(1, 'names the parameter'), expiresAt: expiresAt.optional() }).strict(),
-  z.object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name'), expiresAt: expiresAt.optional() }).strict(),
-  z.object({ file: z.string().min(1, 'names the file'), expiresAt: expiresAt.optional() }).strict(),
-], { error: 'must be a reference, never the secret itself: { secretsManager: "<arn or name>" }, { ssmParameter: "<name>" }, { env: "VAR" } or { file: "path" }' });
+export const OAuthSecretRef = z.union(
+  [
+    z
+      .object({
+        secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
+        jsonKey: z.string().optional(),
+        expiresAt: expiresAt.optional(),
+      })
+      .strict(),
+    z.object({ ssmParameter: z.string().min(1, 'names the parameter'), expiresAt: expiresAt.optional() }).strict(),
+    z
+      .object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name'), expiresAt: expiresAt.optional() })
+      .strict(),
+    z.object({ file: z.string().min(1, 'names the file'), expiresAt: expiresAt.optional() }).strict(),
+  ],
+  {
+    error:
+      'must be a reference, never the secret itself: { secretsManager: "<arn or name>" }, { ssmParameter: "<name>" }, { env: "VAR" } or { file: "path" }',
+  },
+);
 export type OAuthSecretRef = z.infer<typeof OAuthSecretRef>;
 
 /** A scope token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`. */
@@ -49,28 +63,38 @@ const url = z.string().refine(
   { error: (i) => `is not an http(s) URL: got ${JSON.stringify(i.input)}. Give the full URL, e.g. https://auth.example.com` },
 );
 
-export const OAuthSettings = z.object({
-  /** The client_id the authorization server registered for the canary. */
-  clientId: z.string().min(1, 'is empty: give the client_id the authorization server registered for the canary'),
-  /** client_secret_basic: the secret, by reference. */
-  clientSecret: OAuthSecretRef.optional(),
-  /** private_key_jwt (RFC 7523): the PEM private key, by reference, and its algorithm. */
-  privateKeyJwt: z.object({ privateKey: OAuthSecretRef, alg: OAuthAlg.default(DEFAULT_OAUTH_ALG) }).strict().optional(),
-  /** Scopes to request. @default - none: the authorization server's default for the client */
-  scopes: z.array(scope).optional(),
-  /** The RFC 8707 resource indicator. @default - the resource the server's metadata names, else the target URL */
-  resource: url.optional(),
-  /** The token endpoint: skips discovery. @default - discovered (RFC 9728, then RFC 8414 / OpenID) */
-  tokenUrl: url.optional(),
-  /** The expected issuer: discovery must find exactly this authorization server. @default - whichever the server names */
-  issuer: url.optional(),
-  /** Follow OAuth URLs to private or link-local addresses (an authorization server inside the VPC). @default - false */
-  allowPrivateNetwork: z.boolean().default(false),
-}).strict().superRefine((o, ctx) => {
-  if ((o.clientSecret === undefined) === (o.privateKeyJwt === undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'or privateKeyJwt: give exactly one, e.g. clientSecret: { secretsManager: "canary/oauth" }' });
-  }
-});
+export const OAuthSettings = z
+  .object({
+    /** The client_id the authorization server registered for the canary. */
+    clientId: z.string().min(1, 'is empty: give the client_id the authorization server registered for the canary'),
+    /** client_secret_basic: the secret, by reference. */
+    clientSecret: OAuthSecretRef.optional(),
+    /** private_key_jwt (RFC 7523): the PEM private key, by reference, and its algorithm. */
+    privateKeyJwt: z
+      .object({ privateKey: OAuthSecretRef, alg: OAuthAlg.default(DEFAULT_OAUTH_ALG) })
+      .strict()
+      .optional(),
+    /** Scopes to request. @default - none: the authorization server's default for the client */
+    scopes: z.array(scope).optional(),
+    /** The RFC 8707 resource indicator. @default - the resource the server's metadata names, else the target URL */
+    resource: url.optional(),
+    /** The token endpoint: skips discovery. @default - discovered (RFC 9728, then RFC 8414 / OpenID) */
+    tokenUrl: url.optional(),
+    /** The expected issuer: discovery must find exactly this authorization server. @default - whichever the server names */
+    issuer: url.optional(),
+    /** Follow OAuth URLs to private or link-local addresses (an authorization server inside the VPC). @default - false */
+    allowPrivateNetwork: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if ((o.clientSecret === undefined) === (o.privateKeyJwt === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message: 'or privateKeyJwt: give exactly one, e.g. clientSecret: { secretsManager: "canary/oauth" }',
+      });
+    }
+  });
 export type OAuthSettings = z.output<typeof OAuthSettings>;
 
 /** The fields a target gains (spread into `TargetFields`). */
@@ -79,14 +103,26 @@ export const authFields = {
   /** Warn when the endpoint's TLS certificate expires within this many days (0: never). */
   certWarningDays: z.number().int().min(0, 'must be 0 (off) or more').max(365, 'must be at most 365').default(DEFAULT_CERT_WARNING_DAYS),
   /** Warn when a credential the canary was given (JWT bearer, OAuth secret with expiresAt) expires within this many days (0: never). */
-  credentialWarningDays: z.number().int().min(0, 'must be 0 (off) or more').max(365, 'must be at most 365').default(DEFAULT_CREDENTIAL_WARNING_DAYS),
+  credentialWarningDays: z
+    .number()
+    .int()
+    .min(0, 'must be 0 (off) or more')
+    .max(365, 'must be at most 365')
+    .default(DEFAULT_CREDENTIAL_WARNING_DAYS),
 };
 
 /** OAuth sets the Authorization header itself: a static one beside it would be overwritten silently. */
-export function checkAuth(t: { auth?: { oauth: unknown } | undefined; headers: Record<string, string>; headerSecrets: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+export function checkAuth(
+  t: { auth?: { oauth: unknown } | undefined; headers: Record<string, string>; headerSecrets: Record<string, unknown> },
+  ctx: z.RefinementCtx,
+): void {
   if (!t.auth) return;
   const clash = [...Object.keys(t.headers), ...Object.keys(t.headerSecrets)].find((h) => h.toLowerCase() === 'authorization');
   if (clash) {
-    ctx.addIssue({ code: 'custom', path: ['auth', 'oauth'], message: `and the ${clash} header both set Authorization: drop the header, the canary sends its OAuth token there` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['auth', 'oauth'],
+      message: `and the ${clash} header both set Authorization: drop the header, the canary sends its OAuth token there`,
+    });
   }
 }

@@ -28,13 +28,20 @@ const httpUrl = z.string().superRefine((s, ctx) => {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     // A URL with a password that does not parse is not echoed either: it may still hold the password.
     const shown = /\/\/[^/@]*@/.test(s) ? '(not shown: it has an "@" before the host)' : JSON.stringify(s);
-    ctx.addIssue({ code: 'custom', message: `is not an http(s) URL: got ${shown}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not an http(s) URL: got ${shown}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp`,
+    });
     return;
   }
   // fetch refuses a URL with credentials, and its message would print them: refuse it here, never echo
   // it, and say where credentials belong. (Basic auth is a header like any other.)
   if (u.username !== '' || u.password !== '') {
-    ctx.addIssue({ code: 'custom', message: 'carries credentials (user:password@host), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic <base64 of user:password>" (headers are never printed)' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'carries credentials (user:password@host), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic <base64 of user:password>" (headers are never printed)',
+    });
   }
 });
 
@@ -85,61 +92,78 @@ const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const JsonValue: z.ZodType<unknown> = z.json();
 
 /** Where a header's value comes from at run time, instead of the config file (for the Lambda). */
-export const HeaderSecretRef = z.union([
-  z.object({
-    secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
-    /** When the secret is a JSON object, the key whose value to use. */
-    jsonKey: z.string().optional(),
-    /** Prepended to the secret, e.g. "Bearer ". */
-    prefix: z.string().optional(),
-  }).strict(),
-  z.object({
-    ssmParameter: z.string().min(1, 'names the parameter'),
-    prefix: z.string().optional(),
-  }).strict(),
-], { error: 'must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }' });
+export const HeaderSecretRef = z.union(
+  [
+    z
+      .object({
+        secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
+        /** When the secret is a JSON object, the key whose value to use. */
+        jsonKey: z.string().optional(),
+        /** Prepended to the secret, e.g. "Bearer ". */
+        prefix: z.string().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        ssmParameter: z.string().min(1, 'names the parameter'),
+        prefix: z.string().optional(),
+      })
+      .strict(),
+  ],
+  { error: 'must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }' },
+);
 export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
 
-export const CanaryTool = z.object({
-  /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
-  name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"'),
-  arguments: z.record(z.string(), JsonValue).default({}),
-  /** The text content must contain this string. */
-  expectText: z.string().optional(),
-  /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
-  expectJson: z.record(z.string(), JsonValue).default({}),
-  /** Call the tool even though it is not annotated read-only. */
-  allowUnsafe: z.boolean().default(false),
-}).strict();
+export const CanaryTool = z
+  .object({
+    /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
+    name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"'),
+    arguments: z.record(z.string(), JsonValue).default({}),
+    /** The text content must contain this string. */
+    expectText: z.string().optional(),
+    /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
+    expectJson: z.record(z.string(), JsonValue).default({}),
+    /** Call the tool even though it is not annotated read-only. */
+    allowUnsafe: z.boolean().default(false),
+  })
+  .strict();
 
 /** The target's fields; `Target` adds the cross-field checks. Extend this, not `Target`. */
-export const TargetFields = z.object({
-  /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
-  url: httpUrl,
-  /** Sent on every request. Values are secrets: never printed, logged or published. */
-  headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}),
-  /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
-  headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
-  healthUrl: httpUrl.optional(),
-  revision: RevisionSetting.default('auto'),
-  tool: CanaryTool.optional(),
-  timeoutMs: z.number().int().min(100, 'must be at least 100 ms').max(120_000, 'must be at most 120000 ms').default(DEFAULT_TIMEOUT_MS),
-  budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
-  degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
-  retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
-  /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
-  catalog: CatalogSetting.optional(),
-  /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
-  posture: PostureSetting.optional(),
-  /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/config/oauth.ts). */
-  ...authFields,
-}).strict();
+export const TargetFields = z
+  .object({
+    /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+    url: httpUrl,
+    /** Sent on every request. Values are secrets: never printed, logged or published. */
+    headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}),
+    /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
+    headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
+    healthUrl: httpUrl.optional(),
+    revision: RevisionSetting.default('auto'),
+    tool: CanaryTool.optional(),
+    timeoutMs: z.number().int().min(100, 'must be at least 100 ms').max(120_000, 'must be at most 120000 ms').default(DEFAULT_TIMEOUT_MS),
+    budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
+    degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
+    retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
+    /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
+    catalog: CatalogSetting.optional(),
+    /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
+    posture: PostureSetting.optional(),
+    /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/config/oauth.ts). */
+    ...authFields,
+  })
+  .strict();
 
 export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
   checkAuth(t, ctx);
   if (t.timeoutMs > t.budgetMs) {
-    ctx.addIssue({ code: 'custom', path: ['timeoutMs'], message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeoutMs'],
+      message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)`,
+    });
   }
 }
 

@@ -73,11 +73,14 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id: string) => {
-        if (forgetsLeft > 0) forgetsLeft--; // forgotten at once: the next request with it gets 404
+        if (forgetsLeft > 0)
+          forgetsLeft--; // forgotten at once: the next request with it gets 404
         else sessions.set(id, transport);
       },
     });
-    transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
     await factory().connect(transport);
     await transport.handleRequest(req, res, body);
   };
@@ -87,7 +90,11 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
     try {
       const raw = req.method === 'POST' ? await readBody(req) : '';
       let body: unknown;
-      try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
       const rpcMethod = typeof (body as { method?: unknown })?.method === 'string' ? (body as { method: string }).method : null;
       requests.push({
         httpMethod: req.method ?? 'GET',
@@ -103,10 +110,18 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
       if (opts.inject && rpcMethod === opts.inject.rpcMethod && injectionsLeft > 0) {
         injectionsLeft--;
         const message = opts.inject.status === 404 ? 'Session not found' : 'Injected failure';
-        return sendJson(res, opts.inject.status, { jsonrpc: '2.0', error: { code: -32001, message }, id: (body as { id?: unknown }).id ?? null });
+        return sendJson(res, opts.inject.status, {
+          jsonrpc: '2.0',
+          error: { code: -32001, message },
+          id: (body as { id?: unknown }).id ?? null,
+        });
       }
       if (opts.discoverStatus !== undefined && rpcMethod === 'server/discover') {
-        return sendJson(res, opts.discoverStatus, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: (body as { id?: unknown }).id ?? null });
+        return sendJson(res, opts.discoverStatus, {
+          jsonrpc: '2.0',
+          error: { code: -32603, message: 'Internal error' },
+          id: (body as { id?: unknown }).id ?? null,
+        });
       }
       const era = opts.era === 'dual' ? ((await isLegacyRequest(await toWebRequest(req, body))) ? 'legacy' : 'modern') : opts.era;
       if (era === 'modern') return await modern(req, res, body);
@@ -131,15 +146,19 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
 function buildServer(opts: McpServerOptions): McpServer {
   const server = new McpServer({ name: opts.name ?? 'rates', version: opts.version ?? '1.4.2' });
   for (const t of opts.tools) {
-    server.registerTool(t.name, {
-      description: `${t.name} (test tool)`,
-      inputSchema: z.object({}).catchall(z.unknown()),
-      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    }, async (args: Record<string, unknown>, ctx: { http?: { req?: { headers?: Headers } } }) => {
-      const authorization = ctx?.http?.req?.headers?.get?.('authorization') ?? undefined;
-      return t.handler(args, { authorization }) as never;
-    });
+    server.registerTool(
+      t.name,
+      {
+        description: `${t.name} (test tool)`,
+        inputSchema: z.object({}).catchall(z.unknown()),
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      },
+      async (args: Record<string, unknown>, ctx: { http?: { req?: { headers?: Headers } } }) => {
+        const authorization = ctx?.http?.req?.headers?.get?.('authorization') ?? undefined;
+        return t.handler(args, { authorization }) as never;
+      },
+    );
   }
   return server;
 }
@@ -160,7 +179,14 @@ export async function startRatesApi(key = 'demo-upstream-key'): Promise<RatesApi
     sendJson(res, 200, { pair, rate: 1.08 });
   });
   const url = await listen(server, '');
-  return { url, key, revokeKey: () => { valid = false; }, close: () => closeServer(server) };
+  return {
+    url,
+    key,
+    revokeKey: () => {
+      valid = false;
+    },
+    close: () => closeServer(server),
+  };
 }
 
 /** The demo's canary tool: read-only, cheap, and it calls the upstream API with its key. */
@@ -172,7 +198,16 @@ export function rateTool(api: { url: string; key: string }): ToolSpec {
     handler: async (args) => {
       const pair = typeof args.pair === 'string' ? args.pair : 'EURUSD';
       const res = await fetch(`${api.url}/rate?pair=${encodeURIComponent(pair)}`, { headers: { 'x-api-key': api.key } });
-      if (!res.ok) return { isError: true, content: [{ type: 'text', text: `upstream rates API answered HTTP ${res.status}: ${(await res.json() as { error?: string }).error ?? ''}` }] };
+      if (!res.ok)
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `upstream rates API answered HTTP ${res.status}: ${((await res.json()) as { error?: string }).error ?? ''}`,
+            },
+          ],
+        };
       const data = (await res.json()) as { pair: string; rate: number };
       return { content: [{ type: 'text', text: `${data.pair} ${data.rate}` }], structuredContent: data };
     },

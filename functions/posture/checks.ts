@@ -8,7 +8,16 @@ import { connect as tlsConnect } from 'node:tls';
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { oneLine } from '../redact.ts';
 import { Revision, type PostureResult } from '../verdict.ts';
-import { FOREIGN_ORIGIN, harmless, rpc, rpcErrorOf, send, UNKNOWN_PROTOCOL_VERSION, type Answer, type PostureRequestContext } from './requests.ts';
+import {
+  FOREIGN_ORIGIN,
+  harmless,
+  rpc,
+  rpcErrorOf,
+  send,
+  UNKNOWN_PROTOCOL_VERSION,
+  type Answer,
+  type PostureRequestContext,
+} from './requests.ts';
 import { PostureCheck } from './schema.ts';
 
 export interface CheckContext extends PostureRequestContext {
@@ -18,8 +27,18 @@ export interface CheckContext extends PostureRequestContext {
 
 type Check = (ctx: CheckContext) => Promise<PostureResult>;
 
-const pass = (check: PostureCheck, detail: string, extra: Partial<PostureResult> = {}): PostureResult => ({ check, status: 'pass', detail, ...extra });
-const fail = (check: PostureCheck, detail: string, extra: Partial<PostureResult> = {}): PostureResult => ({ check, status: 'fail', detail, ...extra });
+const pass = (check: PostureCheck, detail: string, extra: Partial<PostureResult> = {}): PostureResult => ({
+  check,
+  status: 'pass',
+  detail,
+  ...extra,
+});
+const fail = (check: PostureCheck, detail: string, extra: Partial<PostureResult> = {}): PostureResult => ({
+  check,
+  status: 'fail',
+  detail,
+  ...extra,
+});
 const skipped = (check: PostureCheck, detail: string): PostureResult => ({ check, status: 'skipped', detail });
 
 /** "HTTP 200", or "HTTP 400 (JSON-RPC -32000: Bad Request: …)": what was seen, one line. */
@@ -37,7 +56,10 @@ const origin: Check = async (ctx) => {
   const r = harmless(ctx.revision);
   const a = await send(ctx, { method: 'POST', headers: { ...ctx.headers, ...r.headers, origin: FOREIGN_ORIGIN }, body: r.body });
   if (a.status === 403) return pass(PostureCheck.origin, `a foreign Origin was refused with 403`);
-  return fail(PostureCheck.origin, `a request with a foreign Origin was answered ${seen(a)}, not refused with 403: the server does not validate Origin (DNS rebinding)`);
+  return fail(
+    PostureCheck.origin,
+    `a request with a foreign Origin was answered ${seen(a)}, not refused with 403: the server does not validate Origin (DNS rebinding)`,
+  );
 };
 
 const protocolVersion: Check = async (ctx) => {
@@ -47,9 +69,13 @@ const protocolVersion: Check = async (ctx) => {
     const e = rpcErrorOf(a.body);
     const supported = (e?.data as { supported?: unknown } | undefined)?.supported;
     if (e?.code === -32022 && Array.isArray(supported) && supported.length > 0 && supported.every((v) => typeof v === 'string')) {
-      return pass(PostureCheck.protocolVersion, `protocol version ${UNKNOWN_PROTOCOL_VERSION} refused with -32022, supported: ${supported.join(', ')}`);
+      return pass(
+        PostureCheck.protocolVersion,
+        `protocol version ${UNKNOWN_PROTOCOL_VERSION} refused with -32022, supported: ${supported.join(', ')}`,
+      );
     }
-    const why = e?.code === -32022 ? 'without the supported list in error.data.supported' : 'not refused with -32022 and the supported list';
+    const why =
+      e?.code === -32022 ? 'without the supported list in error.data.supported' : 'not refused with -32022 and the supported list';
     return fail(PostureCheck.protocolVersion, `protocol version ${UNKNOWN_PROTOCOL_VERSION} was answered ${seen(a)}, ${why}`);
   }
   return legacyProtocolVersion(ctx);
@@ -64,19 +90,35 @@ async function legacyProtocolVersion(ctx: CheckContext): Promise<PostureResult> 
   const init = await send(ctx, {
     method: 'POST',
     headers: { ...ctx.headers, ...base },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'mcp-canary-posture-init', method: 'initialize', params: { protocolVersion: Revision.legacy, capabilities: {}, clientInfo: { name: 'mcp-canary-posture', version: '0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'mcp-canary-posture-init',
+      method: 'initialize',
+      params: { protocolVersion: Revision.legacy, capabilities: {}, clientInfo: { name: 'mcp-canary-posture', version: '0' } },
+    }),
   });
-  if (init.status !== 200) return skipped(PostureCheck.protocolVersion, `could not open a 2025-11-25 session to check (initialize answered ${seen(init)})`);
+  if (init.status !== 200)
+    return skipped(PostureCheck.protocolVersion, `could not open a 2025-11-25 session to check (initialize answered ${seen(init)})`);
   const sid = init.headers.get('mcp-session-id');
   const session: Record<string, string> = sid ? { 'mcp-session-id': sid } : {};
   try {
-    await send(ctx, { method: 'POST', headers: { ...ctx.headers, ...base, ...session, 'mcp-protocol-version': Revision.legacy }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await send(ctx, {
+      method: 'POST',
+      headers: { ...ctx.headers, ...base, ...session, 'mcp-protocol-version': Revision.legacy },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     const r = rpc(Revision.legacy, 'ping', UNKNOWN_PROTOCOL_VERSION);
     const a = await send(ctx, { method: 'POST', headers: { ...ctx.headers, ...r.headers, ...session }, body: r.body });
     if (a.status === 400) return pass(PostureCheck.protocolVersion, `MCP-Protocol-Version ${UNKNOWN_PROTOCOL_VERSION} refused with 400`);
-    return fail(PostureCheck.protocolVersion, `MCP-Protocol-Version ${UNKNOWN_PROTOCOL_VERSION} was answered ${seen(a)}, not refused with 400`);
+    return fail(
+      PostureCheck.protocolVersion,
+      `MCP-Protocol-Version ${UNKNOWN_PROTOCOL_VERSION} was answered ${seen(a)}, not refused with 400`,
+    );
   } finally {
-    if (sid) await send(ctx, { method: 'DELETE', headers: { ...ctx.headers, ...session, 'mcp-protocol-version': Revision.legacy } }).catch(() => {});
+    if (sid)
+      await send(ctx, { method: 'DELETE', headers: { ...ctx.headers, ...session, 'mcp-protocol-version': Revision.legacy } }).catch(
+        () => {},
+      );
   }
 }
 
@@ -88,7 +130,10 @@ const getDelete: Check = async (ctx) => {
     send(ctx, { method: 'DELETE', headers }),
   ]);
   const problems: string[] = [];
-  for (const [name, a] of [['GET', get], ['DELETE', del]] as const) {
+  for (const [name, a] of [
+    ['GET', get],
+    ['DELETE', del],
+  ] as const) {
     if (a.status !== 405) problems.push(`${name} answered ${seen(a)}, not 405`);
     if (a.headers.get('mcp-session-id')) problems.push(`${name} minted an Mcp-Session-Id`);
   }
@@ -103,22 +148,39 @@ const unauthenticated: Check = async (ctx) => {
   const r = ctx.revision === Revision.modern ? rpc(Revision.modern, 'tools/list') : harmless(Revision.legacy);
   const a = await send(ctx, { method: 'POST', headers: r.headers, body: r.body });
   if (!bearer) {
-    if (a.status === 401 || a.status === 403) return pass(PostureCheck.unauthenticated, `a request without credentials was refused with ${a.status}`);
+    if (a.status === 401 || a.status === 403)
+      return pass(PostureCheck.unauthenticated, `a request without credentials was refused with ${a.status}`);
     return fail(PostureCheck.unauthenticated, `a request without credentials was answered ${seen(a)}, not refused with 401`);
   }
   if (a.status !== 401) return fail(PostureCheck.unauthenticated, `a request without credentials was answered ${seen(a)}, not 401`);
   const { resourceMetadataUrl } = extractWWWAuthenticateParams(a.response);
-  if (!resourceMetadataUrl) return fail(PostureCheck.unauthenticated, '401 without resource_metadata in WWW-Authenticate: OAuth clients cannot find the authorization server (RFC 9728)');
+  if (!resourceMetadataUrl)
+    return fail(
+      PostureCheck.unauthenticated,
+      '401 without resource_metadata in WWW-Authenticate: OAuth clients cannot find the authorization server (RFC 9728)',
+    );
   // Only the target's own origin: a hostile server must not point the canary at other hosts.
   if (resourceMetadataUrl.origin !== new URL(ctx.url).origin) {
     return pass(PostureCheck.unauthenticated, `401 names resource_metadata on another origin (${resourceMetadataUrl.origin}); not fetched`);
   }
   try {
-    const meta = await discoverOAuthProtectedResourceMetadata(ctx.url, { resourceMetadataUrl }, (u, i) => ctx.fetch(u, { ...i, signal: AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), ctx.budget]) }));
-    if (!meta?.authorization_servers?.length) return fail(PostureCheck.unauthenticated, `the resource_metadata document ${resourceMetadataUrl.pathname} names no authorization_servers`);
-    return pass(PostureCheck.unauthenticated, `401 with resource_metadata; ${resourceMetadataUrl.pathname} resolves (authorization server ${new URL(meta.authorization_servers[0]!).origin})`);
+    const meta = await discoverOAuthProtectedResourceMetadata(ctx.url, { resourceMetadataUrl }, (u, i) =>
+      ctx.fetch(u, { ...i, signal: AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), ctx.budget]) }),
+    );
+    if (!meta?.authorization_servers?.length)
+      return fail(
+        PostureCheck.unauthenticated,
+        `the resource_metadata document ${resourceMetadataUrl.pathname} names no authorization_servers`,
+      );
+    return pass(
+      PostureCheck.unauthenticated,
+      `401 with resource_metadata; ${resourceMetadataUrl.pathname} resolves (authorization server ${new URL(meta.authorization_servers[0]!).origin})`,
+    );
   } catch (e) {
-    return fail(PostureCheck.unauthenticated, `the resource_metadata document ${resourceMetadataUrl.pathname} does not resolve: ${oneLine(e instanceof Error ? e.message : String(e), 120)}`);
+    return fail(
+      PostureCheck.unauthenticated,
+      `the resource_metadata document ${resourceMetadataUrl.pathname} does not resolve: ${oneLine(e instanceof Error ? e.message : String(e), 120)}`,
+    );
   }
 };
 
@@ -141,7 +203,11 @@ const hsts: Check = async (ctx) => {
   const header = a.headers.get('strict-transport-security');
   const maxAge = Number(/max-age\s*=\s*"?(\d+)/i.exec(header ?? '')?.[1] ?? 0);
   if (maxAge > 0) return pass(PostureCheck.hsts, `Strict-Transport-Security max-age=${maxAge}; ${cert}`, extra);
-  return fail(PostureCheck.hsts, `${header ? `Strict-Transport-Security without a positive max-age (${oneLine(header, 80)})` : 'no Strict-Transport-Security header'}; ${cert}`, extra);
+  return fail(
+    PostureCheck.hsts,
+    `${header ? `Strict-Transport-Security without a positive max-age (${oneLine(header, 80)})` : 'no Strict-Transport-Security header'}; ${cert}`,
+    extra,
+  );
 };
 
 /**
@@ -152,12 +218,18 @@ function certificateValidTo(url: URL, timeoutMs: number): Promise<string | null>
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const isIp = /^[\d.]+$|:/.test(host);
-    const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIp ? {} : { servername: host }), rejectUnauthorized: false, timeout: timeoutMs }, () => {
-      const validTo = socket.getPeerCertificate()?.valid_to ?? null;
-      socket.end();
-      resolve(validTo);
+    const socket = tlsConnect(
+      { host, port: Number(url.port || 443), ...(isIp ? {} : { servername: host }), rejectUnauthorized: false, timeout: timeoutMs },
+      () => {
+        const validTo = socket.getPeerCertificate()?.valid_to ?? null;
+        socket.end();
+        resolve(validTo);
+      },
+    );
+    socket.on('timeout', () => {
+      socket.destroy();
+      reject(new Error('timeout'));
     });
-    socket.on('timeout', () => { socket.destroy(); reject(new Error('timeout')); });
     socket.on('error', reject);
   });
 }

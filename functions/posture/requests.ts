@@ -59,7 +59,11 @@ export function harmless(revision: Revision): { headers: Record<string, string>;
 }
 
 /** One request under the target's timeout and the run's budget; the body read up to the cap. */
-export async function send(ctx: PostureRequestContext, init: { method: string; headers: Record<string, string>; body?: string }, url = ctx.url): Promise<Answer> {
+export async function send(
+  ctx: PostureRequestContext,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  url = ctx.url,
+): Promise<Answer> {
   const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), ctx.budget]);
   const response = await ctx.fetch(url, { method: init.method, headers: init.headers, body: init.body, signal, redirect: 'manual' });
   const body = await readCapped(response);
@@ -89,11 +93,18 @@ async function readCapped(response: Response): Promise<string> {
 
 /** The JSON-RPC error of a JSON or one-event SSE answer, when it is one. */
 export function rpcErrorOf(body: string): { code: number; message: string; data?: unknown } | null {
-  const candidates = [body, ...body.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5))];
+  const candidates = [
+    body,
+    ...body
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5)),
+  ];
   for (const text of candidates) {
     try {
       const msg = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
-      if (msg?.error && typeof msg.error.code === 'number') return { code: msg.error.code, message: String(msg.error.message ?? ''), data: msg.error.data };
+      if (msg?.error && typeof msg.error.code === 'number')
+        return { code: msg.error.code, message: String(msg.error.message ?? ''), data: msg.error.data };
     } catch {
       // not JSON: try the next form
     }

@@ -47,5 +47,7 @@ export async function runPosture(target: Target, revision: Revision | null, deps
 }
 
 export function postureWarnings(results: readonly PostureResult[] | null): Warning[] {
-  return (results ?? []).filter((r) => r.status === 'fail').map((r) => ({ kind: WarningKind.posture, detail: `posture ${r.check}: ${r.detail}` }));
+  return (results ?? [])
+    .filter((r) => r.status === 'fail')
+    .map((r) => ({ kind: WarningKind.posture, detail: `posture ${r.check}: ${r.detail}` }));
 }

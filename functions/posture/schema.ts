@@ -18,10 +18,17 @@ export const PostureCheck = {
 export type PostureCheck = (typeof PostureCheck)[keyof typeof PostureCheck];
 export const postureChecks: readonly PostureCheck[] = Object.values(PostureCheck);
 
-export const PostureSetting = z.union([
-  z.boolean(),
-  z.array(z.enum(postureChecks as [PostureCheck, ...PostureCheck[]], { error: `must name a posture check: ${postureChecks.join(', ')}` })).min(1, 'is empty: list checks, or write posture: true for all'),
-], { error: `must be true, false or a list of checks (${postureChecks.join(', ')})` });
+export const PostureSetting = z.union(
+  [
+    z.boolean(),
+    z
+      .array(
+        z.enum(postureChecks as [PostureCheck, ...PostureCheck[]], { error: `must name a posture check: ${postureChecks.join(', ')}` }),
+      )
+      .min(1, 'is empty: list checks, or write posture: true for all'),
+  ],
+  { error: `must be true, false or a list of checks (${postureChecks.join(', ')})` },
+);
 export type PostureSetting = z.infer<typeof PostureSetting>;
 
 /** The checks a setting selects, in report order. */

@@ -46,10 +46,15 @@ export function judgeMessage(msg: unknown, id: RequestId, facts: AnswerFacts): J
   if (!('id' in m)) return { answered: false, problem: 'the answer has no id, no method: not a JSON-RPC message' };
   // `null` is the id of an error about a request the server could not read: it answers ours.
   if (m.id !== null && m.id !== id) {
-    return { answered: false, problem: `the JSON-RPC answer carries id ${oneLine(JSON.stringify(m.id) ?? 'undefined', 40)}, not the request's ${JSON.stringify(id)}` };
+    return {
+      answered: false,
+      problem: `the JSON-RPC answer carries id ${oneLine(JSON.stringify(m.id) ?? 'undefined', 40)}, not the request's ${JSON.stringify(id)}`,
+    };
   }
-  if (hasResult && hasError) return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries both result and error` };
-  if (!hasResult && !hasError) return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries neither result nor error` };
+  if (hasResult && hasError)
+    return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries both result and error` };
+  if (!hasResult && !hasError)
+    return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries neither result nor error` };
   return { answered: true };
 }
 
@@ -60,10 +65,16 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
   }
   const r = m.result as { supportedVersions?: unknown; tools?: unknown } | undefined;
   if (r && typeof r === 'object' && Array.isArray(r.supportedVersions)) {
-    facts.supportedVersions = r.supportedVersions.filter((v): v is string => typeof v === 'string').slice(0, 8).map((v) => oneLine(v, 40));
+    facts.supportedVersions = r.supportedVersions
+      .filter((v): v is string => typeof v === 'string')
+      .slice(0, 8)
+      .map((v) => oneLine(v, 40));
   }
   if (r && typeof r === 'object' && Array.isArray(r.tools)) {
-    facts.toolNames = r.tools.slice(0, 500).map((t) => (t as { name?: unknown })?.name).filter((n): n is string => typeof n === 'string');
+    facts.toolNames = r.tools
+      .slice(0, 500)
+      .map((t) => (t as { name?: unknown })?.name)
+      .filter((n): n is string => typeof n === 'string');
   }
 }
 

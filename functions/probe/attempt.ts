@@ -48,7 +48,14 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   const { now } = ctx;
   const started = now();
   const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.budget, fetch: ctx.fetch, middleware: ctx.middleware });
-  const o: SessionOptions = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire, signal: ctx.budget, remainingMs: () => (ctx.deadline ?? Infinity) - now() };
+  const o: SessionOptions = {
+    url: target.url,
+    headers: target.headers,
+    timeoutMs: target.timeoutMs,
+    wire,
+    signal: ctx.budget,
+    remainingMs: () => (ctx.deadline ?? Infinity) - now(),
+  };
   const probes: ProbeResult[] = [];
   const open: Session[] = [];
   const forgotten = new Set<Session>();
@@ -58,7 +65,15 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   let listedTools: Listed | null = null;
 
   const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
-    outcome, failure, detail, retryable, revision, server, probes, durationMs: now() - started, listed: listedTools,
+    outcome,
+    failure,
+    detail,
+    retryable,
+    revision,
+    server,
+    probes,
+    durationMs: now() - started,
+    listed: listedTools,
   });
   const identity = () => `${revision}${server ? ` ${server.name} ${server.version}` : ''}`;
   const failedWith = (c: Classified): Attempt =>
@@ -66,9 +81,11 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   const timed = async <T>(name: ProbeName, fn: () => Promise<StepResult<T>>, okDetail: (v: T) => string): Promise<StepResult<T>> => {
     const t0 = now();
     const r = await fn();
-    probes.push(r.ok
-      ? { name, ok: true, durationMs: now() - t0, detail: okDetail(r.value), failure: null }
-      : { name, ok: false, durationMs: now() - t0, detail: r.c.detail, failure: r.c.failure });
+    probes.push(
+      r.ok
+        ? { name, ok: true, durationMs: now() - t0, detail: okDetail(r.value), failure: null }
+        : { name, ok: false, durationMs: now() - t0, detail: r.c.detail, failure: r.c.failure },
+    );
     return r;
   };
 
@@ -120,24 +137,45 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
     if (!caps?.tools) {
       // Never list what the server does not advertise. A server of resources or prompts only is a valid
       // MCP server: it fails only when the target names a canary tool it cannot have.
-      const offered = Object.keys(caps ?? {}).filter((k) => k !== 'experimental').map((k) => oneLine(k, 30)).join(', ') || 'none';
-      if (!target.tool) return end(Outcome.healthy, null, `${identity()}: connected; the server advertises no tools capability (capabilities: ${offered}), so nothing to list`);
+      const offered =
+        Object.keys(caps ?? {})
+          .filter((k) => k !== 'experimental')
+          .map((k) => oneLine(k, 30))
+          .join(', ') || 'none';
+      if (!target.tool)
+        return end(
+          Outcome.healthy,
+          null,
+          `${identity()}: connected; the server advertises no tools capability (capabilities: ${offered}), so nothing to list`,
+        );
       const detail = `tools/list: the server does not advertise the tools capability (capabilities: ${offered}), so it has no ${target.tool.name}`;
       probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail, failure: FailureClass.toolMissing });
       return end(Outcome.failed, FailureClass.toolMissing, detail);
     }
-    const listed = await timed('tools/list', () => onSession('tools/list', 'tools/list',
-      (s) => s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.budget })),
-      (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${target.tool.name}` : ''}`);
+    const listed = await timed(
+      'tools/list',
+      () =>
+        onSession('tools/list', 'tools/list', (s) =>
+          s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.budget }),
+        ),
+      (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${target.tool.name}` : ''}`,
+    );
     if (!listed.ok) return failedWith(listed.c);
     const tools: Tool[] = listed.value.tools;
-    listedTools = { tools, cacheScope: revision === Revision.modern ? ((listed.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private') : null };
+    listedTools = {
+      tools,
+      cacheScope:
+        revision === Revision.modern ? ((listed.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private') : null,
+    };
 
     if (target.tool) {
       const wanted = target.tool;
       const tool = tools.find((t) => t.name === wanted.name);
       if (!tool) {
-        const names = tools.slice(0, 8).map((t) => oneLine(t.name, 60)).join(', ');
+        const names = tools
+          .slice(0, 8)
+          .map((t) => oneLine(t.name, 60))
+          .join(', ');
         // The server listed it, and the client dropped it: on 2026-07-28 the SDK excludes a tool whose
         // inputSchema declares an invalid x-mcp-header (SEP-2243); no agent on this era can call it.
         const dropped = wire.last('tools/list')?.toolNames?.includes(wanted.name);
@@ -148,14 +186,23 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
       }
-      const called = await timed('tools/call', () => onSession('tools/call', 'tools/call',
-        (s) => callCanaryTool(s, tool, wanted, target.timeoutMs, ctx.budget)).then((r) => (r.ok && r.value.failure ? { ok: false as const, c: r.value.failure } : r)),
-        (v) => v.detail);
+      const called = await timed(
+        'tools/call',
+        () =>
+          onSession('tools/call', 'tools/call', (s) => callCanaryTool(s, tool, wanted, target.timeoutMs, ctx.budget)).then((r) =>
+            r.ok && r.value.failure ? { ok: false as const, c: r.value.failure } : r,
+          ),
+        (v) => v.detail,
+      );
       if (!called.ok) return failedWith(called.c);
     }
 
     if (recoveredNote) return end(Outcome.degraded, null, recoveredNote);
-    return end(Outcome.healthy, null, `${identity()}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`);
+    return end(
+      Outcome.healthy,
+      null,
+      `${identity()}: ${target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)'}`,
+    );
   } finally {
     for (const s of open) await closeSession(s, { sendDelete: !forgotten.has(s) });
     await wire.close();
@@ -171,13 +218,25 @@ function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s
   // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /invalid outputSchema/i.test(c.detail)) {
     const why = oneLine(e instanceof Error ? e.message : String(e), 200);
-    return { failure: FailureClass.assertion, detail: `tools/call: the tool's outputSchema cannot be used to check its answer (${why}); a network $ref is never fetched (SEP-2106)`, retryable: false };
+    return {
+      failure: FailureClass.assertion,
+      detail: `tools/call: the tool's outputSchema cannot be used to check its answer (${why}); a network $ref is never fetched (SEP-2106)`,
+      retryable: false,
+    };
   }
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /output ?schema|structured ?content/i.test(c.detail)) {
-    return { failure: FailureClass.assertion, detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`, retryable: false };
+    return {
+      failure: FailureClass.assertion,
+      detail: `tools/call: structuredContent does not match the tool's outputSchema (${oneLine(e instanceof Error ? e.message : String(e), 160)})`,
+      retryable: false,
+    };
   }
   if (/input_required|UNSUPPORTED_RESULT_TYPE|INPUT_REQUIRED/i.test(c.detail)) {
-    return { failure: FailureClass.toolError, detail: `${what}: the tool asked for user input (input_required); a canary tool must answer unattended`, retryable: false };
+    return {
+      failure: FailureClass.toolError,
+      detail: `${what}: the tool asked for user input (input_required); a canary tool must answer unattended`,
+      retryable: false,
+    };
   }
   return c;
 }
@@ -190,7 +249,10 @@ function unresumed(what: string, c: Classified, x: Exchange, wire: Wire): Classi
   const gets = wire.exchanges.slice(wire.exchanges.indexOf(x) + 1).filter((g) => g.httpMethod === 'GET');
   const last = gets.at(-1);
   const got = last ? (last.error ? last.error.code : `HTTP ${last.status}`) : 'none was started within the budget';
-  return { ...c, detail: `${what}: the server closed the answer's stream after event ${JSON.stringify(oneLine(x.resumeFrom!, 40))}; ${gets.length} resumption(s) with Last-Event-ID brought no answer (last: ${oneLine(got, 80)})` };
+  return {
+    ...c,
+    detail: `${what}: the server closed the answer's stream after event ${JSON.stringify(oneLine(x.resumeFrom!, 40))}; ${gets.length} resumption(s) with Last-Event-ID brought no answer (last: ${oneLine(got, 80)})`,
+  };
 }
 
 /**

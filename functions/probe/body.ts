@@ -41,9 +41,13 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
 
   // A timeout that strikes while the body streams is recorded here; an abort after the body was read
   // whole (the SDK closing the request) is no failure.
-  c.signal.addEventListener('abort', () => {
-    if (!complete) exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
-  }, { once: true });
+  c.signal.addEventListener(
+    'abort',
+    () => {
+      if (!complete) exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
+    },
+    { once: true },
+  );
 
   const keepFacts = () => {
     exchange.rpcError = facts.rpcError ?? exchange.rpcError;
@@ -57,7 +61,11 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
     exchange.error ??= { kind, code };
     complete = true;
     reader.cancel().catch(() => {});
-    controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `mcp-canary: ${code}` } })}\n\n`));
+    controller.enqueue(
+      new TextEncoder().encode(
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `mcp-canary: ${code}` } })}\n\n`,
+      ),
+    );
     controller.close();
     return true;
   };
@@ -112,7 +120,11 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
           // come back with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
           exchange.resumeFrom = scanner!.lastEventId;
         } else {
-          return failSse(controller, 'no_answer', `the event stream ended without an answer (${scanner!.events} event(s), ${scanner!.malformed} not JSON)`);
+          return failSse(
+            controller,
+            'no_answer',
+            `the event stream ended without an answer (${scanner!.events} event(s), ${scanner!.malformed} not JSON)`,
+          );
         }
       }
       controller.close();
@@ -160,7 +172,8 @@ export function mediaType(contentType: string | null): string {
 
 /** How a body that broke off after its headers is described: bytes read against those promised. */
 function cutShort(x: Exchange, e: unknown): string {
-  const promised = x.declaredLength !== null && x.declaredLength !== undefined ? ` of the ${x.declaredLength} its Content-Length promised` : '';
+  const promised =
+    x.declaredLength !== null && x.declaredLength !== undefined ? ` of the ${x.declaredLength} its Content-Length promised` : '';
   return `the answer broke off after ${x.bytes} byte(s)${promised} (${errorCode(e)})`;
 }
 
@@ -178,7 +191,12 @@ export function serverWords(text: string, contentType: string | null): string | 
       const j = JSON.parse(trimmed) as { error?: unknown; message?: unknown; error_description?: unknown };
       const e = j?.error;
       // A JSON-RPC error's message first, then the plain shapes APIs use, the most readable first.
-      const candidates = [typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined, j?.message, j?.error_description, e];
+      const candidates = [
+        typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined,
+        j?.message,
+        j?.error_description,
+        e,
+      ];
       const words = candidates.find((w): w is string => typeof w === 'string' && w.trim() !== '') ?? null;
       return words ? oneLine(words, 200) : null;
     } catch {

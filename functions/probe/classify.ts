@@ -56,7 +56,8 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
     return { failure: FailureClass.timeout, detail: `${what}: no answer within the request timeout`, retryable: true };
   }
   const kind = networkErrorKind(error);
-  if (kind === 'unreachable') return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${errorCode(error)})`, retryable: true };
+  if (kind === 'unreachable')
+    return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${errorCode(error)})`, retryable: true };
   if (kind === 'tls') return { failure: FailureClass.tls, detail: `${what}: TLS handshake failed (${errorCode(error)})`, retryable: false };
   if (kind === 'timeout') return { failure: FailureClass.timeout, detail: `${what}: timed out (${errorCode(error)})`, retryable: true };
 
@@ -67,7 +68,11 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
     return { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}${answerShape(exchange)}`, retryable: false };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { failure: FailureClass.protocol, detail: `${what}: not a valid MCP answer (${oneLine(message)})${answerShape(exchange)}`, retryable: false };
+  return {
+    failure: FailureClass.protocol,
+    detail: `${what}: not a valid MCP answer (${oneLine(message)})${answerShape(exchange)}`,
+    retryable: false,
+  };
 }
 
 /**
@@ -81,19 +86,37 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
     // An auth wall is a failure, never "the server is up": a probe that treats 401 as healthy cannot
     // see an expired token, and the SDK keeps it out of era negotiation for the same reason.
     const challenge = exchange?.wwwAuthenticate ? ` (WWW-Authenticate: ${oneLine(exchange.wwwAuthenticate, 120)})` : '';
-    return { failure: FailureClass.auth, detail: `${what}: ${seen}${challenge} — check the credentials the canary sends`, retryable: false, status };
+    return {
+      failure: FailureClass.auth,
+      detail: `${what}: ${seen}${challenge} — check the credentials the canary sends`,
+      retryable: false,
+      status,
+    };
   }
   if (status >= 300 && status < 400) {
     if (exchange?.redirectSameOrigin) {
-      return { failure: FailureClass.httpStatus, detail: `${what}: HTTP ${status} redirects within the endpoint's own origin never reach an answer (a redirect loop?) — fix the server's redirects or configure the final URL`, retryable: false, status };
+      return {
+        failure: FailureClass.httpStatus,
+        detail: `${what}: HTTP ${status} redirects within the endpoint's own origin never reach an answer (a redirect loop?) — fix the server's redirects or configure the final URL`,
+        retryable: false,
+        status,
+      };
     }
     // Redirects are followed within the endpoint's origin only, so headers never travel elsewhere.
     const to = exchange?.redirectTo ? ` to ${exchange.redirectTo}` : '';
-    return { failure: FailureClass.httpStatus, detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`, retryable: false, status };
+    return {
+      failure: FailureClass.httpStatus,
+      detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`,
+      retryable: false,
+      status,
+    };
   }
   const retryAfter = status === 429 && exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
   // A POST refused outright is most often the old HTTP+SSE transport's GET-only /sse endpoint.
-  const hint = status === 405 && exchange?.httpMethod === 'POST' ? ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)' : '';
+  const hint =
+    status === 405 && exchange?.httpMethod === 'POST'
+      ? ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)'
+      : '';
   return { failure: FailureClass.httpStatus, detail: `${what}: ${seen}${retryAfter}${hint}`, retryable: status >= 500, status };
 }
 
@@ -116,9 +139,10 @@ function answerShape(x: Exchange | undefined, withStatus = true): string {
 function byRpcError(what: string, error: unknown, x: Exchange | undefined): Classified | null {
   const code = error instanceof ProtocolError ? error.code : x?.rpcError?.code;
   const data = (error instanceof ProtocolError ? error.data : x?.rpcError?.data) as Record<string, unknown> | undefined;
-  const message = error instanceof ProtocolError ? error.message : x?.rpcError?.message ?? '';
+  const message = error instanceof ProtocolError ? error.message : (x?.rpcError?.message ?? '');
   if (code === MISSING_CLIENT_CAPABILITY) {
-    const caps = data && typeof data.requiredCapabilities === 'object' && data.requiredCapabilities ? Object.keys(data.requiredCapabilities) : [];
+    const caps =
+      data && typeof data.requiredCapabilities === 'object' && data.requiredCapabilities ? Object.keys(data.requiredCapabilities) : [];
     const named = caps.length ? `the client capability ${caps.map((c) => oneLine(c, 40)).join(', ')}` : 'a client capability';
     return {
       failure: FailureClass.toolError,
@@ -128,8 +152,14 @@ function byRpcError(what: string, error: unknown, x: Exchange | undefined): Clas
   }
   if (code === UNSUPPORTED_PROTOCOL_VERSION) {
     const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-    const offers = supported.length ? `the server supports only ${supported.map((v) => oneLine(v, 40)).join(', ')}` : 'the server does not support the requested revision';
-    return { failure: FailureClass.revision, detail: `${what}: ${offers}; the canary speaks ${SPOKEN} (-32022: ${oneLine(message, 160)})`, retryable: false };
+    const offers = supported.length
+      ? `the server supports only ${supported.map((v) => oneLine(v, 40)).join(', ')}`
+      : 'the server does not support the requested revision';
+    return {
+      failure: FailureClass.revision,
+      detail: `${what}: ${offers}; the canary speaks ${SPOKEN} (-32022: ${oneLine(message, 160)})`,
+      retryable: false,
+    };
   }
   return null;
 }
@@ -158,4 +188,3 @@ function describeSdkError(error: SdkError): string {
       return `${error.code}: ${oneLine(error.message)}`;
   }
 }
-

@@ -27,7 +27,12 @@ export type Connected =
  * Not era evidence, and a second attempt would only double the wait (or the lockout): these end the
  * run instead of falling back to 2025-11-25.
  */
-const ENDS_NEGOTIATION: ReadonlySet<FailureClass> = new Set([FailureClass.auth, FailureClass.timeout, FailureClass.unreachable, FailureClass.tls]);
+const ENDS_NEGOTIATION: ReadonlySet<FailureClass> = new Set([
+  FailureClass.auth,
+  FailureClass.timeout,
+  FailureClass.unreachable,
+  FailureClass.tls,
+]);
 
 export async function connect(setting: z.output<typeof RevisionSetting>, o: SessionOptions): Promise<Connected> {
   const mode = setting === 'auto' ? 'auto' : setting === Revision.modern ? 'modern' : 'legacy';
@@ -36,7 +41,11 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     if (setting === Revision.legacy && s.revision !== Revision.legacy) {
       // Read at connect (the SDK forgets it on close): the revision the server actually chose.
       await closeSession(s, { sendDelete: true });
-      return failed('initialize', { failure: FailureClass.revision, retryable: false, detail: `initialize: the server negotiated ${s.revision}, not the pinned 2025-11-25` });
+      return failed('initialize', {
+        failure: FailureClass.revision,
+        retryable: false,
+        detail: `initialize: the server negotiated ${s.revision}, not the pinned 2025-11-25`,
+      });
     }
     return { session: s, probeName: nameFor(s.era), detail: describeEra(s, o.wire.last('server/discover'), mode) };
   } catch (e) {
@@ -77,15 +86,28 @@ function discoverFailure(x: Exchange | undefined): Classified | null {
   if (!x) return null;
   // The server offered only revisions the canary does not speak: that, not the fallback's answer, is
   // the cause (a server from the future, or one that dropped 2026-07-28).
-  const offered = x.supportedVersions ?? (Array.isArray((x.rpcError?.data as { supported?: unknown })?.supported) ? ((x.rpcError!.data as { supported: unknown[] }).supported.filter((v) => typeof v === 'string') as string[]) : null);
+  const offered =
+    x.supportedVersions ??
+    (Array.isArray((x.rpcError?.data as { supported?: unknown })?.supported)
+      ? ((x.rpcError!.data as { supported: unknown[] }).supported.filter((v) => typeof v === 'string') as string[])
+      : null);
   if (offered && offered.length > 0 && !offered.includes(Revision.modern)) {
-    return { failure: FailureClass.revision, retryable: false, detail: `discover: the server offers only ${offered.map((v) => oneLine(v, 40)).join(', ')}; the canary speaks ${SPOKEN}` };
+    return {
+      failure: FailureClass.revision,
+      retryable: false,
+      detail: `discover: the server offers only ${offered.map((v) => oneLine(v, 40)).join(', ')}; the canary speaks ${SPOKEN}`,
+    };
   }
   if (x.error) return null;
   // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
-  if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400))) return classifyStatus('discover', x.status, x);
+  if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400)))
+    return classifyStatus('discover', x.status, x);
   if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) {
-    return { failure: FailureClass.protocol, retryable: false, detail: `discover: JSON-RPC error ${x.rpcError.code}: ${oneLine(x.rpcError.message)}` };
+    return {
+      failure: FailureClass.protocol,
+      retryable: false,
+      detail: `discover: JSON-RPC error ${x.rpcError.code}: ${oneLine(x.rpcError.message)}`,
+    };
   }
   return null;
 }
@@ -97,8 +119,15 @@ function discoverFailure(x: Exchange | undefined): Classified | null {
  */
 function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined): Classified {
   const spokeJsonRpc = x?.rpcError !== null && x?.rpcError !== undefined;
-  const notSpoken = c.failure === FailureClass.protocol
-    || (c.failure === FailureClass.httpStatus && spokeJsonRpc && c.status !== undefined && c.status >= 400 && c.status < 500 && c.status !== 408 && c.status !== 429);
+  const notSpoken =
+    c.failure === FailureClass.protocol ||
+    (c.failure === FailureClass.httpStatus &&
+      spokeJsonRpc &&
+      c.status !== undefined &&
+      c.status >= 400 &&
+      c.status < 500 &&
+      c.status !== 408 &&
+      c.status !== 429);
   if (c.failure === FailureClass.revision) return c;
   return notSpoken ? { ...c, failure: FailureClass.revision, detail: `${c.detail} — the server does not speak the pinned ${setting}` } : c;
 }
@@ -107,10 +136,20 @@ function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined):
 async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Connected> {
   try {
     const s = await openSession('legacy', o);
-    return { session: s, probeName: 'initialize', detail: `${s.revision} session (second handshake)`, recovered: recoveredDetail('initialize') };
+    return {
+      session: s,
+      probeName: 'initialize',
+      detail: `${s.revision} session (second handshake)`,
+      recovered: recoveredDetail('initialize'),
+    };
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) {
-      return failed('initialize', { failure: FailureClass.sessionLost, retryable: false, detail: 'initialize: the server forgot the session between initialize and initialized, twice — sessions do not survive between requests (replicas without shared sessions?)' });
+      return failed('initialize', {
+        failure: FailureClass.sessionLost,
+        retryable: false,
+        detail:
+          'initialize: the server forgot the session between initialize and initialized, twice — sessions do not survive between requests (replicas without shared sessions?)',
+      });
     }
     return failed('initialize', classifyError('initialize', e, o.wire.last('initialize')));
   }

@@ -23,12 +23,14 @@ export function checkAnswer(result: CallToolResult, e: AnswerExpectations): stri
   const failed: string[] = [];
   if (e.expectText !== undefined) {
     const text = textOf(result);
-    if (!text.includes(e.expectText)) failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(oneLine(text, 80))}`);
+    if (!text.includes(e.expectText))
+      failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(oneLine(text, 80))}`);
   }
   for (const [path, want] of Object.entries(e.expectJson)) {
     const got = lookup(result.structuredContent, path);
     if (!got.found) failed.push(`${path} == ${JSON.stringify(want)}, got nothing at that path`);
-    else if (canonical(got.value) !== canonical(want)) failed.push(`${path} == ${JSON.stringify(want)}, got ${oneLine(JSON.stringify(got.value) ?? 'undefined', 80)}`);
+    else if (canonical(got.value) !== canonical(want))
+      failed.push(`${path} == ${JSON.stringify(want)}, got ${oneLine(JSON.stringify(got.value) ?? 'undefined', 80)}`);
   }
   return failed;
 }
@@ -38,7 +40,8 @@ export function lookup(root: unknown, path: string): { found: true; value: unkno
   let cur = root;
   for (const key of path.split('.')) {
     if (Array.isArray(cur) && /^\d+$/.test(key) && Number(key) < cur.length) cur = cur[Number(key)];
-    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key)) cur = (cur as Record<string, unknown>)[key];
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, key))
+      cur = (cur as Record<string, unknown>)[key];
     else return { found: false };
   }
   return { found: true, value: cur };

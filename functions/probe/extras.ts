@@ -20,7 +20,11 @@ export interface ExtrasContext {
   readonly postureCadence?: PostureCadence | undefined;
 }
 
-export async function runExtras(target: Target, attempt: Attempt, ctx: ExtrasContext): Promise<{ warnings: Warning[]; posture: PostureResult[] | null }> {
+export async function runExtras(
+  target: Target,
+  attempt: Attempt,
+  ctx: ExtrasContext,
+): Promise<{ warnings: Warning[]; posture: PostureResult[] | null }> {
   const warnings: Warning[] = [];
   if (target.catalog && attempt.listed) {
     warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, target.headers, { canaryTool: target.tool?.name }));
@@ -28,7 +32,11 @@ export async function runExtras(target: Target, attempt: Attempt, ctx: ExtrasCon
   // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
   const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;
   const posture = await runPosture(target, era, {
-    fetch: ctx.fetch, middleware: ctx.middleware, budget: ctx.budget, remainingMs: ctx.remainingMs, cadence: ctx.postureCadence,
+    fetch: ctx.fetch,
+    middleware: ctx.middleware,
+    budget: ctx.budget,
+    remainingMs: ctx.remainingMs,
+    cadence: ctx.postureCadence,
   });
   warnings.push(...postureWarnings(posture));
   return { warnings, posture };

@@ -7,7 +7,12 @@ import type { Wire } from './wire.ts';
  * `headers` go along only when the health URL shares the MCP endpoint's origin: credentials meant for
  * the endpoint never travel to another host.
  */
-export async function probeHealth(url: string, headers: Readonly<Record<string, string>>, wire: Wire, now: () => number): Promise<ProbeResult> {
+export async function probeHealth(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  wire: Wire,
+  now: () => number,
+): Promise<ProbeResult> {
   const started = now();
   const done = (r: Omit<ProbeResult, 'name' | 'durationMs'>): ProbeResult => ({ name: 'health', durationMs: now() - started, ...r });
   try {
@@ -18,7 +23,11 @@ export async function probeHealth(url: string, headers: Readonly<Record<string, 
     else await res.text().catch(() => '');
     if (res.status >= 200 && res.status < 300) return done({ ok: true, detail: `HTTP ${res.status}`, failure: null });
     const c = classifyStatus('health', res.status, wire.exchanges.at(-1));
-    return done({ ok: false, detail: res.status >= 300 && res.status < 400 ? `${c.detail} (redirect not followed)` : c.detail, failure: c.failure });
+    return done({
+      ok: false,
+      detail: res.status >= 300 && res.status < 400 ? `${c.detail} (redirect not followed)` : c.detail,
+      failure: c.failure,
+    });
   } catch (e) {
     const c = classifyError('health', e, wire.exchanges.at(-1));
     return done({ ok: false, detail: c.detail, failure: c.failure });

@@ -62,9 +62,18 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
         attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
       }
       // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
-      const verdict = await afterAttempt(prepared, finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId));
+      const verdict = await afterAttempt(
+        prepared,
+        finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId),
+      );
       // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
-      const extras = await runExtras(target, attempt, { fetch: deps.fetch, middleware, budget: budget.signal, remainingMs: target.budgetMs - (now() - started), postureCadence: deps.postureCadence });
+      const extras = await runExtras(target, attempt, {
+        fetch: deps.fetch,
+        middleware,
+        budget: budget.signal,
+        remainingMs: target.budgetMs - (now() - started),
+        postureCadence: deps.postureCadence,
+      });
       return redactor.value(withExtras(verdict, extras));
     });
   } finally {
@@ -73,7 +82,14 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
 }
 
 /** Turns the last attempt into the run's Verdict: slowness and recovered retries are `degraded`. */
-function finish(target: Target, a: Attempt, retries: number, firstFailure: Attempt | undefined, durationMs: number, traceId: string): Verdict {
+function finish(
+  target: Target,
+  a: Attempt,
+  retries: number,
+  firstFailure: Attempt | undefined,
+  durationMs: number,
+  traceId: string,
+): Verdict {
   const { failure } = a;
   let { outcome, detail } = a;
   if (outcome === Outcome.healthy && firstFailure) {
@@ -112,7 +128,19 @@ function configProblem(target: Target): string | null {
 }
 
 function canaryVerdict(target: string, detail: string, traceId: string): Verdict {
-  return { target, outcome: Outcome.inconclusive, failure: null, detail, revision: null, server: null, durationMs: 0, retries: 0, probes: [], warnings: [], traceId };
+  return {
+    target,
+    outcome: Outcome.inconclusive,
+    failure: null,
+    detail,
+    revision: null,
+    server: null,
+    durationMs: 0,
+    retries: 0,
+    probes: [],
+    warnings: [],
+    traceId,
+  };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

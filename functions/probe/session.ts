@@ -54,7 +54,12 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     // SEP-1699 (2025-11-25 requires it of clients): a stream the server closes after an event id is
     // resumed with GET + Last-Event-ID after the server's `retry` (or this backoff when it sent none).
     // The wire never opens the standalone GET stream, so these are only resumptions of our requests.
-    reconnectionOptions: { maxRetries: MAX_RESUMPTIONS, initialReconnectionDelay: 250, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2 },
+    reconnectionOptions: {
+      maxRetries: MAX_RESUMPTIONS,
+      initialReconnectionDelay: 250,
+      maxReconnectionDelay: 1_000,
+      reconnectionDelayGrowFactor: 2,
+    },
     // A resumption that cannot start within the run's budget is not scheduled: the request then ends at
     // its own timeout, and no timer outlives the verdict.
     reconnectionScheduler: (reconnect, delayMs) => {
@@ -113,5 +118,9 @@ export function recoveredDetail(what: string): string {
 }
 
 export function sessionLost(what: string): Classified {
-  return { failure: FailureClass.sessionLost, retryable: false, detail: `${what}: the server forgot the session again (HTTP 404) after a fresh initialize — sessions do not survive between requests (replicas without shared sessions?)` };
+  return {
+    failure: FailureClass.sessionLost,
+    retryable: false,
+    detail: `${what}: the server forgot the session again (HTTP 404) after a fresh initialize — sessions do not survive between requests (replicas without shared sessions?)`,
+  };
 }

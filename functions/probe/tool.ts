@@ -23,12 +23,16 @@ export async function callCanaryTool(
 ): Promise<ToolOutcome> {
   const a = tool.annotations;
   if (a?.readOnlyHint !== true && !wanted.allowUnsafe) {
-    const why = a?.destructiveHint === true ? 'is annotated destructiveHint: true' : a ? 'is not annotated readOnlyHint: true' : 'has no annotations';
+    const why =
+      a?.destructiveHint === true ? 'is annotated destructiveHint: true' : a ? 'is not annotated readOnlyHint: true' : 'has no annotations';
     const detail = `tools/call: not called — ${tool.name} ${why}. A canary calls read-only tools only; allow it with tool.allowUnsafe (--allow-unsafe-tool) if calling it is harmless`;
     return { detail, failure: { failure: FailureClass.unsafeTool, retryable: false, detail } };
   }
   // The listed definition goes along so the SDK checks structuredContent against its outputSchema.
-  const result = await s.client.callTool({ name: tool.name, arguments: { ...wanted.arguments } }, { timeout: timeoutMs, signal, toolDefinition: tool });
+  const result = await s.client.callTool(
+    { name: tool.name, arguments: { ...wanted.arguments } },
+    { timeout: timeoutMs, signal, toolDefinition: tool },
+  );
   const text = textOf(result);
   if (result.isError) {
     const detail = `tools/call: ${tool.name} answered isError: ${oneLine(text || '(no text)', 200)}`;

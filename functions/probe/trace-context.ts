@@ -38,14 +38,15 @@ export interface TraceContextOptions {
 export function withTraceContext(opts: TraceContextOptions): Middleware {
   if (!TRACE_ID_PATTERN.test(opts.traceId)) throw new Error(`traceId must be 32 lowercase hex digits, got ${JSON.stringify(opts.traceId)}`);
   const spanId = opts.newSpanId ?? newSpanId;
-  return (next: FetchLike) => async (url, init = {}) => {
-    const tp = traceparent(opts.traceId, spanId());
-    opts.onSpan?.(tp);
-    const headers = new Headers(init.headers);
-    headers.set('traceparent', tp);
-    headers.set('user-agent', USER_AGENT);
-    return next(url, { ...init, headers, body: withMetaTraceparent(init.body, tp) });
-  };
+  return (next: FetchLike) =>
+    async (url, init = {}) => {
+      const tp = traceparent(opts.traceId, spanId());
+      opts.onSpan?.(tp);
+      const headers = new Headers(init.headers);
+      headers.set('traceparent', tp);
+      headers.set('user-agent', USER_AGENT);
+      return next(url, { ...init, headers, body: withMetaTraceparent(init.body, tp) });
+    };
 }
 
 /**

@@ -117,7 +117,9 @@ export class Wire {
       // request at once: without one turn of the event loop each run opened a second connection (a second
       // TCP and TLS handshake on the run's critical path, npm run bench).
       if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
-      response = await socketOwner.run(this.sockets, () => this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
+      response = await socketOwner.run(this.sockets, () =>
+        this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit),
+      );
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
       throw e;
@@ -136,14 +138,25 @@ export class Wire {
       // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
       // take it as "nothing to read" and wait for its timeout.
       await response.body?.cancel().catch(() => {});
-      exchange.error = { kind: 'wrong_answer', code: 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response' };
+      exchange.error = {
+        kind: 'wrong_answer',
+        code: 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response',
+      };
       throw new Error(exchange.error.code);
     }
     if (!response.body) return response;
     const type = mediaType(exchange.contentType);
     // A request's answer is checked as JSON or as an event stream; anything else (a login page served
     // with 200) is read for its words, which the detail then shows beside the SDK's complaint.
-    const mode: BodyMode = !ok ? 'words' : request.id === undefined ? 'pass' : type === 'text/event-stream' ? 'sse' : type === 'application/json' ? 'json' : 'words';
+    const mode: BodyMode = !ok
+      ? 'words'
+      : request.id === undefined
+        ? 'pass'
+        : type === 'text/event-stream'
+          ? 'sse'
+          : type === 'application/json'
+            ? 'json'
+            : 'words';
     // SEP-1699 resumption belongs to the 2025-11-25 era's sessions; a 2026-07-28 answer stream (and the
     // discover probe) is the request's only channel: ended without the answer, it is no answer.
     const version = headers.get('mcp-protocol-version') ?? '';
@@ -187,7 +200,10 @@ async function freshPool(connectTimeoutMs: number): Promise<Pool | undefined> {
   const key = Symbol.for('undici.globalDispatcher.1');
   const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Pool } | undefined>;
   // Created lazily by the first fetch; a data: URL creates it without touching the network.
-  if (!registry[key]) await fetch('data:,').then((r) => r.arrayBuffer()).catch(() => {});
+  if (!registry[key])
+    await fetch('data:,')
+      .then((r) => r.arrayBuffer())
+      .catch(() => {});
   const global = registry[key];
   if (!global || global.constructor.name !== 'Agent') return undefined;
   // The connect timeout is the request timeout: a server that never completes the TCP handshake would

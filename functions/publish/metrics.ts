@@ -21,14 +21,16 @@ export const MIN_ATTEMPT_MS = 250;
  * the period the run was scheduled for, not the second it ran: the alarms count regions per period.
  */
 export function metricData(record: RunRecord): MetricDatum[] {
-  return [{
-    MetricName: MetricName.verdict,
-    Dimensions: [{ Name: Dimension.target, Value: record.target }],
-    Timestamp: new Date(record.scheduledFor),
-    Value: verdictValue(record.verdict),
-    Unit: 'None',
-    StorageResolution: 60,
-  }];
+  return [
+    {
+      MetricName: MetricName.verdict,
+      Dimensions: [{ Name: Dimension.target, Value: record.target }],
+      Timestamp: new Date(record.scheduledFor),
+      Value: verdictValue(record.verdict),
+      Unit: 'None',
+      StorageResolution: 60,
+    },
+  ];
 }
 
 export interface PublishOptions {
@@ -65,7 +67,11 @@ export async function publishRuns(client: CloudWatchClient, records: readonly Ru
   };
 }
 
-async function putWithRetry(client: CloudWatchClient, batch: MetricDatum[], opts: PublishOptions): Promise<{ attempts: number; error: string | null }> {
+async function putWithRetry(
+  client: CloudWatchClient,
+  batch: MetricDatum[],
+  opts: PublishOptions,
+): Promise<{ attempts: number; error: string | null }> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
@@ -75,7 +81,9 @@ async function putWithRetry(client: CloudWatchClient, batch: MetricDatum[], opts
     if (leftMs < MIN_ATTEMPT_MS) return { attempts: attempt - 1, error: lastError };
     try {
       // A fresh command per attempt: the SDK's middleware state is per send.
-      await client.send(new PutMetricDataCommand({ Namespace: opts.namespace, MetricData: batch }), { abortSignal: AbortSignal.timeout(Math.floor(leftMs)) });
+      await client.send(new PutMetricDataCommand({ Namespace: opts.namespace, MetricData: batch }), {
+        abortSignal: AbortSignal.timeout(Math.floor(leftMs)),
+      });
       return { attempts: attempt, error: null };
     } catch (e) {
       lastError = describe(e);
@@ -88,9 +96,28 @@ async function putWithRetry(client: CloudWatchClient, batch: MetricDatum[], opts
   }
 }
 
-const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'ThrottledException', 'TooManyRequestsException', 'RequestLimitExceeded', 'RequestThrottledException']);
+const THROTTLING = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'ThrottledException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'RequestThrottledException',
+]);
 /** The socket errors the SDK itself treats as transient (timeouts, resets, DNS hiccups). */
-const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const NETWORK = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
 
 /**
  * Throttling, 5xx and socket errors are worth another try. A 4xx like AccessDenied answers the same

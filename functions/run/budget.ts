@@ -32,9 +32,7 @@ export function lambdaTimeoutSeconds(maxBudgetMs: number): number {
 
 /** How a piece of work ended when raced against a deadline. Never rejects. */
 export type Settled<T> =
-  | { readonly kind: 'value'; readonly value: T }
-  | { readonly kind: 'error'; readonly error: unknown }
-  | { readonly kind: 'late' };
+  { readonly kind: 'value'; readonly value: T } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'late' };
 
 /**
  * Waits for `work` at most `ms`. Late work keeps running but its result is dropped, and its rejection

@@ -26,7 +26,9 @@ export type PlannedTarget =
 export function readEvent(event: unknown): PlannedTarget[] {
   const targets = (event as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(targets) || targets.length === 0) {
-    throw configError(`The schedule payload must be { "targets": [ <target>, ... ] } with at least one target, got ${describe(event)}. Fix the schedule's input (the CDK stack builds it from the fleet config).`);
+    throw configError(
+      `The schedule payload must be { "targets": [ <target>, ... ] } with at least one target, got ${describe(event)}. Fix the schedule's input (the CDK stack builds it from the fleet config).`,
+    );
   }
   return targets.map((raw, i) => plan(raw, i));
 }
@@ -66,7 +68,8 @@ function describe(v: unknown): string {
  */
 export function scheduledPeriodStart(event: unknown, startedAtMs: number): Date {
   const e = (event ?? {}) as { scheduledTime?: unknown; periodSeconds?: unknown };
-  const periodMs = (typeof e.periodSeconds === 'number' && Number.isInteger(e.periodSeconds) && e.periodSeconds >= 60 ? e.periodSeconds : 60) * 1000;
+  const periodMs =
+    (typeof e.periodSeconds === 'number' && Number.isInteger(e.periodSeconds) && e.periodSeconds >= 60 ? e.periodSeconds : 60) * 1000;
   const scheduled = typeof e.scheduledTime === 'string' ? Date.parse(e.scheduledTime) : NaN;
   const at = Number.isFinite(scheduled) ? scheduled : startedAtMs;
   return new Date(Math.floor(at / periodMs) * periodMs);

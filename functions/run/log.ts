@@ -27,7 +27,14 @@ export interface PublishFailedRecord {
 }
 
 export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date, scheduledFor: Date): RunRecord {
-  return { message: RUN_RECORD_MESSAGE, target: verdict.target, probeRegion, startedAt: startedAt.toISOString(), scheduledFor: scheduledFor.toISOString(), verdict };
+  return {
+    message: RUN_RECORD_MESSAGE,
+    target: verdict.target,
+    probeRegion,
+    startedAt: startedAt.toISOString(),
+    scheduledFor: scheduledFor.toISOString(),
+    verdict,
+  };
 }
 
 export function logRecord<T>(log: LogLine, record: T, redactor: Redactor): T {

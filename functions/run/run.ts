@@ -60,7 +60,9 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const lambdaEndsAt = deps.remainingMs === undefined ? Infinity : started + deps.remainingMs - RETURN_MARGIN_MS;
   const deadlineAt = Math.min(started + runBudgetMs(maxBudgetMs), lambdaEndsAt);
   const ctx: TargetContext = {
-    deps, now, log,
+    deps,
+    now,
+    log,
     scheduledFor: scheduledPeriodStart(event, started),
     judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
@@ -77,8 +79,13 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     published = result.published;
     if (!published) {
       const failure: PublishFailedRecord = {
-        message: PUBLISH_FAILED_MESSAGE, homeRegion: deps.homeRegion, namespace: deps.namespace, probeRegion: deps.probeRegion,
-        targets: toPublish.map((r) => r.target), attempts: result.attempts, errors: result.errors,
+        message: PUBLISH_FAILED_MESSAGE,
+        homeRegion: deps.homeRegion,
+        namespace: deps.namespace,
+        probeRegion: deps.probeRegion,
+        targets: toPublish.map((r) => r.target),
+        attempts: result.attempts,
+        errors: result.errors,
       };
       logRecord(log, failure, new Redactor([]));
     }
@@ -116,23 +123,47 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
   } else {
     const target = p.target;
     verdict = await (async (): Promise<Verdict> => {
-      const secrets = await withDeadline(ctx.deps.secrets.resolve(target), Math.min(SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS, ctx.judgingEndsAt - now()));
+      const secrets = await withDeadline(
+        ctx.deps.secrets.resolve(target),
+        Math.min(SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS, ctx.judgingEndsAt - now()),
+      );
       if (secrets.kind === 'late') {
-        return canaryVerdict(target.name, Outcome.inconclusive, null, `headerSecrets: the credentials were not read in time (${elapsed()} ms). Check the function's network path to Secrets Manager / SSM.`, elapsed());
+        return canaryVerdict(
+          target.name,
+          Outcome.inconclusive,
+          null,
+          `headerSecrets: the credentials were not read in time (${elapsed()} ms). Check the function's network path to Secrets Manager / SSM.`,
+          elapsed(),
+        );
       }
       if (secrets.kind === 'error') return crashed(target.name, secrets.error, elapsed());
       redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const leftMs = ctx.judgingEndsAt - now();
-      const judged = await withDeadline(ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth), Math.min(ownCutMs, leftMs));
+      const judged = await withDeadline(
+        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth),
+        Math.min(ownCutMs, leftMs),
+      );
       if (judged.kind === 'value') return judged.value;
       if (judged.kind === 'error') return crashed(target.name, judged.error, elapsed());
       if (ownCutMs <= leftMs || !ctx.lambdaCutsFirst) {
         // The target held the run past its own budget: that is the target's timeout, not the canary's.
-        return canaryVerdict(target.name, Outcome.failed, FailureClass.timeout, `no verdict within the run budget: budgetMs ${target.budgetMs} + ${JUDGE_GRACE_MS} ms grace; the endpoint held the run open`, elapsed());
+        return canaryVerdict(
+          target.name,
+          Outcome.failed,
+          FailureClass.timeout,
+          `no verdict within the run budget: budgetMs ${target.budgetMs} + ${JUDGE_GRACE_MS} ms grace; the endpoint held the run open`,
+          elapsed(),
+        );
       }
-      return canaryVerdict(target.name, Outcome.inconclusive, null, `the function's timeout ended the run after ${elapsed()} ms, before budgetMs ${target.budgetMs}. Raise the Lambda timeout to at least ${ctx.timeoutHint} s.`, elapsed());
+      return canaryVerdict(
+        target.name,
+        Outcome.inconclusive,
+        null,
+        `the function's timeout ended the run after ${elapsed()} ms, before budgetMs ${target.budgetMs}. Raise the Lambda timeout to at least ${ctx.timeoutHint} s.`,
+        elapsed(),
+      );
     })();
   }
   const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
@@ -141,13 +172,26 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
 
 /** A secret that cannot be read is the canary's fault; so is a bug that made the engine throw. */
 function crashed(name: string, error: unknown, durationMs: number): Verdict {
-  const detail = error instanceof CanaryError
-    ? error.message
-    : `the canary itself failed judging this target (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); this is a canary bug, not the endpoint`;
+  const detail =
+    error instanceof CanaryError
+      ? error.message
+      : `the canary itself failed judging this target (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); this is a canary bug, not the endpoint`;
   return canaryVerdict(name, Outcome.inconclusive, null, oneLine(detail, 500), durationMs);
 }
 
 /** A verdict the run makes itself, when the engine gave none. */
 function canaryVerdict(target: string, outcome: Outcome, failure: Failure | null, detail: string, durationMs: number): Verdict {
-  return { target, outcome, failure, detail, revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId: newTraceId() };
+  return {
+    target,
+    outcome,
+    failure,
+    detail,
+    revision: null,
+    server: null,
+    durationMs,
+    retries: 0,
+    probes: [],
+    warnings: [],
+    traceId: newTraceId(),
+  };
 }

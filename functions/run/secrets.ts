@@ -73,13 +73,19 @@ export class SecretReader {
     const secretValues: string[] = [];
     // OAuth secret references go through the same cache, timeout and error words, read beside the headers.
     const [, oauth] = await Promise.all([
-      Promise.all(Object.entries(target.headerSecrets).map(async ([header, ref]) => {
-        const value = await this.value(`headerSecrets.${header}`, ref);
-        secretValues.push(value);
-        headers[header] = (ref.prefix ?? '') + value;
-      })),
+      Promise.all(
+        Object.entries(target.headerSecrets).map(async ([header, ref]) => {
+          const value = await this.value(`headerSecrets.${header}`, ref);
+          secretValues.push(value);
+          headers[header] = (ref.prefix ?? '') + value;
+        }),
+      ),
       resolveOAuthSecrets(target.auth?.oauth, (field, ref) =>
-        this.value(field, 'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter })),
+        this.value(
+          field,
+          'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter },
+        ),
+      ),
     ]);
     secretValues.push(...redactionValues(oauth));
     return { headers, secretValues, oauth };
@@ -97,9 +103,19 @@ export class SecretReader {
 
   private source(ref: HeaderSecretRef): Source {
     if ('secretsManager' in ref) {
-      return { kind: 'Secrets Manager secret', id: ref.secretsManager, region: arnRegion(ref.secretsManager) ?? this.opts.defaultRegion, permission: 'secretsmanager:GetSecretValue (and kms:Decrypt on its key)' };
+      return {
+        kind: 'Secrets Manager secret',
+        id: ref.secretsManager,
+        region: arnRegion(ref.secretsManager) ?? this.opts.defaultRegion,
+        permission: 'secretsmanager:GetSecretValue (and kms:Decrypt on its key)',
+      };
     }
-    return { kind: 'SSM parameter', id: ref.ssmParameter, region: arnRegion(ref.ssmParameter) ?? this.opts.defaultRegion, permission: 'ssm:GetParameter (and kms:Decrypt for a SecureString)' };
+    return {
+      kind: 'SSM parameter',
+      id: ref.ssmParameter,
+      region: arnRegion(ref.ssmParameter) ?? this.opts.defaultRegion,
+      permission: 'ssm:GetParameter (and kms:Decrypt for a SecureString)',
+    };
   }
 
   /** One read per reference per TTL; concurrent targets sharing a secret share the read. A failed read is not kept. */
@@ -119,11 +135,16 @@ export class SecretReader {
     const abortSignal = AbortSignal.timeout(this.readTimeoutMs);
     try {
       if (source.kind === 'Secrets Manager secret') {
-        const out = await this.clients.secretsManager(source.region).send(new GetSecretValueCommand({ SecretId: source.id }), { abortSignal });
-        if (out.SecretString === undefined) throw secretError(header, source, 'has no string value (binary secrets are not supported)', 'Store the credential as a string.');
+        const out = await this.clients
+          .secretsManager(source.region)
+          .send(new GetSecretValueCommand({ SecretId: source.id }), { abortSignal });
+        if (out.SecretString === undefined)
+          throw secretError(header, source, 'has no string value (binary secrets are not supported)', 'Store the credential as a string.');
         return out.SecretString;
       }
-      const out = await this.clients.ssm(source.region).send(new GetParameterCommand({ Name: source.id, WithDecryption: true }), { abortSignal });
+      const out = await this.clients
+        .ssm(source.region)
+        .send(new GetParameterCommand({ Name: source.id, WithDecryption: true }), { abortSignal });
       if (out.Parameter?.Value === undefined) throw secretError(header, source, 'has no value', 'Put the credential in it.');
       return out.Parameter.Value;
     } catch (e) {
@@ -141,21 +162,29 @@ function jsonField(header: string, source: Source, raw: string, key: string): st
     // Never quote the parse error: it can contain part of the secret.
     throw secretError(header, source, 'is not a JSON object', `Store it as JSON, or remove jsonKey "${key}".`);
   }
-  const field = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>)[key] : undefined;
+  const field =
+    parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>)[key] : undefined;
   if (typeof field === 'string') return field;
   if (typeof field === 'number') return String(field);
   throw secretError(header, source, `has no string key "${key}"`, 'Fix jsonKey or add the key to the secret.');
 }
 
 function readError(header: string, source: Source, e: unknown, timedOutMs: number | null): CanaryError {
-  if (timedOutMs !== null) return secretError(header, source, `did not answer within ${timedOutMs} ms`, `Check the function's network path to ${source.region} (VPC endpoint or NAT).`, e);
+  if (timedOutMs !== null)
+    return secretError(
+      header,
+      source,
+      `did not answer within ${timedOutMs} ms`,
+      `Check the function's network path to ${source.region} (VPC endpoint or NAT).`,
+      e,
+    );
   const name = e instanceof Error ? e.name : 'Error';
   const message = e instanceof Error ? oneLine(e.message) : '';
   const fix = /NotFound/.test(name)
     ? `Create it in ${source.region}, or reference it by ARN.`
     : /AccessDenied|Unauthorized|KMS/.test(name)
       ? `Grant the function ${source.permission} on it.`
-      : 'Check the reference and the function\'s permissions.';
+      : "Check the reference and the function's permissions.";
   return secretError(header, source, `cannot be read (${name}${message ? `: ${message}` : ''})`, fix, e);
 }
 
@@ -173,4 +202,3 @@ function arnRegion(id: string): string | undefined {
   if (!id.startsWith('arn:')) return undefined;
   return id.split(':')[3] || undefined;
 }
-

@@ -34,21 +34,23 @@ export class AlarmStack extends Stack {
       [AlarmKind.deadMan]: topic('canary-owner'),
     };
     for (const t of props.targets) {
-      this.targetAlarms.push(new TargetAlarms(this, t.name, {
-        names,
-        namespace: props.namespace,
-        target: t.name,
-        url: t.url,
-        regions: t.regions,
-        period: Duration.seconds(t.periodSeconds),
-        runbookUrl: t.runbookUrl,
-        topics,
-        thresholds: {
-          [AlarmKind.critical]: { minFailingRegions: t.quorum, runsInARow: n },
-          [AlarmKind.warning]: { runsInARow: n },
-          [AlarmKind.deadMan]: { runsInARow: n },
-        },
-      }));
+      this.targetAlarms.push(
+        new TargetAlarms(this, t.name, {
+          names,
+          namespace: props.namespace,
+          target: t.name,
+          url: t.url,
+          regions: t.regions,
+          period: Duration.seconds(t.periodSeconds),
+          runbookUrl: t.runbookUrl,
+          topics,
+          thresholds: {
+            [AlarmKind.critical]: { minFailingRegions: t.quorum, runsInARow: n },
+            [AlarmKind.warning]: { runsInARow: n },
+            [AlarmKind.deadMan]: { runsInARow: n },
+          },
+        }),
+      );
     }
   }
 }

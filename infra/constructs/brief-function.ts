@@ -49,7 +49,13 @@ export class BriefFunction extends Construct {
     const stack = Stack.of(this);
     const logGroup = canaryLogGroup(this, 'Logs', names.briefLogGroup, props.logRetention);
     const runLogs = props.probeRegions.flatMap((region) => {
-      const arn = stack.formatArn({ service: 'logs', region, resource: 'log-group', resourceName: names.runLogGroup, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+      const arn = stack.formatArn({
+        service: 'logs',
+        region,
+        resource: 'log-group',
+        resourceName: names.runLogGroup,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
       return [arn, `${arn}:*`];
     });
     const role = new Role(this, 'Role', {
@@ -58,7 +64,11 @@ export class BriefFunction extends Construct {
       inlinePolicies: {
         brief: new PolicyDocument({
           statements: [
-            new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+            new PolicyStatement({
+              effect: Effect.ALLOW,
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
             new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:FilterLogEvents'], resources: runLogs }),
             new PolicyStatement({ effect: Effect.ALLOW, actions: ['sns:Publish'], resources: [props.briefTopicArn] }),
           ],
@@ -77,7 +87,8 @@ export class BriefFunction extends Construct {
     this.function = new CanaryFunction(this, 'Function', {
       handlerName: 'brief',
       functionName: names.briefFunction,
-      description: 'mcp-canary: on every target-alarm state change, publishes a brief (what failed, where, since when) to the briefs topic.',
+      description:
+        'mcp-canary: on every target-alarm state change, publishes a brief (what failed, where, since when) to the briefs topic.',
       memorySize: BRIEF_MEMORY_MB,
       timeout: BRIEF_TIMEOUT,
       role,
@@ -102,7 +113,13 @@ export class BriefFunction extends Construct {
         detailType: ['CloudWatch Alarm State Change'],
         detail: { alarmName: alarmKinds.flatMap((kind) => Match.wildcard(names.alarm('*', kind))) },
       },
-      targets: [new LambdaFunction(this.function, { retryAttempts: BRIEF_RETRY_ATTEMPTS, maxEventAge: BRIEF_MAX_EVENT_AGE, deadLetterQueue: this.deadLetterQueue })],
+      targets: [
+        new LambdaFunction(this.function, {
+          retryAttempts: BRIEF_RETRY_ATTEMPTS,
+          maxEventAge: BRIEF_MAX_EVENT_AGE,
+          deadLetterQueue: this.deadLetterQueue,
+        }),
+      ],
     });
 
     ownerAlarm(this, 'Errors', {

@@ -12,7 +12,10 @@ import { allowRedundantRoleDependency, handlerCode, LAMBDA_ARCHITECTURE, LAMBDA_
 
 export const DEFAULT_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-export interface CanaryFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'handler' | 'code' | 'runtime' | 'architecture' | 'bundling' | 'projectRoot' | 'depsLockFilePath' | 'logGroup'> {
+export interface CanaryFunctionProps extends Omit<
+  NodejsFunctionProps,
+  'entry' | 'handler' | 'code' | 'runtime' | 'architecture' | 'bundling' | 'projectRoot' | 'depsLockFilePath' | 'logGroup'
+> {
   /** Which of our handlers it runs. */
   readonly handlerName: HandlerName;
   /** An existing log group (several run functions of a region share one), or a name for a new one. */
@@ -37,6 +40,11 @@ export class CanaryFunction extends NodejsFunction {
  * A log group with a fixed name (the brief reads the run logs by name in every region), deleted with its
  * stack: a retained group of that name would block the next deploy.
  */
-export function canaryLogGroup(scope: Construct, id: string, logGroupName: string, retention: RetentionDays = DEFAULT_LOG_RETENTION): LogGroup {
+export function canaryLogGroup(
+  scope: Construct,
+  id: string,
+  logGroupName: string,
+  retention: RetentionDays = DEFAULT_LOG_RETENTION,
+): LogGroup {
   return new LogGroup(scope, id, { logGroupName, retention, removalPolicy: RemovalPolicy.DESTROY });
 }

@@ -78,7 +78,10 @@ export class FleetDashboard extends Construct {
           title: `${region}: latency (ms, average and worst run)`,
           region,
           logGroupNames: [names.runLogGroup],
-          queryLines: [`filter message = "${RUN_RECORD_MESSAGE}"`, 'stats avg(verdict.durationMs) as avg_ms, max(verdict.durationMs) as max_ms by bin(5m)'],
+          queryLines: [
+            `filter message = "${RUN_RECORD_MESSAGE}"`,
+            'stats avg(verdict.durationMs) as avg_ms, max(verdict.durationMs) as max_ms by bin(5m)',
+          ],
           view: LogQueryVisualizationType.LINE,
           width: WIDTH / 3,
         }),
@@ -108,12 +111,28 @@ export class FleetDashboard extends Construct {
     const listed = [...props.targets].sort().slice(0, MAX_DASHBOARD_ALARMS);
     if (listed.length > 0) {
       const stack = Stack.of(this);
-      rows.push([new AlarmStatusWidget({
-        title: props.targets.length > listed.length ? `Critical alarms (first ${listed.length} of ${props.targets.length} targets)` : 'Critical alarms',
-        alarms: listed.map((t, i) => Alarm.fromAlarmArn(this, `Critical${i}`, stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: names.alarm(t, AlarmKind.critical), arnFormat: ArnFormat.COLON_RESOURCE_NAME }))),
-        width: WIDTH,
-        height: Math.min(12, 2 + Math.ceil(listed.length / 4)),
-      })]);
+      rows.push([
+        new AlarmStatusWidget({
+          title:
+            props.targets.length > listed.length
+              ? `Critical alarms (first ${listed.length} of ${props.targets.length} targets)`
+              : 'Critical alarms',
+          alarms: listed.map((t, i) =>
+            Alarm.fromAlarmArn(
+              this,
+              `Critical${i}`,
+              stack.formatArn({
+                service: 'cloudwatch',
+                resource: 'alarm',
+                resourceName: names.alarm(t, AlarmKind.critical),
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            ),
+          ),
+          width: WIDTH,
+          height: Math.min(12, 2 + Math.ceil(listed.length / 4)),
+        }),
+      ]);
     }
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: names.dashboard, widgets: rows });
   }

@@ -13,7 +13,15 @@ export const DLQ_RETENTION = Duration.days(14);
 /** `holds`: what the queue is the dead-letter queue of, for the cdk-nag acknowledgement. */
 export function deadLetterQueue(scope: Construct, id: string, queueName: string, holds: string): Queue {
   // SSE-SQS: SNS, Scheduler and Lambda can send to it without a KMS key policy.
-  const queue = new Queue(scope, id, { queueName, encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: DLQ_RETENTION });
-  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: `This queue is the dead-letter queue of ${holds}; a DLQ of a DLQ would hide what it holds.` });
+  const queue = new Queue(scope, id, {
+    queueName,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: DLQ_RETENTION,
+  });
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: `This queue is the dead-letter queue of ${holds}; a DLQ of a DLQ would hide what it holds.`,
+  });
   return queue;
 }

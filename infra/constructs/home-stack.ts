@@ -16,7 +16,12 @@ import { FleetTopic } from './topics.ts';
 const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what: string }> = [
   { kind: 'pages', id: 'Pages', display: 'mcp-canary pages', what: 'critical alarms, ALARM and OK: subscribe PagerDuty/JSM here' },
   { kind: 'tickets', id: 'Tickets', display: 'mcp-canary tickets', what: 'warning alarms (degraded, failing below quorum, inconclusive)' },
-  { kind: 'canary-owner', id: 'CanaryOwner', display: 'mcp-canary: the canary itself', what: 'dead-man and the canary functions\' own alarms' },
+  {
+    kind: 'canary-owner',
+    id: 'CanaryOwner',
+    display: 'mcp-canary: the canary itself',
+    what: "dead-man and the canary functions' own alarms",
+  },
   { kind: 'briefs', id: 'Briefs', display: 'mcp-canary briefs', what: 'a readable brief of every alarm change: point a chat channel here' },
 ];
 
@@ -35,7 +40,12 @@ export class HomeStack extends Stack {
     super(scope, id, props);
     const { names, plan } = props;
     const notify = plan.fleet.notify;
-    const subscribers: Record<TopicKind, typeof notify.pages> = { pages: notify.pages, tickets: notify.tickets, 'canary-owner': notify.canaryOwner, briefs: notify.briefs };
+    const subscribers: Record<TopicKind, typeof notify.pages> = {
+      pages: notify.pages,
+      tickets: notify.tickets,
+      'canary-owner': notify.canaryOwner,
+      briefs: notify.briefs,
+    };
     const deadLetterQueue = deliveryDeadLetterQueue(this, names);
     for (const t of TOPICS) {
       const topic = new FleetTopic(this, t.id, {
@@ -59,6 +69,11 @@ export class HomeStack extends Stack {
       quorum: plan.quorum,
       logRetention: props.logRetention,
     });
-    new FleetDashboard(this, 'Dashboard', { names, namespace: plan.namespace, probeRegions: plan.probeRegions, targets: plan.targets.map((t) => t.name) });
+    new FleetDashboard(this, 'Dashboard', {
+      names,
+      namespace: plan.namespace,
+      probeRegions: plan.probeRegions,
+      targets: plan.targets.map((t) => t.name),
+    });
   }
 }

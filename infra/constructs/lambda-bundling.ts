@@ -50,16 +50,26 @@ export type HandlerName = keyof typeof HANDLERS;
  * installed package's `dist/`): the pre-built bundle beside it, deployed as it is; from source: the `.ts`
  * entry, bundled at synth with `LAMBDA_BUNDLING`. Both are built with `infra/bundle.ts`'s options.
  */
-export function handlerCode(name: HandlerName): Pick<NodejsFunctionProps, 'code' | 'handler' | 'entry' | 'projectRoot' | 'depsLockFilePath' | 'bundling'> {
+export function handlerCode(
+  name: HandlerName,
+): Pick<NodejsFunctionProps, 'code' | 'handler' | 'entry' | 'projectRoot' | 'depsLockFilePath' | 'bundling'> {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.js')) {
     const asset = fileURLToPath(new URL(`../../${HANDLERS[name].asset}/`, import.meta.url));
     if (!existsSync(`${asset}index.mjs`)) {
-      throw new Error(`mcp-canary: the ${name} function's bundle is missing (${asset}index.mjs). Reinstall the package, or run \`npm run build\` in a checkout.`);
+      throw new Error(
+        `mcp-canary: the ${name} function's bundle is missing (${asset}index.mjs). Reinstall the package, or run \`npm run build\` in a checkout.`,
+      );
     }
     return { code: Code.fromAsset(asset), handler: RUN_HANDLER_NAME };
   }
-  return { entry: entry(HANDLERS[name].entry), handler: 'handler', projectRoot: PACKAGE_ROOT, depsLockFilePath: DEPS_LOCK_FILE, bundling: LAMBDA_BUNDLING };
+  return {
+    entry: entry(HANDLERS[name].entry),
+    handler: 'handler',
+    projectRoot: PACKAGE_ROOT,
+    depsLockFilePath: DEPS_LOCK_FILE,
+    bundling: LAMBDA_BUNDLING,
+  };
 }
 
 /**

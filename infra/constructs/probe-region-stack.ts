@@ -66,7 +66,12 @@ export class ProbeRegionStack extends Stack {
     });
     acknowledgeRunRole(role);
 
-    this.deadLetterQueue = deadLetterQueue(this, 'ScheduleDlq', names.scheduleDlq, "the schedules and of the run functions' async invocations");
+    this.deadLetterQueue = deadLetterQueue(
+      this,
+      'ScheduleDlq',
+      names.scheduleDlq,
+      "the schedules and of the run functions' async invocations",
+    );
 
     for (const rate of plan.rates) {
       const fn = new CanaryFunction(this, `Run-${rate.rateSlug}`, {
@@ -119,7 +124,10 @@ export class ProbeRegionStack extends Stack {
         description: `The mcp-canary run function ${fn.node.id} in ${this.region} failed or was throttled in ${props.failureThreshold} period(s) of ${rate.schedule} in a row: its targets' runs were lost, and their dead-man alarms will follow. For the canary owner. Look at the function's errors and ${names.runLogGroup} in ${this.region}.`,
         metric: new MathExpression({
           expression: 'errors + throttles',
-          usingMetrics: { errors: fn.metricErrors({ period, statistic: 'Sum' }), throttles: fn.metricThrottles({ period, statistic: 'Sum' }) },
+          usingMetrics: {
+            errors: fn.metricErrors({ period, statistic: 'Sum' }),
+            throttles: fn.metricThrottles({ period, statistic: 'Sum' }),
+          },
           label: 'Errors + throttles',
           period,
         }),
@@ -139,9 +147,18 @@ export class ProbeRegionStack extends Stack {
 
 function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, secrets: readonly HeaderSecretRef[]): PolicyStatement[] {
   const statements = [
-    new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }),
     // PutMetricData has no resource type; the namespace condition is its only scope.
-    new PolicyStatement({ effect: Effect.ALLOW, actions: ['cloudwatch:PutMetricData'], resources: ['*'], conditions: { StringEquals: { 'cloudwatch:namespace': namespace } } }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['cloudwatch:PutMetricData'],
+      resources: ['*'],
+      conditions: { StringEquals: { 'cloudwatch:namespace': namespace } },
+    }),
   ];
   const sm = secrets.flatMap((r) => ('secretsManager' in r ? secretsManagerArns(stack, r.secretsManager) : []));
   const ssm = secrets.flatMap((r) => ('ssmParameter' in r ? [ssmParameterArn(stack, r.ssmParameter)] : []));
@@ -153,6 +170,7 @@ function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, secr
 function acknowledgeRunRole(role: Role): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.',
+    reason:
+      'cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.',
   });
 }

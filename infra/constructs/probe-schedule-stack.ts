@@ -20,10 +20,15 @@ export class ProbeScheduleStack extends Stack {
     new RunSchedules(this, 'Schedules', {
       names,
       schedules: props.schedules,
-      functionArn: (slug) => this.formatArn({ service: 'lambda', resource: 'function', resourceName: names.runFunction(slug), arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      functionArn: (slug) =>
+        this.formatArn({
+          service: 'lambda',
+          resource: 'function',
+          resourceName: names.runFunction(slug),
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
       deadLetterQueueArn: this.formatArn({ service: 'sqs', resource: names.scheduleDlq }),
       groupName: names.scheduleGroup,
     });
   }
 }
-

@@ -46,21 +46,27 @@ export class RunSchedules extends Construct {
     });
     for (const s of props.schedules) {
       const name = props.names.schedule(s.rateSlug, s.index);
-      this.schedules.push(new CfnSchedule(this, `Schedule-${s.rateSlug}-${s.index}`, {
-        name,
-        groupName: props.groupName,
-        description: `mcp-canary: runs ${s.targets.length} target(s) ${s.schedule} from ${Stack.of(this).region}: ${s.targets.join(', ')}`.slice(0, 512),
-        scheduleExpression: s.schedule,
-        flexibleTimeWindow: { mode: 'OFF' },
-        state: 'ENABLED',
-        target: {
-          arn: props.functionArn(s.rateSlug),
-          roleArn: this.role.roleArn,
-          input: s.input,
-          retryPolicy: { maximumRetryAttempts: SCHEDULE_RETRY_ATTEMPTS, maximumEventAgeInSeconds: SCHEDULE_MAX_EVENT_AGE_SECONDS },
-          deadLetterConfig: { arn: props.deadLetterQueueArn },
-        },
-      }));
+      this.schedules.push(
+        new CfnSchedule(this, `Schedule-${s.rateSlug}-${s.index}`, {
+          name,
+          groupName: props.groupName,
+          description:
+            `mcp-canary: runs ${s.targets.length} target(s) ${s.schedule} from ${Stack.of(this).region}: ${s.targets.join(', ')}`.slice(
+              0,
+              512,
+            ),
+          scheduleExpression: s.schedule,
+          flexibleTimeWindow: { mode: 'OFF' },
+          state: 'ENABLED',
+          target: {
+            arn: props.functionArn(s.rateSlug),
+            roleArn: this.role.roleArn,
+            input: s.input,
+            retryPolicy: { maximumRetryAttempts: SCHEDULE_RETRY_ATTEMPTS, maximumEventAgeInSeconds: SCHEDULE_MAX_EVENT_AGE_SECONDS },
+            deadLetterConfig: { arn: props.deadLetterQueueArn },
+          },
+        }),
+      );
     }
   }
 }

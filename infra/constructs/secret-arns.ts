@@ -8,11 +8,17 @@ import { ArnFormat, type Stack } from 'aws-cdk-lib';
  */
 export function secretsManagerArns(stack: Stack, ref: string): string[] {
   if (ref.startsWith('arn:')) return [ref, `${ref}-??????`];
-  return [stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${ref}-??????`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })];
+  return [
+    stack.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${ref}-??????`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }),
+  ];
 }
 
 export function ssmParameterArn(stack: Stack, ref: string): string {
   if (ref.startsWith('arn:')) return ref;
   return stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: ref.replace(/^\//, '') });
 }
-

@@ -76,57 +76,90 @@ export function deadManRuns(runsInARow: number): number {
 export class TargetAlarms extends Construct {
   readonly alarms: Partial<Record<AlarmKind, Alarm>> = {};
 
-  constructor(scope: Construct, id: string, private readonly props: TargetAlarmsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: TargetAlarmsProps,
+  ) {
     super(scope, id);
     const { thresholds: t, regions } = props;
     const quorum = t.critical?.minFailingRegions ?? regions.length;
-    const verdicts = (statistic: 'Sum' | 'SampleCount') => new Metric({
-      namespace: props.namespace,
-      metricName: MetricName.verdict,
-      dimensionsMap: { [Dimension.target]: props.target },
-      statistic,
-      period: props.period,
-    });
+    const verdicts = (statistic: 'Sum' | 'SampleCount') =>
+      new Metric({
+        namespace: props.namespace,
+        metricName: MetricName.verdict,
+        dimensionsMap: { [Dimension.target]: props.target },
+        statistic,
+        period: props.period,
+      });
     const both = { [FAILING]: verdicts('Sum'), [REPORTS]: verdicts('SampleCount') };
     const math = (expression: string, label: string) => new MathExpression({ expression, usingMetrics: both, label, period: props.period });
 
     if (t.critical) {
-      this.add(AlarmKind.critical, math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'), {
-        threshold: quorum,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: t.critical.runsInARow,
-        datapointsToAlarm: t.critical.runsInARow,
-        // Undetermined or silent periods keep the state: a silent canary never resolves a page.
-        treatMissingData: TreatMissingData.IGNORE,
-      }, t.critical.runsInARow, quorum);
+      this.add(
+        AlarmKind.critical,
+        math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'),
+        {
+          threshold: quorum,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: t.critical.runsInARow,
+          datapointsToAlarm: t.critical.runsInARow,
+          // Undetermined or silent periods keep the state: a silent canary never resolves a page.
+          treatMissingData: TreatMissingData.IGNORE,
+        },
+        t.critical.runsInARow,
+        quorum,
+      );
     }
     if (t.warning) {
-      this.add(AlarmKind.warning, math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'), {
-        threshold: 0,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: t.warning.runsInARow,
-        datapointsToAlarm: t.warning.runsInARow,
-        treatMissingData: TreatMissingData.IGNORE,
-      }, t.warning.runsInARow, quorum);
+      this.add(
+        AlarmKind.warning,
+        math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'),
+        {
+          threshold: 0,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: t.warning.runsInARow,
+          datapointsToAlarm: t.warning.runsInARow,
+          treatMissingData: TreatMissingData.IGNORE,
+        },
+        t.warning.runsInARow,
+        quorum,
+      );
     }
     const d = t[AlarmKind.deadMan];
     if (d) {
       const m = deadManRuns(d.runsInARow);
-      this.add(AlarmKind.deadMan, verdicts('SampleCount'), {
-        threshold: regions.length,
-        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        evaluationPeriods: m + 1,
-        datapointsToAlarm: m,
-        // No data at all is INSUFFICIENT_DATA (an action of its own, below), never ALARM: a new alarm
-        // has no data either, and must not tell the owner anything on deploy.
-        treatMissingData: TreatMissingData.MISSING,
-      }, m, quorum);
+      this.add(
+        AlarmKind.deadMan,
+        verdicts('SampleCount'),
+        {
+          threshold: regions.length,
+          comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+          evaluationPeriods: m + 1,
+          datapointsToAlarm: m,
+          // No data at all is INSUFFICIENT_DATA (an action of its own, below), never ALARM: a new alarm
+          // has no data either, and must not tell the owner anything on deploy.
+          treatMissingData: TreatMissingData.MISSING,
+        },
+        m,
+        quorum,
+      );
     }
   }
 
-  private add(kind: AlarmKind, metric: IMetric, knobs: {
-    threshold: number; comparisonOperator: ComparisonOperator; evaluationPeriods: number; datapointsToAlarm: number; treatMissingData: TreatMissingData;
-  }, runsInARow: number, quorum: number): void {
+  private add(
+    kind: AlarmKind,
+    metric: IMetric,
+    knobs: {
+      threshold: number;
+      comparisonOperator: ComparisonOperator;
+      evaluationPeriods: number;
+      datapointsToAlarm: number;
+      treatMissingData: TreatMissingData;
+    },
+    runsInARow: number,
+    quorum: number,
+  ): void {
     const { props } = this;
     const alarm = new Alarm(this, kindId(kind), {
       alarmName: props.names.alarm(props.target, kind),

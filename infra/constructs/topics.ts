@@ -63,37 +63,53 @@ export interface FleetTopicProps {
 export class FleetTopic extends Construct {
   readonly topic: Topic;
 
-  constructor(scope: Construct, id: string, private readonly props: FleetTopicProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: FleetTopicProps,
+  ) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { topicName: props.topicName, displayName: props.displayName, enforceSSL: true });
     Validations.of(this.topic).acknowledge({
       id: 'AwsSolutions-SNS2',
-      reason: 'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key per region costs more than the alarms. Messages carry alarm names, descriptions and redacted run details, never credentials; enforceSSL keeps them encrypted in transit.',
+      reason:
+        'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key per region costs more than the alarms. Messages carry alarm names, descriptions and redacted run details, never credentials; enforceSSL keeps them encrypted in transit.',
     });
     if (props.alarmNamePattern !== undefined) {
-      this.topic.addToResourcePolicy(new PolicyStatement({
-        sid: 'AllowFleetAlarmsToPublish',
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-          ArnLike: { 'aws:SourceArn': Stack.of(this).formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: props.alarmNamePattern, arnFormat: ArnFormat.COLON_RESOURCE_NAME }) },
-        },
-      }));
+      this.topic.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'AllowFleetAlarmsToPublish',
+          effect: Effect.ALLOW,
+          principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [this.topic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+            ArnLike: {
+              'aws:SourceArn': Stack.of(this).formatArn({
+                service: 'cloudwatch',
+                resource: 'alarm',
+                resourceName: props.alarmNamePattern,
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            },
+          },
+        }),
+      );
     }
     const subscriptions = props.subscriptions ?? [];
     subscriptions.forEach((sub, i) => this.subscribe(sub, i));
     if (props.deadLetterQueue && subscriptions.some((s) => !('email' in s))) {
-      props.deadLetterQueue.addToResourcePolicy(new PolicyStatement({
-        sid: `Sns${id}DeadLetters`,
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal('sns.amazonaws.com')],
-        actions: ['sqs:SendMessage'],
-        resources: [props.deadLetterQueue.queueArn],
-        conditions: { ArnEquals: { 'aws:SourceArn': this.topic.topicArn } },
-      }));
+      props.deadLetterQueue.addToResourcePolicy(
+        new PolicyStatement({
+          sid: `Sns${id}DeadLetters`,
+          effect: Effect.ALLOW,
+          principals: [new ServicePrincipal('sns.amazonaws.com')],
+          actions: ['sqs:SendMessage'],
+          resources: [props.deadLetterQueue.queueArn],
+          conditions: { ArnEquals: { 'aws:SourceArn': this.topic.topicArn } },
+        }),
+      );
     }
   }
 
@@ -106,7 +122,13 @@ export class FleetTopic extends Construct {
       new CfnSubscription(this, `Email${i}`, { topicArn, protocol: 'email', endpoint: sub.email });
     } else if ('url' in sub) {
       // PagerDuty's and JSM's CloudWatch integrations confirm the subscription themselves.
-      new CfnSubscription(this, `Https${i}`, { topicArn, protocol: 'https', endpoint: sub.url, deliveryPolicy: HTTPS_DELIVERY_POLICY, redrivePolicy });
+      new CfnSubscription(this, `Https${i}`, {
+        topicArn,
+        protocol: 'https',
+        endpoint: sub.url,
+        deliveryPolicy: HTTPS_DELIVERY_POLICY,
+        redrivePolicy,
+      });
     } else if ('sqsQueueArn' in sub) {
       // The queue is the user's: its policy must allow sns.amazonaws.com to SendMessage from this topic.
       new CfnSubscription(this, `Sqs${i}`, { topicArn, protocol: 'sqs', endpoint: sub.sqsQueueArn, redrivePolicy });
@@ -114,7 +136,12 @@ export class FleetTopic extends Construct {
       new CfnSubscription(this, `Lambda${i}`, { topicArn, protocol: 'lambda', endpoint: sub.lambdaArn, redrivePolicy });
       // Only a function in this region can be granted from here; another region's needs its own permission.
       if (sub.lambdaArn.split(':')[3] === Stack.of(this).region) {
-        new CfnPermission(this, `Invoke${i}`, { action: 'lambda:InvokeFunction', functionName: sub.lambdaArn, principal: 'sns.amazonaws.com', sourceArn: topicArn });
+        new CfnPermission(this, `Invoke${i}`, {
+          action: 'lambda:InvokeFunction',
+          functionName: sub.lambdaArn,
+          principal: 'sns.amazonaws.com',
+          sourceArn: topicArn,
+        });
       }
     }
   }

@@ -5,7 +5,8 @@ import { CanaryError } from '../../functions/errors.ts';
 
 const base = { name: 'rates', url: 'https://rates.example/mcp' };
 const fleet = (target: Record<string, unknown>) => ({ homeRegion: 'eu-west-1', targets: [{ ...base, ...target }] });
-const oauth = (o: Record<string, unknown>) => fleet({ auth: { oauth: { clientId: 'canary', clientSecret: { secretsManager: 'canary/oauth' }, ...o } } });
+const oauth = (o: Record<string, unknown>) =>
+  fleet({ auth: { oauth: { clientId: 'canary', clientSecret: { secretsManager: 'canary/oauth' }, ...o } } });
 
 function errorOf(raw: unknown): string {
   try {
@@ -22,21 +23,40 @@ describe('auth.oauth in the fleet config', () => {
     const t = parseFleet(oauth({ privateKeyJwt: undefined })).targets[0]!;
     expect(t).toMatchObject({ certWarningDays: 14, credentialWarningDays: 7 });
     expect(t.auth?.oauth).toMatchObject({ clientId: 'canary', allowPrivateNetwork: false });
-    const k = parseFleet(fleet({ auth: { oauth: { clientId: 'c', privateKeyJwt: { privateKey: { ssmParameter: '/canary/key' } } } } })).targets[0]!;
+    const k = parseFleet(fleet({ auth: { oauth: { clientId: 'c', privateKeyJwt: { privateKey: { ssmParameter: '/canary/key' } } } } }))
+      .targets[0]!;
     expect(k.auth?.oauth.privateKeyJwt?.alg).toBe('RS256');
     expect(parseFleet(fleet({})).targets[0]!.auth).toBeUndefined();
   });
 
   it.each([
-    [oauth({ clientSecret: 'plain-text-secret' }), 'mcp-canary.config.ts: targets[0].auth.oauth.clientSecret must be a reference, never the secret itself: { secretsManager: "<arn or name>" }'],
+    [
+      oauth({ clientSecret: 'plain-text-secret' }),
+      'mcp-canary.config.ts: targets[0].auth.oauth.clientSecret must be a reference, never the secret itself: { secretsManager: "<arn or name>" }',
+    ],
     [oauth({ privateKeyJwt: { privateKey: { env: 'KEY' } } }), 'targets[0].auth.oauth.clientSecret or privateKeyJwt: give exactly one'],
     [fleet({ auth: { oauth: { clientId: 'c' } } }), 'targets[0].auth.oauth.clientSecret or privateKeyJwt: give exactly one'],
-    [oauth({ clientId: '' }), 'targets[0].auth.oauth.clientId is empty: give the client_id the authorization server registered for the canary'],
-    [oauth({ scopes: ['mcp:read mcp:write'] }), 'targets[0].auth.oauth.scopes[0] is not a scope token (no spaces: list each scope separately)'],
+    [
+      oauth({ clientId: '' }),
+      'targets[0].auth.oauth.clientId is empty: give the client_id the authorization server registered for the canary',
+    ],
+    [
+      oauth({ scopes: ['mcp:read mcp:write'] }),
+      'targets[0].auth.oauth.scopes[0] is not a scope token (no spaces: list each scope separately)',
+    ],
     [oauth({ tokenUrl: 'auth.example.com/token' }), 'targets[0].auth.oauth.tokenUrl is not an http(s) URL: got "auth.example.com/token"'],
-    [oauth({ clientSecret: { secretsManager: 'canary/oauth', expiresAt: 'next spring' } }), 'targets[0].auth.oauth.clientSecret.expiresAt is not an ISO 8601 date: got "next spring"'],
-    [oauth({ privateKeyJwt: undefined, clientSecret: { env: 'S' }, tokenUrll: 'x' }), 'targets[0].auth.oauth has unknown field(s) "tokenUrll"'],
-    [{ ...oauth({}), targets: [{ ...oauth({}).targets[0], headerSecrets: { Authorization: { secretsManager: 'x' } } }] }, 'targets[0].auth.oauth and the Authorization header both set Authorization: drop the header'],
+    [
+      oauth({ clientSecret: { secretsManager: 'canary/oauth', expiresAt: 'next spring' } }),
+      'targets[0].auth.oauth.clientSecret.expiresAt is not an ISO 8601 date: got "next spring"',
+    ],
+    [
+      oauth({ privateKeyJwt: undefined, clientSecret: { env: 'S' }, tokenUrll: 'x' }),
+      'targets[0].auth.oauth has unknown field(s) "tokenUrll"',
+    ],
+    [
+      { ...oauth({}), targets: [{ ...oauth({}).targets[0], headerSecrets: { Authorization: { secretsManager: 'x' } } }] },
+      'targets[0].auth.oauth and the Authorization header both set Authorization: drop the header',
+    ],
     [fleet({ certWarningDays: -1 }), 'targets[0].certWarningDays must be 0 (off) or more'],
     [fleet({ credentialWarningDays: 1000 }), 'targets[0].credentialWarningDays must be at most 365'],
   ])('names the field and the fix: %#', (raw, message) => {

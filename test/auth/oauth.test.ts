@@ -10,8 +10,16 @@ import { TokenCache } from '../../functions/auth/tokens.ts';
 import { judge } from '../../functions/probe/judge.ts';
 import type { Verdict } from '../../functions/verdict.ts';
 import {
-  CLIENT_ID, CLIENT_SECRET, JWT_CLIENT_ID, SCOPE, rsaClientKey, startAuthServer, startProtectedMcp,
-  type AuthServer, type ClientKey, type ProtectedMcp,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  JWT_CLIENT_ID,
+  SCOPE,
+  rsaClientKey,
+  startAuthServer,
+  startProtectedMcp,
+  type AuthServer,
+  type ClientKey,
+  type ProtectedMcp,
 } from './support/servers.ts';
 
 const OTHER_RESOURCE = 'https://other.example/mcp';
@@ -45,7 +53,11 @@ function oauthTarget(url: string, oauth: Partial<OAuthInput> = {}): Target {
 }
 
 /** A fresh cache per case: nothing carries over between cases unless a case says so. */
-function run(t: Target, secrets: { clientSecret?: string; privateKey?: string } = { clientSecret: CLIENT_SECRET }, cache = new TokenCache()): Promise<Verdict> {
+function run(
+  t: Target,
+  secrets: { clientSecret?: string; privateKey?: string } = { clientSecret: CLIENT_SECRET },
+  cache = new TokenCache(),
+): Promise<Verdict> {
   return judge(t, { oauthSecrets: secrets, tokenCache: cache });
 }
 
@@ -72,7 +84,11 @@ describe('healthy: the token step is the first probe and the MCP server accepts 
   });
 
   it('gets a token with a private key JWT assertion (RFC 7523) and judges the endpoint healthy', async () => {
-    const t = oauthTarget(mcp.url, { clientId: JWT_CLIENT_ID, clientSecret: undefined, privateKeyJwt: { privateKey: { file: '/unused' }, alg: 'RS256' } });
+    const t = oauthTarget(mcp.url, {
+      clientId: JWT_CLIENT_ID,
+      clientSecret: undefined,
+      privateKeyJwt: { privateKey: { file: '/unused' }, alg: 'RS256' },
+    });
     const v = await run(t, { privateKey: key.privateKeyPem });
     expect(v).toMatchObject({ outcome: 'healthy', failure: null });
     expect(v.probes[0]).toMatchObject({ name: 'auth', ok: true });
@@ -104,7 +120,12 @@ describe('the token endpoint refused: auth on the auth probe, naming the endpoin
     ['a revoked (unknown) client', { clientId: 'revoked-client' }, { clientSecret: CLIENT_SECRET }, /invalid_client/],
     ['a wrong client secret', {}, { clientSecret: 'cs-wrong-0000-1111-2222' }, /invalid_client/],
     ['a scope the client may not have', { scopes: ['mcp:admin'] }, { clientSecret: CLIENT_SECRET }, /invalid_scope/],
-    ['a resource the authorization server does not serve (RFC 8707)', { resource: 'https://unknown.example/mcp' }, { clientSecret: CLIENT_SECRET }, /invalid_target/],
+    [
+      'a resource the authorization server does not serve (RFC 8707)',
+      { resource: 'https://unknown.example/mcp' },
+      { clientSecret: CLIENT_SECRET },
+      /invalid_target/,
+    ],
   ];
   for (const [name, oauth, secrets, code] of cases) {
     it(`ends auth for ${name}`, async () => {
@@ -143,7 +164,9 @@ describe('discovery failed: auth on the auth probe, naming the URL and what came
     const tokensBefore = as.tokenRequests();
     const v = await run(oauthTarget(mcp.url, { issuer: 'https://login.example.com/tenant' }));
     expect(v).toMatchObject({ outcome: 'failed', failure: 'auth' });
-    expect(v.detail).toBe(`auth: discovery: issuer mismatch: the server names authorization server(s) ${as.issuer}, not the expected issuer https://login.example.com/tenant (auth.oauth.issuer)`);
+    expect(v.detail).toBe(
+      `auth: discovery: issuer mismatch: the server names authorization server(s) ${as.issuer}, not the expected issuer https://login.example.com/tenant (auth.oauth.issuer)`,
+    );
     expect(as.tokenRequests()).toBe(tokensBefore);
   });
 
@@ -152,7 +175,9 @@ describe('discovery failed: auth on the auth probe, naming the URL and what came
     try {
       const v = await run(oauthTarget(evil.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'auth' });
-      expect(v.detail).toContain('discovery: authorization server metadata URL https://10.20.30.40/.well-known/oauth-authorization-server refused: a private address (10.20.30.40)');
+      expect(v.detail).toContain(
+        'discovery: authorization server metadata URL https://10.20.30.40/.well-known/oauth-authorization-server refused: a private address (10.20.30.40)',
+      );
       expect(v.detail).toContain('allowPrivateNetwork');
     } finally {
       await evil.close();
@@ -177,7 +202,9 @@ describe('the MCP server refused the token: auth on a later probe', () => {
     expect(v).toMatchObject({ outcome: 'failed', failure: 'auth' });
     expect(v.probes[0]).toMatchObject({ name: 'auth', ok: true });
     expect(v.probes[1]).toMatchObject({ name: 'discover', ok: false, failure: 'auth' });
-    expect(v.detail).toMatch(/^discover: the MCP server refused the OAuth token \(invalid_token\); HTTP 401.*The token audience is not this server/);
+    expect(v.detail).toMatch(
+      /^discover: the MCP server refused the OAuth token \(invalid_token\); HTTP 401.*The token audience is not this server/,
+    );
     expectNoSecrets(v);
   });
 
@@ -210,9 +237,13 @@ describe('the MCP server refused the token: auth on a later probe', () => {
   });
 });
 
-describe('the canary\'s own configuration', () => {
+describe("the canary's own configuration", () => {
   it('is inconclusive, not auth, when the private key does not parse', async () => {
-    const t = oauthTarget(mcp.url, { clientId: JWT_CLIENT_ID, clientSecret: undefined, privateKeyJwt: { privateKey: { file: '/unused' }, alg: 'RS256' } });
+    const t = oauthTarget(mcp.url, {
+      clientId: JWT_CLIENT_ID,
+      clientSecret: undefined,
+      privateKeyJwt: { privateKey: { file: '/unused' }, alg: 'RS256' },
+    });
     const v = await run(t, { privateKey: '-----BEGIN PRIVATE KEY-----\nnot-a-key-at-all-0123456789\n-----END PRIVATE KEY-----' });
     expect(v).toMatchObject({ outcome: 'inconclusive', failure: null });
     expect(v.detail).toContain('auth.oauth.privateKeyJwt.privateKey is not a PKCS#8 PEM private key for RS256');

@@ -14,7 +14,18 @@ import type { Verdict } from '../../functions/verdict.ts';
 import { runToEnd, type Finished } from '../support/child.ts';
 import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
 import { PROBE_REGION, motoRunDeps } from '../run/fixtures.ts';
-import { CLIENT_ID, CLIENT_SECRET, JWT_CLIENT_ID, SCOPE, rsaClientKey, startAuthServer, startProtectedMcp, type AuthServer, type ClientKey, type ProtectedMcp } from './support/servers.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  JWT_CLIENT_ID,
+  SCOPE,
+  rsaClientKey,
+  startAuthServer,
+  startProtectedMcp,
+  type AuthServer,
+  type ClientKey,
+  type ProtectedMcp,
+} from './support/servers.ts';
 
 const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
 const WRONG = 'cs-wrong-secret-7c1e9d0b';
@@ -51,7 +62,20 @@ function expectNothingSecret(text: string): void {
 
 describe('the CLI, as a child process', () => {
   it('gets a token with --oauth-client-secret-env and prints the auth probe first; nothing secret on stdout or stderr', async () => {
-    const r = await cli([mcp.url, '--tool', 'get_rate', '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET', '--oauth-scope', SCOPE], { CANARY_OAUTH_SECRET: CLIENT_SECRET });
+    const r = await cli(
+      [
+        mcp.url,
+        '--tool',
+        'get_rate',
+        '--oauth-client-id',
+        CLIENT_ID,
+        '--oauth-client-secret-env',
+        'CANARY_OAUTH_SECRET',
+        '--oauth-scope',
+        SCOPE,
+      ],
+      { CANARY_OAUTH_SECRET: CLIENT_SECRET },
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[1]).toMatch(/^ {2}✓ auth {7} +\d+ ms {2}token from http:\/\/127\.0\.0\.1:\d+ \(new, expires in 60 minutes\)$/);
@@ -60,7 +84,18 @@ describe('the CLI, as a child process', () => {
   });
 
   it('signs a private_key_jwt assertion with --oauth-private-key-file and prints one JSON verdict', async () => {
-    const r = await cli([mcp.url, '--json', '--oauth-client-id', JWT_CLIENT_ID, '--oauth-private-key-file', join(dir, 'canary.pem'), '--oauth-alg', 'RS256', '--oauth-scope', SCOPE]);
+    const r = await cli([
+      mcp.url,
+      '--json',
+      '--oauth-client-id',
+      JWT_CLIENT_ID,
+      '--oauth-private-key-file',
+      join(dir, 'canary.pem'),
+      '--oauth-alg',
+      'RS256',
+      '--oauth-scope',
+      SCOPE,
+    ]);
     expect(r.code).toBe(0);
     const v = (JSON.parse(r.stdout) as Verdict[])[0]!;
     expect(v).toMatchObject({ outcome: 'healthy', warnings: [] });
@@ -68,10 +103,14 @@ describe('the CLI, as a child process', () => {
     expectNothingSecret(r.stdout + r.stderr);
   });
 
-  it('exits 1 with the token endpoint\'s invalid_client on the auth line, never echoing the wrong secret', async () => {
-    const r = await cli([mcp.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET'], { CANARY_OAUTH_SECRET: WRONG });
+  it("exits 1 with the token endpoint's invalid_client on the auth line, never echoing the wrong secret", async () => {
+    const r = await cli([mcp.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET'], {
+      CANARY_OAUTH_SECRET: WRONG,
+    });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/ {2}✗ auth +\d+ ms {2}auth {2}auth: token endpoint http:\/\/127\.0\.0\.1:\d+\/token refused \(HTTP 401\): invalid_client/);
+    expect(r.stdout).toMatch(
+      / {2}✗ auth +\d+ ms {2}auth {2}auth: token endpoint http:\/\/127\.0\.0\.1:\d+\/token refused \(HTTP 401\): invalid_client/,
+    );
     expect(r.stdout).toMatch(/\nFAILED {2}auth {2}auth: token endpoint/);
     expectNothingSecret(r.stdout + r.stderr);
   });
@@ -81,7 +120,10 @@ describe('the CLI, as a child process', () => {
     resources.push(hostile.url);
     try {
       const issuedBefore = as.issued.length;
-      const r = await cli([hostile.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET', '--oauth-scope', SCOPE], { CANARY_OAUTH_SECRET: CLIENT_SECRET });
+      const r = await cli(
+        [hostile.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_OAUTH_SECRET', '--oauth-scope', SCOPE],
+        { CANARY_OAUTH_SECRET: CLIENT_SECRET },
+      );
       expect(r.code).toBe(1);
       expect(as.issued.length).toBe(issuedBefore + 1);
       expect(r.stdout).toMatch(/✗ discover .*the MCP server refused the OAuth token \(invalid_token\)/);
@@ -92,20 +134,31 @@ describe('the CLI, as a child process', () => {
     }
   });
 
-  it('exits 2 naming the variable when the secret\'s env var is not set', async () => {
+  it("exits 2 naming the variable when the secret's env var is not set", async () => {
     const r = await cli([mcp.url, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CANARY_NOT_SET_ANYWHERE']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim()).toBe('mcp-canary: auth.oauth.clientSecret: environment variable CANARY_NOT_SET_ANYWHERE is not set or empty. Export the secret in it.');
+    expect(r.stderr.trim()).toBe(
+      'mcp-canary: auth.oauth.clientSecret: environment variable CANARY_NOT_SET_ANYWHERE is not set or empty. Export the secret in it.',
+    );
   });
 
   const bad: Array<[string[], string]> = [
     [['--oauth-client-secret-env', 'X'], 'the --oauth-* flags need --oauth-client-id ID'],
     [['--oauth-client-id', 'c'], 'give exactly one of --oauth-client-secret-env NAME'],
-    [['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--oauth-private-key-file', 'k.pem'], 'give exactly one of --oauth-client-secret-env NAME'],
+    [
+      ['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--oauth-private-key-file', 'k.pem'],
+      'give exactly one of --oauth-client-secret-env NAME',
+    ],
     [['--oauth-client-id', 'c', '--oauth-private-key-file', 'k.pem', '--oauth-alg', 'HS256'], '--oauth-alg must be one of RS256'],
-    [['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--oauth-token-url', 'auth.example.com/token'], '--oauth-token-url is not an http(s) URL'],
-    [['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--header', 'Authorization: Bearer x'], 'and the Authorization header both set Authorization'],
+    [
+      ['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--oauth-token-url', 'auth.example.com/token'],
+      '--oauth-token-url is not an http(s) URL',
+    ],
+    [
+      ['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--header', 'Authorization: Bearer x'],
+      'and the Authorization header both set Authorization',
+    ],
     [['--cert-warning-days', 'soon'], '--cert-warning-days must be a whole number of days'],
   ];
   for (const [flags, message] of bad) {
@@ -131,26 +184,55 @@ describe('the scheduled run', () => {
 
   it('reads the client secret from Secrets Manager, gets a token, and logs a record with the auth probe and no secret', async () => {
     const lines: string[] = [];
-    const summary = await run({
-      targets: [{ name: 'rates-oauth', url: mcp.url, tool: { name: 'get_rate' }, auth: { oauth: { clientId: CLIENT_ID, clientSecret: { secretsManager: 'canary/oauth', jsonKey: 'client_secret', expiresAt: '2026-12-03' }, scopes: [SCOPE] } } }],
-    }, motoRunDeps(moto.endpoint, lines));
+    const summary = await run(
+      {
+        targets: [
+          {
+            name: 'rates-oauth',
+            url: mcp.url,
+            tool: { name: 'get_rate' },
+            auth: {
+              oauth: {
+                clientId: CLIENT_ID,
+                clientSecret: { secretsManager: 'canary/oauth', jsonKey: 'client_secret', expiresAt: '2026-12-03' },
+                scopes: [SCOPE],
+              },
+            },
+          },
+        ],
+      },
+      motoRunDeps(moto.endpoint, lines),
+    );
     expect(summary.verdicts).toEqual([{ target: 'rates-oauth', outcome: 'healthy', failure: null }]);
     const record = lines.map((l) => JSON.parse(l) as RunRecord).find((r) => r.message === 'mcp-canary run')!;
     expect(record.verdict.probes.map((p) => p.name)).toEqual(['auth', 'discover', 'tools/list', 'tools/call']);
     // The secret reference's expiresAt is within the 7-day window (the test's clock is 2026-11-30).
     if (Date.now() < Date.parse('2026-12-03')) {
-      expect(record.verdict.warnings).toEqual([expect.objectContaining({ kind: 'credential_expiry', expiresAt: '2026-12-03T00:00:00.000Z' })]);
+      expect(record.verdict.warnings).toEqual([
+        expect.objectContaining({ kind: 'credential_expiry', expiresAt: '2026-12-03T00:00:00.000Z' }),
+      ]);
     }
     expectNothingSecret(lines.join('\n'));
   });
 
   it('is inconclusive, naming the field and the fix, when the OAuth secret cannot be read', async () => {
     const lines: string[] = [];
-    const summary = await run({
-      targets: [{ name: 'rates-oauth', url: mcp.url, auth: { oauth: { clientId: CLIENT_ID, clientSecret: { secretsManager: 'canary/missing' } } } }],
-    }, motoRunDeps(moto.endpoint, lines));
+    const summary = await run(
+      {
+        targets: [
+          {
+            name: 'rates-oauth',
+            url: mcp.url,
+            auth: { oauth: { clientId: CLIENT_ID, clientSecret: { secretsManager: 'canary/missing' } } },
+          },
+        ],
+      },
+      motoRunDeps(moto.endpoint, lines),
+    );
     expect(summary.verdicts).toEqual([{ target: 'rates-oauth', outcome: 'inconclusive', failure: null }]);
     const record = lines.map((l) => JSON.parse(l) as RunRecord).find((r) => r.message === 'mcp-canary run')!;
-    expect(record.verdict.detail).toMatch(/^auth\.oauth\.clientSecret: Secrets Manager secret "canary\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1, or reference it by ARN\.$/);
+    expect(record.verdict.detail).toMatch(
+      /^auth\.oauth\.clientSecret: Secrets Manager secret "canary\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1, or reference it by ARN\.$/,
+    );
   });
 });

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Target } from '../../functions/config/target.ts';
 import { REFRESH_BEFORE_MS, TokenCache } from '../../functions/auth/tokens.ts';
 import { judge } from '../../functions/probe/judge.ts';
-import { CLIENT_ID, CLIENT_SECRET, SCOPE, rsaClientKey, startAuthServer, startProtectedMcp, type AuthServer, type ProtectedMcp } from './support/servers.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  SCOPE,
+  rsaClientKey,
+  startAuthServer,
+  startProtectedMcp,
+  type AuthServer,
+  type ProtectedMcp,
+} from './support/servers.ts';
 
 let as: AuthServer;
 let mcp: ProtectedMcp;
@@ -24,7 +33,11 @@ afterAll(async () => {
 
 function target(name = 'rates-oauth'): Target {
   return Target.parse({
-    name, url: mcp.url, tool: { name: 'get_rate' }, timeoutMs: 3_000, budgetMs: 10_000,
+    name,
+    url: mcp.url,
+    tool: { name: 'get_rate' },
+    timeoutMs: 3_000,
+    budgetMs: 10_000,
     auth: { oauth: { clientId: CLIENT_ID, clientSecret: { secretsManager: 'canary/oauth' }, scopes: [SCOPE] } },
   });
 }

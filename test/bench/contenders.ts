@@ -78,9 +78,26 @@ export function inspectorCliPath(): string | null {
  * "Cannot find module …/@modelcontextprotocol/package.json" before sending a byte.
  */
 export async function inspectorRun(cli: string, url: string): Promise<void> {
-  const r = await runToEnd(process.execPath, [cli, '--cli', url, '--transport', 'http', '--method', 'tools/call', '--tool-name', TOOL.name, '--tool-arg', `pair=${TOOL.arguments.pair}`], {
-    cwd: dirname(cli),
-    env: { PATH: process.env.PATH },
-  });
-  if (r.code !== 0 || !r.stdout.includes(EXPECTED_TEXT)) throw new Error(`inspector-cli: exit ${r.code}: ${r.stdout}${r.stderr}`.slice(0, 500));
+  const r = await runToEnd(
+    process.execPath,
+    [
+      cli,
+      '--cli',
+      url,
+      '--transport',
+      'http',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      TOOL.name,
+      '--tool-arg',
+      `pair=${TOOL.arguments.pair}`,
+    ],
+    {
+      cwd: dirname(cli),
+      env: { PATH: process.env.PATH },
+    },
+  );
+  if (r.code !== 0 || !r.stdout.includes(EXPECTED_TEXT))
+    throw new Error(`inspector-cli: exit ${r.code}: ${r.stdout}${r.stderr}`.slice(0, 500));
 }

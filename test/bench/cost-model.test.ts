@@ -5,10 +5,24 @@ import { PRICES } from './prices.ts';
 
 /** One schedule every minute in one region carrying two targets; `a` has a secret and three alarm metrics. */
 const inventory: Inventory = {
-  schedules: [{ region: 'eu-west-1', periodSeconds: 60, memoryMb: 1024, architecture: 'arm64', targets: [{ name: 'a', secretsManagerRefs: 1 }, { name: 'b', secretsManagerRefs: 0 }] }],
+  schedules: [
+    {
+      region: 'eu-west-1',
+      periodSeconds: 60,
+      memoryMb: 1024,
+      architecture: 'arm64',
+      targets: [
+        { name: 'a', secretsManagerRefs: 1 },
+        { name: 'b', secretsManagerRefs: 0 },
+      ],
+    },
+  ],
   publishedMetrics: 2,
   metricsPerTarget: 1,
-  alarms: [{ target: 'a', alarmMetrics: 3, math: true }, { target: null, alarmMetrics: 2, math: true }],
+  alarms: [
+    { target: 'a', alarmMetrics: 3, math: true },
+    { target: null, alarmMetrics: 2, math: true },
+  ],
   dashboards: 1,
   logRetentionDays: 30,
 };
@@ -34,7 +48,13 @@ describe('the cost model', () => {
 
   it("shares a target's metric and alarms among the regions that probe it", () => {
     // Prepare: target a probed from a second region too
-    const twoRegions: Inventory = { ...inventory, schedules: [...inventory.schedules, { ...inventory.schedules[0]!, region: 'us-east-1', targets: [{ name: 'a', secretsManagerRefs: 0 }] }] };
+    const twoRegions: Inventory = {
+      ...inventory,
+      schedules: [
+        ...inventory.schedules,
+        { ...inventory.schedules[0]!, region: 'us-east-1', targets: [{ name: 'a', secretsManagerRefs: 0 }] },
+      ],
+    };
     // Act
     const costs = costPerTargetRegion(twoRegions, usage, PRICES).filter((c) => c.target === 'a');
     // Assess
@@ -64,7 +84,10 @@ describe('the critical path', () => {
   const r = (label: string, startMs: number, endMs: number, openedConnection = false) => ({ label, startMs, endMs, openedConnection });
 
   it('counts requests sent one after another', () => {
-    expect(criticalPath([r('discover', 0, 1, true), r('tools/list', 2, 3), r('tools/call', 4, 5)])).toEqual({ roundTrips: 3, chain: ['discover', 'tools/list', 'tools/call'] });
+    expect(criticalPath([r('discover', 0, 1, true), r('tools/list', 2, 3), r('tools/call', 4, 5)])).toEqual({
+      roundTrips: 3,
+      chain: ['discover', 'tools/list', 'tools/call'],
+    });
   });
 
   it('counts requests in flight together once', () => {
@@ -74,6 +97,11 @@ describe('the critical path', () => {
   it('adds the handshake of a connection opened on the chain, not of one opened beside it', () => {
     const reqs = [r('discover', 0, 1, true), r('tools/list', 2, 3, true), r('side stream', 0.5, 4.5, true), r('tools/call', 4, 5)];
     expect(criticalPath(reqs, 2).roundTrips).toBe(7);
-    expect(criticalPath(reqs.map((x) => (x.label === 'tools/list' ? { ...x, openedConnection: false } : x)), 2).roundTrips).toBe(5);
+    expect(
+      criticalPath(
+        reqs.map((x) => (x.label === 'tools/list' ? { ...x, openedConnection: false } : x)),
+        2,
+      ).roundTrips,
+    ).toBe(5);
   });
 });

@@ -99,8 +99,9 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
     const datumsPerCall = k * inv.metricsPerTarget;
     const callsPerInvocation = Math.ceil(datumsPerCall / 1000);
     const gbSeconds = (s.memoryMb / 1024) * (Math.ceil(usage.billedMs) / 1000);
-    const logBytes = runs * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES)
-      + invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_EVENTS_PER_INVOCATION * LOG_EVENT_OVERHEAD_BYTES);
+    const logBytes =
+      runs * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES) +
+      invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_EVENTS_PER_INVOCATION * LOG_EVENT_OVERHEAD_BYTES);
     const storedMonths = Math.min(1, inv.logRetentionDays / 30);
     const secretReadsPerRef = Math.min(runs, SECONDS_PER_MONTH / Math.max(SECRET_CACHE_SECONDS, s.periodSeconds));
     return s.targets.map((t): TargetRegionCost => {
@@ -115,7 +116,15 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
         secretReads: t.secretsManagerRefs * secretReadsPerRef * prices.secretsManagerCall,
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
-      return { target: t.name, region: s.region, periodSeconds: s.periodSeconds, payloadTargets: k, ...parts, total, synthetics: runs * prices.syntheticsCanaryRun };
+      return {
+        target: t.name,
+        region: s.region,
+        periodSeconds: s.periodSeconds,
+        payloadTargets: k,
+        ...parts,
+        total,
+        synthetics: runs * prices.syntheticsCanaryRun,
+      };
     });
   });
 }
@@ -141,7 +150,8 @@ export function fleetCost(inv: Inventory, perTargetRegion: readonly TargetRegion
   const direct = perTargetRegion.reduce((n, c) => n + c.total, 0);
   const canaryAlarms = inv.alarms.filter((a) => a.target === null).reduce((n, a) => n + a.alarmMetrics * prices.alarmMetric, 0);
   const dashboards = inv.dashboards * prices.dashboard;
-  const metricTierAdjustment = tiered(prices.customMetricTiers, inv.publishedMetrics) - inv.publishedMetrics * prices.customMetricTiers[0]!.usd;
+  const metricTierAdjustment =
+    tiered(prices.customMetricTiers, inv.publishedMetrics) - inv.publishedMetrics * prices.customMetricTiers[0]!.usd;
   const schedulerInvocations = inv.schedules.reduce((n, s) => n + runsPerMonth(s.periodSeconds), 0);
   const schedulerAllowance = -Math.min(schedulerInvocations, prices.schedulerFreeInvocationsPerMonth) * prices.schedulerInvocation;
   const total = direct + canaryAlarms + dashboards + metricTierAdjustment + schedulerAllowance;

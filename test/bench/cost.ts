@@ -40,7 +40,9 @@ async function measuredUsage(billedOverride: number | undefined): Promise<Measur
   try {
     const bench = JSON.parse(await readFile(join(BENCH_DIR, 'bench.json'), 'utf8')) as {
       date?: string;
-      footprint?: { runs?: Array<{ variant?: string; targets: number; nodeFlags: string[]; warmHandlerMs: number; logBytesPerTarget: number }> };
+      footprint?: {
+        runs?: Array<{ variant?: string; targets: number; nodeFlags: string[]; warmHandlerMs: number; logBytesPerTarget: number }>;
+      };
     };
     // The shipped bundle, one target, under the Lambda's heap limits.
     const shipped = (bench.footprint?.runs ?? []).filter((r) => r.targets === 1 && (r.variant ?? VARIANTS[0]!.name) === VARIANTS[0]!.name);
@@ -54,7 +56,10 @@ async function measuredUsage(billedOverride: number | undefined): Promise<Measur
   } catch {
     // no bench results yet
   }
-  return { usage: { ...FALLBACK_USAGE, billedMs: billedOverride ?? FALLBACK_USAGE.billedMs }, source: 'no .bench/bench.json (run npm run bench first): fallback figures' };
+  return {
+    usage: { ...FALLBACK_USAGE, billedMs: billedOverride ?? FALLBACK_USAGE.billedMs },
+    source: 'no .bench/bench.json (run npm run bench first): fallback figures',
+  };
 }
 
 function priceRows(): string[][] {
@@ -62,10 +67,20 @@ function priceRows(): string[][] {
   return [
     ['Lambda duration (arm64 / x86_64)', `$${p.lambdaGbSecond.arm64} / $${p.lambdaGbSecond.x86_64} per GB-s`],
     ['Lambda requests', `$${(p.lambdaRequest * 1e6).toFixed(2)} per million`],
-    ['EventBridge Scheduler', `$${(p.schedulerInvocation * 1e6).toFixed(2)} per million invocations, first ${fmt.int(p.schedulerFreeInvocationsPerMonth)} a month free`],
-    ['CloudWatch custom metrics', p.customMetricTiers.map((t) => `$${t.usd.toFixed(2)}${Number.isFinite(t.upTo) ? ` to ${fmt.int(t.upTo)}` : ' beyond'}`).join(', ') + ' per metric-month'],
+    [
+      'EventBridge Scheduler',
+      `$${(p.schedulerInvocation * 1e6).toFixed(2)} per million invocations, first ${fmt.int(p.schedulerFreeInvocationsPerMonth)} a month free`,
+    ],
+    [
+      'CloudWatch custom metrics',
+      p.customMetricTiers.map((t) => `$${t.usd.toFixed(2)}${Number.isFinite(t.upTo) ? ` to ${fmt.int(t.upTo)}` : ' beyond'}`).join(', ') +
+        ' per metric-month',
+    ],
     ['CloudWatch PutMetricData', `$${(p.putMetricDataRequest * 1000).toFixed(2)} per 1,000 requests`],
-    ['CloudWatch alarms (standard resolution)', `$${p.alarmMetric.toFixed(2)} per alarm metric-month (a metric-math alarm: per metric it reads)`],
+    [
+      'CloudWatch alarms (standard resolution)',
+      `$${p.alarmMetric.toFixed(2)} per alarm metric-month (a metric-math alarm: per metric it reads)`,
+    ],
     ['CloudWatch Logs', `$${p.logsIngestionGb.toFixed(2)} per GB ingested, $${p.logsStorageGbMonth} per GB-month stored`],
     ['CloudWatch dashboards', `$${p.dashboard.toFixed(2)} per dashboard-month`],
     ['Secrets Manager API calls', `$${(p.secretsManagerCall * 10_000).toFixed(2)} per 10,000`],
@@ -88,10 +103,35 @@ function inventoryLine(inv: ReadInventory, stacks: number): string {
 
 function perTargetTable(costs: readonly TargetRegionCost[]): string {
   return table(
-    ['target', 'region', 'runs/month', 'payload', 'metrics', 'PutMetricData', 'Lambda', 'Scheduler', 'logs', 'alarms', 'secret reads', 'total', 'Synthetics'],
+    [
+      'target',
+      'region',
+      'runs/month',
+      'payload',
+      'metrics',
+      'PutMetricData',
+      'Lambda',
+      'Scheduler',
+      'logs',
+      'alarms',
+      'secret reads',
+      'total',
+      'Synthetics',
+    ],
     costs.map((c) => [
-      c.target, c.region, fmt.int(runsPerMonth(c.periodSeconds)), String(c.payloadTargets),
-      fmt.usd(c.customMetrics), fmt.usd(c.putMetricData), fmt.usd(c.lambda), fmt.usd(c.scheduler), fmt.usd(c.logs), fmt.usd(c.alarms), fmt.usd(c.secretReads), fmt.usd(c.total), fmt.usd(c.synthetics),
+      c.target,
+      c.region,
+      fmt.int(runsPerMonth(c.periodSeconds)),
+      String(c.payloadTargets),
+      fmt.usd(c.customMetrics),
+      fmt.usd(c.putMetricData),
+      fmt.usd(c.lambda),
+      fmt.usd(c.scheduler),
+      fmt.usd(c.logs),
+      fmt.usd(c.alarms),
+      fmt.usd(c.secretReads),
+      fmt.usd(c.total),
+      fmt.usd(c.synthetics),
     ]),
   );
 }
@@ -129,14 +169,22 @@ async function main(): Promise<number> {
   const synth = synthesize(fleet);
   const inv = readInventory(synth.stacks, fleet.namespace);
 
-  out(`mcp-canary cost — ${relative(process.cwd(), args.config) || args.config}, list prices ${PRICES_REGION} as of ${PRICES_AS_OF} (test/bench/prices.ts), 30-day month`);
+  out(
+    `mcp-canary cost — ${relative(process.cwd(), args.config) || args.config}, list prices ${PRICES_REGION} as of ${PRICES_AS_OF} (test/bench/prices.ts), 30-day month`,
+  );
   out('');
   out(table(['price', 'as used'], priceRows()));
   out('');
   out(`Deployed (synthesized templates): ${inventoryLine(inv, synth.stacks.length)}`);
-  if (inv.unpublishedAlarmMetrics.length > 0) out(`WARNING: alarms read metrics no run publishes: ${inv.unpublishedAlarmMetrics.slice(0, 5).join(', ')}`);
-  if (inv.guessedMemory > 0) out(`Note: ${inv.guessedMemory} schedule(s) invoke a function of another stack; its region's largest run function's memory is assumed.`);
-  out(`Measured: ${fmt.ms(measured.usage.billedMs)} billed per invocation (${measured.source}), ${fmt.int(measured.usage.recordBytesPerTarget)} B of run record per target per run.`);
+  if (inv.unpublishedAlarmMetrics.length > 0)
+    out(`WARNING: alarms read metrics no run publishes: ${inv.unpublishedAlarmMetrics.slice(0, 5).join(', ')}`);
+  if (inv.guessedMemory > 0)
+    out(
+      `Note: ${inv.guessedMemory} schedule(s) invoke a function of another stack; its region's largest run function's memory is assumed.`,
+    );
+  out(
+    `Measured: ${fmt.ms(measured.usage.billedMs)} billed per invocation (${measured.source}), ${fmt.int(measured.usage.recordBytesPerTarget)} B of run record per target per run.`,
+  );
 
   const costs = costPerTargetRegion(inv, measured.usage, PRICES);
   const remoteCosts = costPerTargetRegion(inv, remote, PRICES);
@@ -146,19 +194,25 @@ async function main(): Promise<number> {
   const total = fleetCost(inv, costs, PRICES);
   const totalRemote = fleetCost(inv, remoteCosts, PRICES);
   out(`\n## Whole fleet per month\n`);
-  out(table(
-    ['item', `billed ${fmt.ms(measured.usage.billedMs)} (measured)`, `billed ${fmt.ms(remoteMs)} (remote endpoint)`],
-    [
-      [`target·regions (${total.targetRegions}): sum of the table above`, fmt.usd(total.direct), fmt.usd(totalRemote.direct)],
-      ["the canary's own alarms (run errors, dead-letter queues, brief)", fmt.usd(total.canaryAlarms), fmt.usd(totalRemote.canaryAlarms)],
-      ['dashboards', fmt.usd(total.dashboards), fmt.usd(totalRemote.dashboards)],
-      ['custom metric tiers past 10,000', fmt.usd(total.metricTierAdjustment), fmt.usd(totalRemote.metricTierAdjustment)],
-      [`Scheduler allowance (${fmt.int(total.schedulerInvocations)} invocations)`, fmt.usd(total.schedulerAllowance), fmt.usd(totalRemote.schedulerAllowance)],
-      ['total', fmt.usd(total.total), fmt.usd(totalRemote.total)],
-      ['per target·region, all in', fmt.usd(total.perTargetRegion), fmt.usd(totalRemote.perTargetRegion)],
-      ['CloudWatch Synthetics, one canary per target·region, same schedule', fmt.usd(total.synthetics), fmt.usd(totalRemote.synthetics)],
-    ],
-  ));
+  out(
+    table(
+      ['item', `billed ${fmt.ms(measured.usage.billedMs)} (measured)`, `billed ${fmt.ms(remoteMs)} (remote endpoint)`],
+      [
+        [`target·regions (${total.targetRegions}): sum of the table above`, fmt.usd(total.direct), fmt.usd(totalRemote.direct)],
+        ["the canary's own alarms (run errors, dead-letter queues, brief)", fmt.usd(total.canaryAlarms), fmt.usd(totalRemote.canaryAlarms)],
+        ['dashboards', fmt.usd(total.dashboards), fmt.usd(totalRemote.dashboards)],
+        ['custom metric tiers past 10,000', fmt.usd(total.metricTierAdjustment), fmt.usd(totalRemote.metricTierAdjustment)],
+        [
+          `Scheduler allowance (${fmt.int(total.schedulerInvocations)} invocations)`,
+          fmt.usd(total.schedulerAllowance),
+          fmt.usd(totalRemote.schedulerAllowance),
+        ],
+        ['total', fmt.usd(total.total), fmt.usd(totalRemote.total)],
+        ['per target·region, all in', fmt.usd(total.perTargetRegion), fmt.usd(totalRemote.perTargetRegion)],
+        ['CloudWatch Synthetics, one canary per target·region, same schedule', fmt.usd(total.synthetics), fmt.usd(totalRemote.synthetics)],
+      ],
+    ),
+  );
   out('\nNot counted: the brief function (runs on alarm changes only), SNS deliveries, the secrets themselves (yours, read by');
   out('reference), data transfer, and free tiers other than the Scheduler allowance.');
 
@@ -172,18 +226,33 @@ async function main(): Promise<number> {
       const remoteTotal = fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES);
       const payload = Math.max(...ginv.schedules.map((s) => s.targets.length));
       rows.push([
-        `${fmt.int(n)} × 3`, String(payload),
-        fmt.usd(measuredTotal.direct / measuredTotal.targetRegions), fmt.usd(measuredTotal.perTargetRegion),
-        fmt.usd(remoteTotal.direct / remoteTotal.targetRegions), fmt.usd(remoteTotal.perTargetRegion),
-        fmt.usd(remoteTotal.total), fmt.usd(remoteTotal.synthetics), fmt.ratio(remoteTotal.synthetics / remoteTotal.total),
+        `${fmt.int(n)} × 3`,
+        String(payload),
+        fmt.usd(measuredTotal.direct / measuredTotal.targetRegions),
+        fmt.usd(measuredTotal.perTargetRegion),
+        fmt.usd(remoteTotal.direct / remoteTotal.targetRegions),
+        fmt.usd(remoteTotal.perTargetRegion),
+        fmt.usd(remoteTotal.total),
+        fmt.usd(remoteTotal.synthetics),
+        fmt.ratio(remoteTotal.synthetics / remoteTotal.total),
       ]);
     }
-    out(table([
-      'targets × regions', 'largest payload',
-      `own, ${fmt.ms(measured.usage.billedMs)}`, `all in, ${fmt.ms(measured.usage.billedMs)}`,
-      `own, ${fmt.ms(remoteMs)}`, `all in, ${fmt.ms(remoteMs)}`,
-      `fleet, ${fmt.ms(remoteMs)}`, 'Synthetics', 'Synthetics ÷ canary',
-    ], rows));
+    out(
+      table(
+        [
+          'targets × regions',
+          'largest payload',
+          `own, ${fmt.ms(measured.usage.billedMs)}`,
+          `all in, ${fmt.ms(measured.usage.billedMs)}`,
+          `own, ${fmt.ms(remoteMs)}`,
+          `all in, ${fmt.ms(remoteMs)}`,
+          `fleet, ${fmt.ms(remoteMs)}`,
+          'Synthetics',
+          'Synthetics ÷ canary',
+        ],
+        rows,
+      ),
+    );
     out('\nPer target·region·month. "own": its metrics, alarms, secret reads and share of the invocations it rides in;');
     out('"all in": plus its share of the canary\'s own alarms and the dashboard.');
     out('\nEach generated target has its own Secrets Manager secret and a canary tool (test/bench/fleet-scale.ts).');

@@ -40,7 +40,9 @@ export function criticalPath(requests: readonly TimedRequest[], handshakeRtt = 0
     }
   });
   let end = -1;
-  best.forEach((b, i) => { if (end < 0 || b > best[end]!) end = i; });
+  best.forEach((b, i) => {
+    if (end < 0 || b > best[end]!) end = i;
+  });
   const chain: string[] = [];
   for (let i = end; i >= 0; i = prev[i]!) chain.unshift(sorted[i]!.label);
   return { roundTrips: end < 0 ? 0 : best[end]!, chain };

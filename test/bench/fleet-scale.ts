@@ -18,7 +18,10 @@ export function generatedFleet(count: number, regions: readonly string[] = BENCH
     homeRegion: regions[0]!,
     probeRegions: [...regions],
     schedule: 'rate(1 minute)',
-    notify: { pages: [{ url: 'https://events.pagerduty.example.com/integration/bench/enqueue' }], canaryOwner: [{ email: 'owner@example.com' }] },
+    notify: {
+      pages: [{ url: 'https://events.pagerduty.example.com/integration/bench/enqueue' }],
+      canaryOwner: [{ email: 'owner@example.com' }],
+    },
     targets: Array.from({ length: count }, (_, i) => ({
       name: `svc-${String(i).padStart(4, '0')}`,
       url: `https://svc-${i}.mcp.example.com/mcp`,
@@ -58,7 +61,12 @@ export function synthesize(config: FleetInput, id = 'McpCanary'): Synthesized {
 export function readStacks(assembly: CloudAssembly): StackTemplate[] {
   return assembly.stacks.map((s) => {
     const text = readFileSync(join(assembly.directory, s.templateFile), 'utf8');
-    return { stackName: s.stackName, region: s.environment.region, template: JSON.parse(text) as StackTemplate['template'], templateBytes: Buffer.byteLength(text) };
+    return {
+      stackName: s.stackName,
+      region: s.environment.region,
+      template: JSON.parse(text) as StackTemplate['template'],
+      templateBytes: Buffer.byteLength(text),
+    };
   });
 }
 

@@ -32,7 +32,11 @@ export interface FloorTool {
 }
 
 interface RpcAnswer {
-  result?: Record<string, unknown> & { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>; capabilities?: { tools?: unknown }; content?: Array<{ text?: string }> };
+  result?: Record<string, unknown> & {
+    tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }>;
+    capabilities?: { tools?: unknown };
+    content?: Array<{ text?: string }>;
+  };
   error?: { code: number; message: string };
 }
 
@@ -53,7 +57,8 @@ export class Floor {
   async modern(url: string, tool: FloorTool): Promise<string> {
     return this.withPool(async (post) => {
       const discover = await post(url, 'server/discover', {}, modernHeaders('server/discover'));
-      if (!discover.result?.capabilities?.tools) throw new Error(`floor: discover did not advertise tools: ${JSON.stringify(discover).slice(0, 200)}`);
+      if (!discover.result?.capabilities?.tools)
+        throw new Error(`floor: discover did not advertise tools: ${JSON.stringify(discover).slice(0, 200)}`);
       const listed = await post(url, 'tools/list', {}, modernHeaders('tools/list'));
       checkListed(listed, tool);
       const called = await post(url, 'tools/call', { name: tool.name, arguments: tool.arguments }, modernHeaders('tools/call', tool.name));
@@ -64,20 +69,39 @@ export class Floor {
   /** One 2025-11-25 verdict's requests, as `auto` reaches them (discover first). Returns the tool's text. */
   async legacy(url: string, tool: FloorTool): Promise<string> {
     return this.withPool(async (post, raw) => {
-      const discover = await raw(url, { method: 'POST', headers: modernHeaders('server/discover'), body: rpc('server/discover', { _meta: META }) });
+      const discover = await raw(url, {
+        method: 'POST',
+        headers: modernHeaders('server/discover'),
+        body: rpc('server/discover', { _meta: META }),
+      });
       await discover.arrayBuffer();
       if (discover.ok) throw new Error('floor: the 2025-11-25 server answered discover');
-      const init = await raw(url, { method: 'POST', headers: legacyHeaders(null), body: rpc('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO }) });
+      const init = await raw(url, {
+        method: 'POST',
+        headers: legacyHeaders(null),
+        body: rpc('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO }),
+      });
       const session = init.headers.get('mcp-session-id');
       const initAnswer = parseAnswer(await init.text(), init.headers.get('content-type'));
-      if (!session || !initAnswer.result?.capabilities?.tools) throw new Error(`floor: initialize failed: ${JSON.stringify(initAnswer).slice(0, 200)}`);
-      const initialized = await raw(url, { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      if (!session || !initAnswer.result?.capabilities?.tools)
+        throw new Error(`floor: initialize failed: ${JSON.stringify(initAnswer).slice(0, 200)}`);
+      const initialized = await raw(url, {
+        method: 'POST',
+        headers: legacyHeaders(session),
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
       await initialized.arrayBuffer();
       // The SDK opens the server-to-client stream right after `initialized` and does not wait for it. One
       // turn later than tools/list, as the engine does: tools/list takes the open socket, the stream a new one.
       const stream = new AbortController();
       const get = new Promise((resolve) => setImmediate(resolve))
-        .then(() => raw(url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }, signal: stream.signal }))
+        .then(() =>
+          raw(url, {
+            method: 'GET',
+            headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
+            signal: stream.signal,
+          }),
+        )
         .then((r) => r.body?.cancel())
         .catch(() => {});
       try {
@@ -115,7 +139,11 @@ export class Floor {
     let id = 0;
     const post = async (url: string, method: string, params: object | undefined, headers: Record<string, string>): Promise<RpcAnswer> => {
       const withMeta = headers['mcp-protocol-version'] === MODERN ? { ...params, _meta: META } : params;
-      const res = await raw(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, ...(withMeta ? { params: withMeta } : {}) }) });
+      const res = await raw(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, ...(withMeta ? { params: withMeta } : {}) }),
+      });
       const answer = parseAnswer(await res.text(), res.headers.get('content-type'));
       if (!res.ok || answer.error) throw new Error(`floor: ${method} answered HTTP ${res.status}: ${JSON.stringify(answer).slice(0, 200)}`);
       return answer;
@@ -168,6 +196,7 @@ function checkListed(listed: RpcAnswer, tool: FloorTool): void {
 
 function textOf(called: RpcAnswer): string {
   const text = called.result?.content?.[0]?.text;
-  if (called.result?.isError || typeof text !== 'string') throw new Error(`floor: tools/call failed: ${JSON.stringify(called).slice(0, 200)}`);
+  if (called.result?.isError || typeof text !== 'string')
+    throw new Error(`floor: tools/call failed: ${JSON.stringify(called).slice(0, 200)}`);
   return text;
 }

@@ -44,7 +44,10 @@ export const cfWorkerValidator: Plugin = {
   name: 'bench-cfworker-validator',
   setup(b) {
     // The SDK's default (its Node shim) and the engine's explicit provider (functions/probe/validator.ts).
-    b.onResolve({ filter: /^@modelcontextprotocol\/client\/(_shims|validators\/ajv)$/ }, (args) => ({ path: args.path, namespace: 'bench-validator' }));
+    b.onResolve({ filter: /^@modelcontextprotocol\/client\/(_shims|validators\/ajv)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'bench-validator',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'bench-validator' }, (args) => ({
       contents: args.path.endsWith('_shims')
         ? "export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker'; export const CORS_IS_POSSIBLE = false;"
@@ -60,7 +63,12 @@ export const VARIANTS: readonly Variant[] = [
   { name: '@aws-sdk/* external', needs: "esbuild option (runtime's SDK)", options: { external: ['@aws-sdk/*'] } },
   // functions/config/ imports zod as a namespace since the bench showed `{ z }` kept all 264 KB of its locales.
   { name: 'cfworker validator', needs: 'engine choice: probe/', plugins: [cfWorkerValidator] },
-  { name: 'cfworker + @aws-sdk/* external', needs: 'engine choice + esbuild option', options: { external: ['@aws-sdk/*'] }, plugins: [cfWorkerValidator] },
+  {
+    name: 'cfworker + @aws-sdk/* external',
+    needs: 'engine choice + esbuild option',
+    options: { external: ['@aws-sdk/*'] },
+    plugins: [cfWorkerValidator],
+  },
 ];
 
 export async function buildVariant(variant: Variant, index: number): Promise<BuiltVariant> {
@@ -97,7 +105,12 @@ export async function buildVariant(variant: Variant, index: number): Promise<Bui
 }
 
 /** Environment the handler reads at import (it fails its cold start without them). */
-const HANDLER_ENV = { MCP_CANARY_HOME_REGION: 'us-east-1', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' };
+const HANDLER_ENV = {
+  MCP_CANARY_HOME_REGION: 'us-east-1',
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'testing',
+  AWS_SECRET_ACCESS_KEY: 'testing',
+};
 
 const IMPORT_CHILD = `
 const t0 = performance.now();
@@ -177,7 +190,13 @@ export interface OneRun {
 }
 
 /** A cold invocation of the built handler in a fresh process, then a warm one: `targets` copies of the target at once. */
-export async function oneRun(file: string, targetUrl: string, targets: number, awsEndpoint: string, nodeFlags: readonly string[] = []): Promise<OneRun> {
+export async function oneRun(
+  file: string,
+  targetUrl: string,
+  targets: number,
+  awsEndpoint: string,
+  nodeFlags: readonly string[] = [],
+): Promise<OneRun> {
   const event = {
     targets: Array.from({ length: targets }, (_, i) => ({
       name: `bench-${i}`,
@@ -186,12 +205,25 @@ export async function oneRun(file: string, targetUrl: string, targets: number, a
     })),
   };
   const child = await runToEnd(FOOTPRINT_NODE, [...nodeFlags, '--input-type=module', '-e', RUN_CHILD], {
-    env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(file).href, EVENT: JSON.stringify(event), ...HANDLER_ENV, AWS_ENDPOINT_URL: awsEndpoint },
+    env: {
+      PATH: process.env.PATH,
+      BUNDLE_URL: pathToFileURL(file).href,
+      EVENT: JSON.stringify(event),
+      ...HANDLER_ENV,
+      AWS_ENDPOINT_URL: awsEndpoint,
+    },
   });
   const lines = child.stdout.split('\n').filter(Boolean);
   const result = lines.find((l) => l.startsWith('RESULT '));
   if (child.code !== 0 || !result) throw new Error(`the built handler failed (exit ${child.code}): ${child.stderr.slice(0, 600)}`);
-  const r = JSON.parse(result.slice('RESULT '.length)) as { importMs: number; handlerMs: number; warmHandlerMs: number; maxRssKb: number; warmMaxRssKb: number; summary: { published: boolean; verdicts: Array<{ outcome: string }> } };
+  const r = JSON.parse(result.slice('RESULT '.length)) as {
+    importMs: number;
+    handlerMs: number;
+    warmHandlerMs: number;
+    maxRssKb: number;
+    warmMaxRssKb: number;
+    summary: { published: boolean; verdicts: Array<{ outcome: string }> };
+  };
   const firstRunLines = lines.slice(0, lines.indexOf('LOGS-END'));
   const logBytes = firstRunLines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
   return {

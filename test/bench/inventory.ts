@@ -11,7 +11,11 @@ import type { StackTemplate } from './fleet-scale.ts';
 type Props = Record<string, unknown>;
 
 interface MetricStat {
-  readonly Metric?: { readonly MetricName?: string; readonly Namespace?: string; readonly Dimensions?: ReadonlyArray<{ Name: string; Value: unknown }> };
+  readonly Metric?: {
+    readonly MetricName?: string;
+    readonly Namespace?: string;
+    readonly Dimensions?: ReadonlyArray<{ Name: string; Value: unknown }>;
+  };
 }
 
 export interface ReadInventory extends Inventory {
@@ -34,7 +38,8 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
   const functionsByRegion = new Map<string, Props[]>();
   for (const stack of stacks) {
     for (const r of Object.values(stack.template.Resources)) {
-      if (r.Type === 'AWS::Lambda::Function' && r.Properties) functionsByRegion.set(stack.region, [...(functionsByRegion.get(stack.region) ?? []), r.Properties]);
+      if (r.Type === 'AWS::Lambda::Function' && r.Properties)
+        functionsByRegion.set(stack.region, [...(functionsByRegion.get(stack.region) ?? []), r.Properties]);
     }
   }
 
@@ -44,7 +49,9 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
       const p = (r.Properties ?? {}) as Props;
       if (r.Type === 'AWS::Scheduler::Schedule') {
         const target = p.Target as { Arn?: unknown; Input?: string };
-        const payload = JSON.parse(target.Input ?? '{"targets":[]}') as { targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string }> }> };
+        const payload = JSON.parse(target.Input ?? '{"targets":[]}') as {
+          targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string }> }>;
+        };
         const logicalId = (target.Arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
         let fn = logicalId ? (resources[logicalId]?.Properties as Props | undefined) : undefined;
         if (!fn) {
@@ -59,7 +66,9 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
           architecture: architectures[0] === 'arm64' ? 'arm64' : 'x86_64',
           targets: payload.targets.map((t) => ({
             name: t.name,
-            secretsManagerRefs: new Set(Object.values(t.headerSecrets ?? {}).flatMap((ref) => (ref.secretsManager ? [ref.secretsManager] : []))).size,
+            secretsManagerRefs: new Set(
+              Object.values(t.headerSecrets ?? {}).flatMap((ref) => (ref.secretsManager ? [ref.secretsManager] : [])),
+            ).size,
           })),
         });
         for (const t of payload.targets) for (const m of metricNames) published.add(metricKey(m, t.name));
@@ -67,7 +76,15 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
         const metrics = p.Metrics as Array<{ MetricStat?: MetricStat }> | undefined;
         const stats: MetricStat[] = metrics
           ? metrics.flatMap((q) => (q.MetricStat ? [q.MetricStat] : []))
-          : [{ Metric: { MetricName: p.MetricName as string, Namespace: p.Namespace as string, Dimensions: p.Dimensions as Array<{ Name: string; Value: unknown }> } }];
+          : [
+              {
+                Metric: {
+                  MetricName: p.MetricName as string,
+                  Namespace: p.Namespace as string,
+                  Dimensions: p.Dimensions as Array<{ Name: string; Value: unknown }>,
+                },
+              },
+            ];
         const targets = new Set<string>();
         for (const s of stats) {
           const dims = new Map((s.Metric?.Dimensions ?? []).map((d) => [d.Name, d.Value]));

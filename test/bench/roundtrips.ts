@@ -27,7 +27,12 @@ function describe(r: TracedRequest): string {
 }
 
 /** Runs `run` `times` times through `tracer` (after one untraced warm-up) and reads the first trace. */
-export async function traceRoundTrips(contender: string, tracer: Tracer, run: (url: string) => Promise<void>, times = 3): Promise<RoundTrips> {
+export async function traceRoundTrips(
+  contender: string,
+  tracer: Tracer,
+  run: (url: string) => Promise<void>,
+  times = 3,
+): Promise<RoundTrips> {
   await run(tracer.url);
   tracer.take();
   const results: RoundTrips[] = [];
@@ -53,6 +58,8 @@ export async function traceRoundTrips(contender: string, tracer: Tracer, run: (u
     });
   }
   const first = results[0]!;
-  const varied = results.some((r) => r.sequentialHttp !== first.sequentialHttp || r.sequentialHttps !== first.sequentialHttps || r.connections !== first.connections);
+  const varied = results.some(
+    (r) => r.sequentialHttp !== first.sequentialHttp || r.sequentialHttps !== first.sequentialHttps || r.connections !== first.connections,
+  );
   return { ...first, varied };
 }

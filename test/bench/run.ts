@@ -21,7 +21,18 @@ import { buildPackage, measureCliStart, type CliStart } from './cli-start.ts';
 import { buildEngineOnce, engineProcessRun, engineRun, floorRun, inspectorCliPath, inspectorRun, type Era } from './contenders.ts';
 import { scaleRow, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
 import { Floor } from './floor.ts';
-import { BENCH_DIR, buildVariant, coldImports, FOOTPRINT_NODE, lambdaHeapFlags, oneRun, VARIANTS, type BuiltVariant, type ColdImport, type OneRun } from './footprint.ts';
+import {
+  BENCH_DIR,
+  buildVariant,
+  coldImports,
+  FOOTPRINT_NODE,
+  lambdaHeapFlags,
+  oneRun,
+  VARIANTS,
+  type BuiltVariant,
+  type ColdImport,
+  type OneRun,
+} from './footprint.ts';
 import { HTTPS_HANDSHAKE_RTT, traceRoundTrips, type RoundTrips } from './roundtrips.ts';
 import { interleave, median, type Contender } from './stats.ts';
 import { fmt, table } from './table.ts';
@@ -77,7 +88,9 @@ async function main(): Promise<number> {
   const sections = new Set(args.sections.split(',').map((s) => s.trim()));
   const unknown = [...sections].filter((s) => !(SECTIONS as readonly string[]).includes(s));
   if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(importRounds) || importRounds < 1 || unknown.length > 0) {
-    console.error(`bench: --rounds and --import-rounds take a positive integer, --sections any of ${SECTIONS.join(', ')}${unknown.length ? ` (got ${unknown.join(', ')})` : ''}.\n\n${HELP}`);
+    console.error(
+      `bench: --rounds and --import-rounds take a positive integer, --sections any of ${SECTIONS.join(', ')}${unknown.length ? ` (got ${unknown.join(', ')})` : ''}.\n\n${HELP}`,
+    );
     return 2;
   }
   const want = (s: Section) => sections.has(s);
@@ -116,26 +129,47 @@ async function roundTripsSection(urls: { modern: string; legacy: string }): Prom
     const tracer = await startTracer(urls[era]);
     try {
       rows.push({ era, rules: `${era} auto`, rt: await traceRoundTrips('engine (auto)', tracer, (u) => engineRun(u)) });
-      if (era === 'legacy') rows.push({ era, rules: 'legacy pinned', rt: await traceRoundTrips('engine (pinned 2025-11-25)', tracer, (u) => engineRun(u, '2025-11-25')) });
-      rows.push({ era, rules: `${era} auto`, rt: await traceRoundTrips('fetch floor (fresh pool)', tracer, (u) => floorRun(floor, era, u)) });
-      if (era === 'legacy' && inspector) rows.push({ era, rules: '', rt: await traceRoundTrips('inspector-cli tools/call', tracer, (u) => inspectorRun(inspector, u), 2) });
+      if (era === 'legacy')
+        rows.push({
+          era,
+          rules: 'legacy pinned',
+          rt: await traceRoundTrips('engine (pinned 2025-11-25)', tracer, (u) => engineRun(u, '2025-11-25')),
+        });
+      rows.push({
+        era,
+        rules: `${era} auto`,
+        rt: await traceRoundTrips('fetch floor (fresh pool)', tracer, (u) => floorRun(floor, era, u)),
+      });
+      if (era === 'legacy' && inspector)
+        rows.push({ era, rules: '', rt: await traceRoundTrips('inspector-cli tools/call', tracer, (u) => inspectorRun(inspector, u), 2) });
     } finally {
       await tracer.close();
     }
   }
-  out(table(
-    ['era', 'contender', 'requests', 'conns', 'sequential RTT', `on https (+${HTTPS_HANDSHAKE_RTT}/conn)`, 'rules allow', 'requests, in order'],
-    rows.map(({ era, rules, rt }) => [
-      ERA_LABEL[era],
-      rt.contender + (rt.varied ? ' (varied!)' : ''),
-      String(rt.requests.length),
-      String(rt.connections),
-      String(rt.sequentialHttp),
-      String(rt.sequentialHttps),
-      rules ? `${RULES_MINIMUM[rules]} / ${RULES_MINIMUM[rules]! + HTTPS_HANDSHAKE_RTT}` : '—',
-      rt.requests.join(' → '),
-    ]),
-  ));
+  out(
+    table(
+      [
+        'era',
+        'contender',
+        'requests',
+        'conns',
+        'sequential RTT',
+        `on https (+${HTTPS_HANDSHAKE_RTT}/conn)`,
+        'rules allow',
+        'requests, in order',
+      ],
+      rows.map(({ era, rules, rt }) => [
+        ERA_LABEL[era],
+        rt.contender + (rt.varied ? ' (varied!)' : ''),
+        String(rt.requests.length),
+        String(rt.connections),
+        String(rt.sequentialHttp),
+        String(rt.sequentialHttps),
+        rules ? `${RULES_MINIMUM[rules]} / ${RULES_MINIMUM[rules]! + HTTPS_HANDSHAKE_RTT}` : '—',
+        rt.requests.join(' → '),
+      ]),
+    ),
+  );
   out(`\nSequential RTT: the longest chain of requests each sent after the previous answer ended, as a recording`);
   out(`proxy saw them (parallel ones overlap and count once). On https every connection opened on that chain adds`);
   out(`a TCP and a TLS 1.3 handshake (${HTTPS_HANDSHAKE_RTT} RTT). "rules allow": the fewest the engine's rules permit, http / https.`);
@@ -149,7 +183,10 @@ interface WallTime {
   readonly runs: number;
 }
 
-async function wallTimeSection(urls: { modern: string; legacy: string }, rounds: number): Promise<{ rows: WallTime[]; ratios: Record<string, number> }> {
+async function wallTimeSection(
+  urls: { modern: string; legacy: string },
+  rounds: number,
+): Promise<{ rows: WallTime[]; ratios: Record<string, number> }> {
   out(`\n## 2. Per-run wall time, median of ${rounds} interleaved runs each (loopback servers in another process)\n`);
   const fresh = new Floor('fresh');
   const shared = new Floor('shared');
@@ -175,30 +212,50 @@ async function wallTimeSection(urls: { modern: string; legacy: string }, rounds:
   const samples = await interleave(contenders, { rounds });
   await shared.close();
   const m = (era: Era, label: string) => median(samples.get(`${era}/${label}`) ?? [NaN]);
-  const rows: WallTime[] = contenders.map((x) => ({ contender: x.label, era: x.era, medianMs: m(x.era, x.label), runs: samples.get(x.name)!.length }));
-  out(table(
-    ['era', 'contender', 'median', '÷ floor (fresh pool)'],
-    rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
-  ));
+  const rows: WallTime[] = contenders.map((x) => ({
+    contender: x.label,
+    era: x.era,
+    medianMs: m(x.era, x.label),
+    runs: samples.get(x.name)!.length,
+  }));
+  out(
+    table(
+      ['era', 'contender', 'median', '÷ floor (fresh pool)'],
+      rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
+    ),
+  );
   const ratios: Record<string, number> = {};
   for (const era of ['modern', 'legacy'] as const) {
     ratios[`engine ÷ floor (fresh pool), ${ERA_LABEL[era]}`] = m(era, 'engine, in-process') / m(era, 'fetch floor, fresh pool');
     ratios[`engine ÷ floor (shared pool), ${ERA_LABEL[era]}`] = m(era, 'engine, in-process') / m(era, 'fetch floor, shared pool');
   }
   if (inspector) {
-    ratios['inspector-cli ÷ engine in-process (a warm Lambda), 2025-11-25'] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
-    ratios['inspector-cli ÷ engine in a fresh process (a cold one), 2025-11-25'] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, fresh process');
+    ratios['inspector-cli ÷ engine in-process (a warm Lambda), 2025-11-25'] =
+      m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
+    ratios['inspector-cli ÷ engine in a fresh process (a cold one), 2025-11-25'] =
+      m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, fresh process');
   }
   out('');
-  out(table(['ratio', 'value'], Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)])));
+  out(
+    table(
+      ['ratio', 'value'],
+      Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)]),
+    ),
+  );
   if (!inspector) out('\n@modelcontextprotocol/inspector-cli is not installed: its rows are missing.');
   out(`\ninspector-cli 1.0.3 speaks 2025-11-25 only (SDK v1): the 2026-07-28 server refuses it ("Unsupported protocol`);
   out(`version"), so it is compared on 2025-11-25 (its requests are in section 1).`);
   return { rows, ratios };
 }
 
-async function wallTimeWithRttSection(urls: { modern: string; legacy: string }, rounds: number, rttMs: number): Promise<{ rttMs: number; rows: WallTime[]; ratios: Record<string, number> }> {
-  out(`\n### 2b. The same with a ${rttMs} ms round trip (a delaying proxy: ${rttMs} ms per request, ${2 * rttMs} ms more for each new connection)\n`);
+async function wallTimeWithRttSection(
+  urls: { modern: string; legacy: string },
+  rounds: number,
+  rttMs: number,
+): Promise<{ rttMs: number; rows: WallTime[]; ratios: Record<string, number> }> {
+  out(
+    `\n### 2b. The same with a ${rttMs} ms round trip (a delaying proxy: ${rttMs} ms per request, ${2 * rttMs} ms more for each new connection)\n`,
+  );
   const modern = await startTracer(urls.modern, { rttMs });
   const legacy = await startTracer(urls.legacy, { rttMs });
   const fresh = new Floor('fresh');
@@ -220,18 +277,34 @@ async function wallTimeWithRttSection(urls: { modern: string; legacy: string }, 
     ];
     const samples = await interleave(contenders, { rounds, warmupRounds: 2 });
     const m = (era: Era, label: string) => median(samples.get(`${era}/${label}`) ?? [NaN]);
-    const rows: WallTime[] = contenders.map((x) => ({ contender: x.label, era: x.era, medianMs: m(x.era, x.label), runs: samples.get(x.name)!.length }));
-    out(table(
-      ['era', 'contender', 'median', '÷ floor (fresh pool)'],
-      rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
-    ));
+    const rows: WallTime[] = contenders.map((x) => ({
+      contender: x.label,
+      era: x.era,
+      medianMs: m(x.era, x.label),
+      runs: samples.get(x.name)!.length,
+    }));
+    out(
+      table(
+        ['era', 'contender', 'median', '÷ floor (fresh pool)'],
+        rows.map((r) => [ERA_LABEL[r.era], r.contender, fmt.ms(r.medianMs), fmt.ratio(r.medianMs / m(r.era, 'fetch floor, fresh pool'))]),
+      ),
+    );
     const ratios: Record<string, number> = {
-      [`engine ÷ floor (fresh pool), 2026-07-28, ${rttMs} ms RTT`]: m('modern', 'engine, in-process') / m('modern', 'fetch floor, fresh pool'),
-      [`engine ÷ floor (fresh pool), 2025-11-25, ${rttMs} ms RTT`]: m('legacy', 'engine, in-process') / m('legacy', 'fetch floor, fresh pool'),
+      [`engine ÷ floor (fresh pool), 2026-07-28, ${rttMs} ms RTT`]:
+        m('modern', 'engine, in-process') / m('modern', 'fetch floor, fresh pool'),
+      [`engine ÷ floor (fresh pool), 2025-11-25, ${rttMs} ms RTT`]:
+        m('legacy', 'engine, in-process') / m('legacy', 'fetch floor, fresh pool'),
     };
-    if (inspector) ratios[`inspector-cli ÷ engine in-process, 2025-11-25, ${rttMs} ms RTT`] = m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
+    if (inspector)
+      ratios[`inspector-cli ÷ engine in-process, 2025-11-25, ${rttMs} ms RTT`] =
+        m('legacy', 'inspector-cli, fresh process') / m('legacy', 'engine, in-process');
     out('');
-    out(table(['ratio', 'value'], Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)])));
+    out(
+      table(
+        ['ratio', 'value'],
+        Object.entries(ratios).map(([k, v]) => [k, fmt.ratio(v)]),
+      ),
+    );
     return { rttMs, rows, ratios };
   } finally {
     await shared.close();
@@ -241,7 +314,14 @@ async function wallTimeWithRttSection(urls: { modern: string; legacy: string }, 
 
 interface Footprint {
   readonly node: string;
-  readonly variants: Array<{ name: string; needs: string; bytes: number; gzipBytes: number; cold: ColdImport; top: ReadonlyArray<readonly [string, number]> }>;
+  readonly variants: Array<{
+    name: string;
+    needs: string;
+    bytes: number;
+    gzipBytes: number;
+    cold: ColdImport;
+    top: ReadonlyArray<readonly [string, number]>;
+  }>;
   readonly runs: Array<OneRun & { variant: string }>;
 }
 
@@ -250,13 +330,31 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
   out(`\n## 3. Lambda footprint (${node}; cold import: median of ${importRounds} fresh processes per bundle, interleaved)\n`);
   const built: BuiltVariant[] = [];
   for (const [i, v] of VARIANTS.entries()) built.push(await buildVariant(v, i));
-  const cold = await coldImports(built.map((b) => b.file), importRounds);
+  const cold = await coldImports(
+    built.map((b) => b.file),
+    importRounds,
+  );
   const base = built[0]!;
-  out(table(
-    ['bundle', 'needs', 'size', 'gzip', 'cold import', 'process → ready', 'vs shipped'],
-    built.map((b, i) => [b.variant.name, b.variant.needs, fmt.kb(b.bytes), fmt.kb(b.gzipBytes), fmt.ms(cold[i]!.importMs), fmt.ms(cold[i]!.readyMs), i === 0 ? '—' : `${b.bytes <= base.bytes ? '−' : '+'}${fmt.kb(Math.abs(base.bytes - b.bytes))}`]),
-  ));
-  out(`\nLargest parts of the shipped bundle: ${base.byPackage.slice(0, 6).map(([p, n]) => `${p} ${fmt.kb(n)}`).join(', ')}.`);
+  out(
+    table(
+      ['bundle', 'needs', 'size', 'gzip', 'cold import', 'process → ready', 'vs shipped'],
+      built.map((b, i) => [
+        b.variant.name,
+        b.variant.needs,
+        fmt.kb(b.bytes),
+        fmt.kb(b.gzipBytes),
+        fmt.ms(cold[i]!.importMs),
+        fmt.ms(cold[i]!.readyMs),
+        i === 0 ? '—' : `${b.bytes <= base.bytes ? '−' : '+'}${fmt.kb(Math.abs(base.bytes - b.bytes))}`,
+      ]),
+    ),
+  );
+  out(
+    `\nLargest parts of the shipped bundle: ${base.byPackage
+      .slice(0, 6)
+      .map(([p, n]) => `${p} ${fmt.kb(n)}`)
+      .join(', ')}.`,
+  );
   out('"@aws-sdk/* external" imports the SDK from node_modules here; in Lambda it would be the runtime\'s copy.');
 
   // The shipped bundle as it is and under the Lambda's heap limits; the bundles that would take less
@@ -264,34 +362,70 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
   const plans: Array<{ variant: number; flags: string[] }> = [
     { variant: 0, flags: [] },
     { variant: 0, flags: lambdaHeapFlags(LAMBDA_MEMORY_MB) },
-    ...built.flatMap((b, i) => (b.variant.plugins?.length && !b.variant.options?.external ? [{ variant: i, flags: lambdaHeapFlags(LAMBDA_MEMORY_MB) }] : [])),
+    ...built.flatMap((b, i) =>
+      b.variant.plugins?.length && !b.variant.options?.external ? [{ variant: i, flags: lambdaHeapFlags(LAMBDA_MEMORY_MB) }] : [],
+    ),
   ];
   const moto = await startMoto();
   const runs: Array<OneRun & { variant: string }> = [];
   try {
     for (const plan of plans) {
       for (const targets of [1, MAX_TARGETS_PER_RUN]) {
-        runs.push({ variant: built[plan.variant]!.variant.name, ...(await oneRun(built[plan.variant]!.file, modernUrl, targets, moto.endpoint, plan.flags)) });
+        runs.push({
+          variant: built[plan.variant]!.variant.name,
+          ...(await oneRun(built[plan.variant]!.file, modernUrl, targets, moto.endpoint, plan.flags)),
+        });
       }
     }
   } finally {
     await moto.stop();
   }
   out('');
-  out(table(
-    ['bundle, fresh process', 'node flags', 'targets', 'peak RSS', 'after 2nd run', 'import', 'cold run', 'warm run', 'log B/target', 'verdicts'],
-    runs.map((r) => [
-      r.variant, r.nodeFlags.length ? `Lambda ${LAMBDA_MEMORY_MB} MB` : '(none)', String(r.targets), fmt.mb(r.peakRssBytes), fmt.mb(r.warmPeakRssBytes),
-      fmt.ms(r.importMs), fmt.ms(r.handlerMs), fmt.ms(r.warmHandlerMs), fmt.int(r.logBytesPerTarget),
-      `${r.outcomes.filter((o) => o === 'healthy').length}/${r.targets} healthy${r.published ? ', published' : ', NOT published'}`,
-    ]),
-  ));
+  out(
+    table(
+      [
+        'bundle, fresh process',
+        'node flags',
+        'targets',
+        'peak RSS',
+        'after 2nd run',
+        'import',
+        'cold run',
+        'warm run',
+        'log B/target',
+        'verdicts',
+      ],
+      runs.map((r) => [
+        r.variant,
+        r.nodeFlags.length ? `Lambda ${LAMBDA_MEMORY_MB} MB` : '(none)',
+        String(r.targets),
+        fmt.mb(r.peakRssBytes),
+        fmt.mb(r.warmPeakRssBytes),
+        fmt.ms(r.importMs),
+        fmt.ms(r.handlerMs),
+        fmt.ms(r.warmHandlerMs),
+        fmt.int(r.logBytesPerTarget),
+        `${r.outcomes.filter((o) => o === 'healthy').length}/${r.targets} healthy${r.published ? ', published' : ', NOT published'}`,
+      ]),
+    ),
+  );
   out(`\nA run is one handler invocation: judging (loopback server), the log lines, PutMetricData to moto_server; the warm run`);
-  out(`is the second invocation in the same process. "Lambda ${LAMBDA_MEMORY_MB} MB" flags: ${lambdaHeapFlags(LAMBDA_MEMORY_MB).join(' ')}, the heap`);
-  out(`limits the Lambda runtime sets for a ${LAMBDA_MEMORY_MB} MB function. ${MAX_TARGETS_PER_RUN} targets is the most one payload carries.`);
+  out(
+    `is the second invocation in the same process. "Lambda ${LAMBDA_MEMORY_MB} MB" flags: ${lambdaHeapFlags(LAMBDA_MEMORY_MB).join(' ')}, the heap`,
+  );
+  out(
+    `limits the Lambda runtime sets for a ${LAMBDA_MEMORY_MB} MB function. ${MAX_TARGETS_PER_RUN} targets is the most one payload carries.`,
+  );
   return {
     node,
-    variants: built.map((b, i) => ({ name: b.variant.name, needs: b.variant.needs, bytes: b.bytes, gzipBytes: b.gzipBytes, cold: cold[i]!, top: b.byPackage.slice(0, 10) })),
+    variants: built.map((b, i) => ({
+      name: b.variant.name,
+      needs: b.variant.needs,
+      bytes: b.bytes,
+      gzipBytes: b.gzipBytes,
+      cold: cold[i]!,
+      top: b.byPackage.slice(0, 10),
+    })),
     runs,
   };
 }
@@ -300,10 +434,20 @@ function scaleSection(): ScaleRow[] {
   out('\n## 4. Fleet scale (McpCanaryFleet synthesized in-process, bundling skipped, no cdk-nag)\n');
   synthesize(generatedFleet(2)); // warm-up: module loading and JIT are not the fleet's cost
   const rows = [10, 100, 1000].map((n) => scaleRow(n, synthesize(generatedFleet(n))));
-  out(table(
-    ['targets × regions', 'synth', 'stacks', 'resources', 'largest stack', 'its resources', 'largest template'],
-    rows.map((r) => [`${fmt.int(r.targets)} × ${r.regions}`, fmt.ms(r.synthMs), String(r.stacks), fmt.int(r.totalResources), r.largestStack, String(r.largestResources), fmt.kb(r.largestTemplateBytes)]),
-  ));
+  out(
+    table(
+      ['targets × regions', 'synth', 'stacks', 'resources', 'largest stack', 'its resources', 'largest template'],
+      rows.map((r) => [
+        `${fmt.int(r.targets)} × ${r.regions}`,
+        fmt.ms(r.synthMs),
+        String(r.stacks),
+        fmt.int(r.totalResources),
+        r.largestStack,
+        String(r.largestResources),
+        fmt.kb(r.largestTemplateBytes),
+      ]),
+    ),
+  );
   out('\nCloudFormation allows 500 resources and a 1 MB template (from S3) per stack.');
   return rows;
 }
@@ -313,10 +457,18 @@ async function cliStartSection(rounds: number): Promise<CliStart> {
   await buildPackage();
   const r = await measureCliStart(rounds);
   const floor = r.rows[0]!.medianMs;
-  out(table(['contender', 'median', 'above the floor', 'command'], r.rows.map((x) => [x.contender, fmt.ms(x.medianMs), fmt.ms(x.medianMs - floor), x.command])));
+  out(
+    table(
+      ['contender', 'median', 'above the floor', 'command'],
+      r.rows.map((x) => [x.contender, fmt.ms(x.medianMs), fmt.ms(x.medianMs - floor), x.command]),
+    ),
+  );
   if (r.helpRatio === null) out('\n@modelcontextprotocol/inspector-cli is not installed: no ratio.');
-  else out(`\nmcp-canary --help ÷ inspector-cli --help: ${fmt.ratio(r.helpRatio)} (target ≤ 0.50×: ${r.helpRatio <= 0.5 ? 'met' : 'NOT met'}).`);
-  out('Through npx add npx\'s own start (the same for both tools); run installed, as here, for the tool\'s own start.');
+  else
+    out(
+      `\nmcp-canary --help ÷ inspector-cli --help: ${fmt.ratio(r.helpRatio)} (target ≤ 0.50×: ${r.helpRatio <= 0.5 ? 'met' : 'NOT met'}).`,
+    );
+  out("Through npx add npx's own start (the same for both tools); run installed, as here, for the tool's own start.");
   return r;
 }
 

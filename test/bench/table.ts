@@ -6,13 +6,14 @@ const NUMERIC = /^[-−+~≤≥<>]?\$?[\d,.]+( ?(ms|%|×|KB|KiB|MB|MiB|B|s|RTT))
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const width = (s: string) => stripVTControlCharacters(s).length;
   const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
-  const line = (cells: readonly string[]) => cells
-    .map((c, i) => {
-      const pad = ' '.repeat(widths[i]! - width(c));
-      return NUMERIC.test(c) && i > 0 ? pad + c : c + pad;
-    })
-    .join('  ')
-    .trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => {
+        const pad = ' '.repeat(widths[i]! - width(c));
+        return NUMERIC.test(c) && i > 0 ? pad + c : c + pad;
+      })
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

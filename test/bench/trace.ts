@@ -55,17 +55,35 @@ export async function startTracer(upstreamUrl: string, options: TracerOptions = 
         if (recorded) return;
         recorded = true;
         const httpMethod = req.method ?? 'GET';
-        requests.push({ label: rpcMethod ?? httpMethod, startMs, endMs: performance.now(), openedConnection, connection: conn.id, httpMethod, rpcMethod, status });
+        requests.push({
+          label: rpcMethod ?? httpMethod,
+          startMs,
+          endMs: performance.now(),
+          openedConnection,
+          connection: conn.id,
+          httpMethod,
+          rpcMethod,
+          status,
+        });
       };
-      const up = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (ur) => {
-        status = ur.statusCode ?? null;
-        res.writeHead(ur.statusCode ?? 502, ur.headers);
-        ur.pipe(res);
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent },
+        (ur) => {
+          status = ur.statusCode ?? null;
+          res.writeHead(ur.statusCode ?? 502, ur.headers);
+          ur.pipe(res);
+        },
+      );
+      up.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
       });
-      up.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
       // A client that drops a stream (the 2025 GET stream at the end of a run) ends the request too.
       res.on('finish', record);
-      res.on('close', () => { record(); up.destroy(); });
+      res.on('close', () => {
+        record();
+        up.destroy();
+      });
       up.end(body);
     });
   });

@@ -1,6 +1,14 @@
 /** Reading the inputs: the alarm state-change event, run record log lines, the brief's environment. */
 import { describe, expect, it } from 'vitest';
-import { alarmName, AlarmKind, canaryAlarmName, describeAlarm, fleetAlarmPattern, parseAlarmDescription, parseAlarmName } from '../../functions/brief/alarm-words.ts';
+import {
+  alarmName,
+  AlarmKind,
+  canaryAlarmName,
+  describeAlarm,
+  fleetAlarmPattern,
+  parseAlarmDescription,
+  parseAlarmName,
+} from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar, readBriefEnv } from '../../functions/brief/env.ts';
 import { readAlarmChange } from '../../functions/brief/event.ts';
 import { parseRunRecord, runRecordFilter } from '../../functions/brief/records.ts';
@@ -21,7 +29,11 @@ describe('alarm names and descriptions', () => {
   });
 
   it("draw an exact fleet boundary: fleet Mcp's pattern never matches fleet Mcp-Prod's alarms", () => {
-    const pattern = new RegExp(`^${fleetAlarmPattern('Mcp').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    const pattern = new RegExp(
+      `^${fleetAlarmPattern('Mcp')
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')}$`,
+    );
     expect(pattern.test(alarmName('Mcp', 'rates', AlarmKind.critical))).toBe(true);
     expect(pattern.test(canaryAlarmName('Mcp', 'schedule-dlq'))).toBe(true);
     expect(pattern.test(alarmName('Mcp-Prod', 'rates', AlarmKind.critical))).toBe(false);
@@ -30,9 +42,32 @@ describe('alarm names and descriptions', () => {
   });
 
   it('carry the endpoint, the regions and the runbook back to the brief', () => {
-    const d = describeAlarm({ kind: AlarmKind.critical, target: 't', url: 'https://t.example.com/mcp', regions: ['eu-west-1'], quorum: 1, failureThreshold: 3, periodSeconds: 60, runbookUrl: 'https://rb.example.com/t', runLogGroup: '/g' });
-    expect(parseAlarmDescription(d)).toEqual({ endpoint: 'https://t.example.com/mcp', regions: ['eu-west-1'], runbookUrl: 'https://rb.example.com/t' });
-    const none = describeAlarm({ kind: AlarmKind.warning, target: 't', url: 'https://t.example.com/mcp', regions: ['eu-west-1'], quorum: 1, failureThreshold: 3, periodSeconds: 60, runLogGroup: '/g' });
+    const d = describeAlarm({
+      kind: AlarmKind.critical,
+      target: 't',
+      url: 'https://t.example.com/mcp',
+      regions: ['eu-west-1'],
+      quorum: 1,
+      failureThreshold: 3,
+      periodSeconds: 60,
+      runbookUrl: 'https://rb.example.com/t',
+      runLogGroup: '/g',
+    });
+    expect(parseAlarmDescription(d)).toEqual({
+      endpoint: 'https://t.example.com/mcp',
+      regions: ['eu-west-1'],
+      runbookUrl: 'https://rb.example.com/t',
+    });
+    const none = describeAlarm({
+      kind: AlarmKind.warning,
+      target: 't',
+      url: 'https://t.example.com/mcp',
+      regions: ['eu-west-1'],
+      quorum: 1,
+      failureThreshold: 3,
+      periodSeconds: 60,
+      runLogGroup: '/g',
+    });
     expect(parseAlarmDescription(none)).toEqual({ endpoint: 'https://t.example.com/mcp', regions: ['eu-west-1'] });
   });
 });
@@ -42,7 +77,17 @@ describe('readAlarmChange', () => {
 
   it('reads target, kind, regions (from the description) and period from the alarm in the event', () => {
     const c = readAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(15) }), 'McpCanary', ['us-east-1']);
-    expect(c).toMatchObject({ alarmName: 'McpCanary/slow-one/critical', target: 'slow-one', kind: 'critical', regions: ['eu-west-1'], periodSeconds: 300, state: 'ALARM', previousState: 'OK', endpoint: 'https://slow.example.com/mcp', runbookUrl: 'https://runbooks.example.com/mcp-canary' });
+    expect(c).toMatchObject({
+      alarmName: 'McpCanary/slow-one/critical',
+      target: 'slow-one',
+      kind: 'critical',
+      regions: ['eu-west-1'],
+      periodSeconds: 300,
+      state: 'ALARM',
+      previousState: 'OK',
+      endpoint: 'https://slow.example.com/mcp',
+      runbookUrl: 'https://runbooks.example.com/mcp-canary',
+    });
     expect(c!.changedAt.toISOString()).toBe(minute(15).toISOString());
   });
 
@@ -54,7 +99,10 @@ describe('readAlarmChange', () => {
 
   it('falls back to the fleet regions when the description names none', () => {
     const e = alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(1) });
-    e.detail.configuration.description = e.detail.configuration.description.split('\n').filter((l) => !l.startsWith('Regions: ')).join('\n');
+    e.detail.configuration.description = e.detail.configuration.description
+      .split('\n')
+      .filter((l) => !l.startsWith('Regions: '))
+      .join('\n');
     expect(readAlarmChange(e, 'McpCanary', ['us-east-1', 'eu-west-1'])!.regions).toEqual(['us-east-1', 'eu-west-1']);
   });
 });
@@ -83,15 +131,32 @@ describe('parseRunRecord', () => {
 });
 
 describe('readBriefEnv', () => {
-  const env = { [BriefEnvVar.topicArn]: 'arn:aws:sns:us-east-1:1:b', [BriefEnvVar.fleet]: 'F', [BriefEnvVar.runLogGroup]: '/g', [BriefEnvVar.failureThreshold]: '3', [BriefEnvVar.probeRegions]: 'us-east-1, eu-west-1' };
+  const env = {
+    [BriefEnvVar.topicArn]: 'arn:aws:sns:us-east-1:1:b',
+    [BriefEnvVar.fleet]: 'F',
+    [BriefEnvVar.runLogGroup]: '/g',
+    [BriefEnvVar.failureThreshold]: '3',
+    [BriefEnvVar.probeRegions]: 'us-east-1, eu-west-1',
+  };
 
   it('reads every variable once, with the quorum optional', () => {
-    expect(readBriefEnv(env)).toEqual({ topicArn: 'arn:aws:sns:us-east-1:1:b', fleet: 'F', runLogGroup: '/g', failureThreshold: 3, quorum: undefined, probeRegions: ['us-east-1', 'eu-west-1'] });
+    expect(readBriefEnv(env)).toEqual({
+      topicArn: 'arn:aws:sns:us-east-1:1:b',
+      fleet: 'F',
+      runLogGroup: '/g',
+      failureThreshold: 3,
+      quorum: undefined,
+      probeRegions: ['us-east-1', 'eu-west-1'],
+    });
     expect(readBriefEnv({ ...env, [BriefEnvVar.quorum]: '2' }).quorum).toBe(2);
   });
 
   it('names a missing or bad variable', () => {
-    expect(() => readBriefEnv({ ...env, [BriefEnvVar.topicArn]: '' })).toThrow('Environment variable MCP_CANARY_BRIEF_TOPIC_ARN is required');
-    expect(() => readBriefEnv({ ...env, [BriefEnvVar.failureThreshold]: 'three' })).toThrow('MCP_CANARY_FAILURE_THRESHOLD must be a whole number ≥ 1, got "three"');
+    expect(() => readBriefEnv({ ...env, [BriefEnvVar.topicArn]: '' })).toThrow(
+      'Environment variable MCP_CANARY_BRIEF_TOPIC_ARN is required',
+    );
+    expect(() => readBriefEnv({ ...env, [BriefEnvVar.failureThreshold]: 'three' })).toThrow(
+      'MCP_CANARY_FAILURE_THRESHOLD must be a whole number ≥ 1, got "three"',
+    );
   });
 });

@@ -35,15 +35,24 @@ let brokenServer: RunningServer;
 const verdicts: { healthy: Verdict[]; failed: Verdict[] } = { healthy: [], failed: [] };
 
 const synth = synthFleet(smallFleet());
-const critical = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
-const deadMan = [...synth.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/dead-man')!;
+const critical = [...synth.templates]
+  .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+  .find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
+const deadMan = [...synth.templates]
+  .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+  .find((a) => a.AlarmName === 'McpCanary/rates-prod/dead-man')!;
 
 const logs = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
 const sns = () => new SNSClient({ region: HOME, endpoint: moto.endpoint, credentials: motoCredentials });
 const sqs = () => new SQSClient({ region: HOME, endpoint: moto.endpoint, credentials: motoCredentials });
 
 function target(url: string) {
-  return Target.parse({ name: 'rates-prod', url, headers: { Authorization: SECRET }, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } } });
+  return Target.parse({
+    name: 'rates-prod',
+    url,
+    headers: { Authorization: SECRET },
+    tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } },
+  });
 }
 
 beforeAll(async () => {
@@ -95,7 +104,14 @@ async function received(queueUrl: string): Promise<Array<{ Subject?: string; Mes
 }
 
 function deps(topicArn: string): BriefDeps {
-  const env: BriefEnv = { topicArn, fleet: 'McpCanary', runLogGroup: LOG_GROUP, failureThreshold: 3, quorum: undefined, probeRegions: REGIONS };
+  const env: BriefEnv = {
+    topicArn,
+    fleet: 'McpCanary',
+    runLogGroup: LOG_GROUP,
+    failureThreshold: 3,
+    quorum: undefined,
+    probeRegions: REGIONS,
+  };
   return { env, sns: sns(), logs };
 }
 
@@ -104,18 +120,36 @@ describe('the brief against moto', () => {
     // Prepare: us-east-1 and eu-west-1 fail 3 runs in a row after a healthy one; ap-southeast-2 stays healthy.
     const [h0, h1, h2] = verdicts.healthy;
     const [f0, f1, f2] = verdicts.failed;
-    await writeRunLog('us-east-1', [record(h0!, 'us-east-1', minute(0)), record(f0!, 'us-east-1', minute(1)), record(f1!, 'us-east-1', minute(2)), record(f2!, 'us-east-1', minute(3))], [
-      'START RequestId: 3f1c9e2a Version: $LATEST',
-      JSON.stringify(record({ ...f0!, target: 'docs' }, 'us-east-1', minute(2))), // another target failing in the same log
+    await writeRunLog(
+      'us-east-1',
+      [
+        record(h0!, 'us-east-1', minute(0)),
+        record(f0!, 'us-east-1', minute(1)),
+        record(f1!, 'us-east-1', minute(2)),
+        record(f2!, 'us-east-1', minute(3)),
+      ],
+      [
+        'START RequestId: 3f1c9e2a Version: $LATEST',
+        JSON.stringify(record({ ...f0!, target: 'docs' }, 'us-east-1', minute(2))), // another target failing in the same log
+      ],
+    );
+    await writeRunLog(
+      'eu-west-1',
+      [record(f0!, 'eu-west-1', minute(1)), record(f1!, 'eu-west-1', minute(2)), record(f2!, 'eu-west-1', minute(3))],
+      [JSON.stringify({ message: 'mcp-canary publish failed', homeRegion: HOME, targets: ['rates-prod'] })],
+    );
+    await writeRunLog('ap-southeast-2', [
+      record(h0!, 'ap-southeast-2', minute(1)),
+      record(h1!, 'ap-southeast-2', minute(2)),
+      record(h2!, 'ap-southeast-2', minute(3)),
     ]);
-    await writeRunLog('eu-west-1', [record(f0!, 'eu-west-1', minute(1)), record(f1!, 'eu-west-1', minute(2)), record(f2!, 'eu-west-1', minute(3))], [
-      JSON.stringify({ message: 'mcp-canary publish failed', homeRegion: HOME, targets: ['rates-prod'] }),
-    ]);
-    await writeRunLog('ap-southeast-2', [record(h0!, 'ap-southeast-2', minute(1)), record(h1!, 'ap-southeast-2', minute(2)), record(h2!, 'ap-southeast-2', minute(3))]);
     const { topicArn, queueUrl } = await briefsQueue();
 
     // Act
-    const result = await briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: new Date(minute(4).getTime() + 10_000) }), deps(topicArn));
+    const result = await briefAlarmChange(
+      alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: new Date(minute(4).getTime() + 10_000) }),
+      deps(topicArn),
+    );
 
     // Assess
     expect(result.published).toBe(true);
@@ -124,9 +158,19 @@ describe('the brief against moto', () => {
     const delivered = messages[0]!;
     expect(delivered.Subject).toBe('ALARM: rates-prod has failed 3 time(s) in a row in 2 of 3 regions');
     const chat = JSON.parse(delivered.Message) as ChatNotification;
-    expect(chat).toMatchObject({ version: '1.0', source: 'custom', content: { textType: 'client-markdown', title: '🔴 rates-prod has failed 3 time(s) in a row in 2 of 3 regions' } });
+    expect(chat).toMatchObject({
+      version: '1.0',
+      source: 'custom',
+      content: { textType: 'client-markdown', title: '🔴 rates-prod has failed 3 time(s) in a row in 2 of 3 regions' },
+    });
     expect(chat.id).toBe(result.published && result.dedupKey);
-    expect(chat.metadata.additionalContext).toMatchObject({ failureClass: f2!.failure, firstFailureAt: minute(1).toISOString(), lastFailureAt: minute(3).toISOString(), era: f2!.revision, endpoint: 'https://rates.example.com/mcp' });
+    expect(chat.metadata.additionalContext).toMatchObject({
+      failureClass: f2!.failure,
+      firstFailureAt: minute(1).toISOString(),
+      lastFailureAt: minute(3).toISOString(),
+      era: f2!.revision,
+      endpoint: 'https://rates.example.com/mcp',
+    });
     expect(chat.content.description).toContain(`us-east-1: ❌ failed 3 time(s) in a row (${f2!.failure})`);
     expect(chat.content.description).toContain(`eu-west-1: ❌ failed 3 time(s) in a row (${f2!.failure})`);
     expect(chat.content.description).toContain('ap-southeast-2: ✅ healthy');
@@ -143,35 +187,65 @@ describe('the brief against moto', () => {
   });
 
   it('still briefs when a region has no run log, and says so', async () => {
-    await writeRunLog('us-east-1', verdicts.failed.map((v, i) => record(v, 'us-east-1', minute(i + 1))));
-    await writeRunLog('eu-west-1', verdicts.failed.map((v, i) => record(v, 'eu-west-1', minute(i + 1))));
+    await writeRunLog(
+      'us-east-1',
+      verdicts.failed.map((v, i) => record(v, 'us-east-1', minute(i + 1))),
+    );
+    await writeRunLog(
+      'eu-west-1',
+      verdicts.failed.map((v, i) => record(v, 'eu-west-1', minute(i + 1))),
+    );
     const { topicArn, queueUrl } = await briefsQueue();
     const result = await briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(4) }), deps(topicArn));
     expect(result.published).toBe(true);
     const chat = JSON.parse((await received(queueUrl))[0]!.Message) as ChatNotification;
-    expect(chat.content.description).toContain(`ap-southeast-2: ⚠️ its run log could not be read: log group ${LOG_GROUP} does not exist in ap-southeast-2`);
+    expect(chat.content.description).toContain(
+      `ap-southeast-2: ⚠️ its run log could not be read: log group ${LOG_GROUP} does not exist in ap-southeast-2`,
+    );
   });
 
   it('publishes nothing for an OK that resolves no alarm, or for another fleet', async () => {
     const { topicArn, queueUrl } = await briefsQueue();
-    expect(await briefAlarmChange(alarmEvent(critical, { state: 'OK', previous: 'INSUFFICIENT_DATA', at: minute(1) }), deps(topicArn))).toMatchObject({ published: false });
+    expect(
+      await briefAlarmChange(alarmEvent(critical, { state: 'OK', previous: 'INSUFFICIENT_DATA', at: minute(1) }), deps(topicArn)),
+    ).toMatchObject({ published: false });
     const other = deps(topicArn);
-    expect(await briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(1) }), { ...other, env: { ...other.env, fleet: 'Other' } })).toMatchObject({ published: false });
+    expect(
+      await briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(1) }), {
+        ...other,
+        env: { ...other.env, fleet: 'Other' },
+      }),
+    ).toMatchObject({ published: false });
     // A target alarm keeping its state has nothing to say, and neither does a new dead-man alarm.
-    expect(await briefAlarmChange(alarmEvent(critical, { state: 'INSUFFICIENT_DATA', previous: 'ALARM', at: minute(2) }), deps(topicArn))).toMatchObject({ published: false });
-    expect(await briefAlarmChange(alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'INSUFFICIENT_DATA', at: minute(2) }), deps(topicArn))).toMatchObject({ published: false });
+    expect(
+      await briefAlarmChange(alarmEvent(critical, { state: 'INSUFFICIENT_DATA', previous: 'ALARM', at: minute(2) }), deps(topicArn)),
+    ).toMatchObject({ published: false });
+    expect(
+      await briefAlarmChange(
+        alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'INSUFFICIENT_DATA', at: minute(2) }),
+        deps(topicArn),
+      ),
+    ).toMatchObject({ published: false });
     expect(await received(queueUrl)).toEqual([]);
   });
 
   it("briefs the canary owner when every region fell silent (the dead-man's INSUFFICIENT_DATA after runs had arrived)", async () => {
     const { topicArn, queueUrl } = await briefsQueue();
-    const result = await briefAlarmChange(alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'OK', at: minute(9) }), deps(topicArn));
+    const result = await briefAlarmChange(
+      alarmEvent(deadMan, { state: 'INSUFFICIENT_DATA', previous: 'OK', at: minute(9) }),
+      deps(topicArn),
+    );
     expect(result.published).toBe(true);
     const [delivered] = await received(queueUrl);
     expect(delivered!.Subject).toBe('INSUFFICIENT_DATA: no run of rates-prod in any of its 3 regions: the canary is silent everywhere');
   });
 
   it('fails loudly when it cannot publish, so Lambda retries and then dead-letters it', async () => {
-    await expect(briefAlarmChange(alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(4) }), deps(`arn:aws:sns:${HOME}:123456789012:no-such-topic`))).rejects.toThrow();
+    await expect(
+      briefAlarmChange(
+        alarmEvent(critical, { state: 'ALARM', previous: 'OK', at: minute(4) }),
+        deps(`arn:aws:sns:${HOME}:123456789012:no-such-topic`),
+      ),
+    ).rejects.toThrow();
   });
 });

@@ -8,7 +8,9 @@ import { alarmEvent, minute, record, verdict } from './support/fixtures.ts';
 
 it('shows the trace id under a failing region, not under a healthy one', () => {
   // Prepare
-  const alarms = [...synthFleet(smallFleet()).templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
+  const alarms = [...synthFleet(smallFleet()).templates]
+    .filter(([n]) => n.includes('-alarms-'))
+    .flatMap(([, t]) => alarmsOf(t.toJSON() as never));
   const alarm = alarms.find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
   const change = readAlarmChange(alarmEvent(alarm, { state: 'ALARM', previous: 'OK', at: minute(4) }), 'McpCanary', [])!;
   const failing = { ...verdict('rates-prod', 'failed', 'http_status'), traceId: '0af7651916cd43dd8448eb211c80319c' };

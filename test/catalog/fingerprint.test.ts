@@ -10,7 +10,9 @@ function shuffleKeys(v: unknown, seed: number): unknown {
   if (Array.isArray(v)) return v.map((x, i) => shuffleKeys(x, seed + i));
   if (v === null || typeof v !== 'object') return v;
   const entries = Object.entries(v as Record<string, unknown>);
-  const rotated = entries.length ? [...entries.slice(seed % entries.length), ...entries.slice(0, seed % entries.length)].reverse() : entries;
+  const rotated = entries.length
+    ? [...entries.slice(seed % entries.length), ...entries.slice(0, seed % entries.length)].reverse()
+    : entries;
   return Object.fromEntries(rotated.map(([k, x], i) => [k, shuffleKeys(x, seed + i + 1)]));
 }
 
@@ -25,35 +27,50 @@ const tool = fc.record({
 
 describe('fingerprint', () => {
   it('ignores key order and JSON whitespace (property)', () => {
-    fc.assert(fc.property(tool, fc.nat(50), fc.integer({ min: 0, max: 8 }), (t, seed, indent) => {
-      // Re-serialize with other key order and indentation, and parse back: what a config file round trip does.
-      const reshaped = JSON.parse(JSON.stringify(shuffleKeys(t, seed), null, indent)) as typeof t;
-      expect(fingerprintTool(reshaped)).toBe(fingerprintTool(t));
-    }));
+    fc.assert(
+      fc.property(tool, fc.nat(50), fc.integer({ min: 0, max: 8 }), (t, seed, indent) => {
+        // Re-serialize with other key order and indentation, and parse back: what a config file round trip does.
+        const reshaped = JSON.parse(JSON.stringify(shuffleKeys(t, seed), null, indent)) as typeof t;
+        expect(fingerprintTool(reshaped)).toBe(fingerprintTool(t));
+      }),
+    );
   });
 
   it('ignores how a description is wrapped, not what it says (property)', () => {
-    fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLength: 8 }), fc.constantFrom(' ', '  ', '\n', '\n\t '), (words, gap) => {
-      const a = fingerprintTool({ name: 't', description: words.join(' '), inputSchema: {} });
-      const b = fingerprintTool({ name: 't', description: `\n ${words.join(gap)} \n`, inputSchema: {} });
-      const c = fingerprintTool({ name: 't', description: `${words.join(' ')} !`, inputSchema: {} });
-      expect(b).toBe(a);
-      expect(c).not.toBe(a);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(' ', '  ', '\n', '\n\t '),
+        (words, gap) => {
+          const a = fingerprintTool({ name: 't', description: words.join(' '), inputSchema: {} });
+          const b = fingerprintTool({ name: 't', description: `\n ${words.join(gap)} \n`, inputSchema: {} });
+          const c = fingerprintTool({ name: 't', description: `${words.join(' ')} !`, inputSchema: {} });
+          expect(b).toBe(a);
+          expect(c).not.toBe(a);
+        },
+      ),
+    );
   });
 
   it('changes exactly the part that changed (property)', () => {
-    fc.assert(fc.property(tool, json, (t, other) => {
-      fc.pre(canonicalJson(other) !== canonicalJson(t.inputSchema));
-      const before = parseFingerprint(fingerprintTool(t))!;
-      const after = parseFingerprint(fingerprintTool({ ...t, inputSchema: other }))!;
-      expect(after.parts.inputSchema).not.toBe(before.parts.inputSchema);
-      expect({ ...after.parts, inputSchema: '' }).toEqual({ ...before.parts, inputSchema: '' });
-    }));
+    fc.assert(
+      fc.property(tool, json, (t, other) => {
+        fc.pre(canonicalJson(other) !== canonicalJson(t.inputSchema));
+        const before = parseFingerprint(fingerprintTool(t))!;
+        const after = parseFingerprint(fingerprintTool({ ...t, inputSchema: other }))!;
+        expect(after.parts.inputSchema).not.toBe(before.parts.inputSchema);
+        expect({ ...after.parts, inputSchema: '' }).toEqual({ ...before.parts, inputSchema: '' });
+      }),
+    );
   });
 
   it('has the documented compact form, which the config schema accepts', () => {
-    const fp = fingerprintTool({ name: 'get_rate', description: 'x', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+    const fp = fingerprintTool({
+      name: 'get_rate',
+      description: 'x',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    });
     expect(fp).toMatch(/^d:[0-9a-f]{8};i:[0-9a-f]{8};o:-;a:[0-9a-f]{8};r:1$/);
     expect(CatalogSetting.safeParse({ get_rate: fp }).success).toBe(true);
     expect(CatalogSetting.safeParse({ get_rate: 'whatever' }).success).toBe(false);
@@ -66,9 +83,21 @@ describe('compare', () => {
 
   it('names every changed part of one tool in one warning', () => {
     const recorded = fingerprintCatalog(base);
-    const changed = [{ name: 'a', description: 'A2', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'object' }, annotations: { readOnlyHint: false } }];
-    expect(diffCatalog(changed, recorded)).toEqual([{ tool: 'a', change: 'changed', parts: ['description', 'inputSchema', 'outputSchema', 'annotations'], readOnlyDropped: true }]);
-    expect(compareCatalog(changed, recorded, {})[0]!.detail).toBe('catalog drift: tool "a" changed: description, input schema, output schema, annotations — readOnlyHint is no longer true');
+    const changed = [
+      {
+        name: 'a',
+        description: 'A2',
+        inputSchema: { type: 'object', properties: {} },
+        outputSchema: { type: 'object' },
+        annotations: { readOnlyHint: false },
+      },
+    ];
+    expect(diffCatalog(changed, recorded)).toEqual([
+      { tool: 'a', change: 'changed', parts: ['description', 'inputSchema', 'outputSchema', 'annotations'], readOnlyDropped: true },
+    ]);
+    expect(compareCatalog(changed, recorded, {})[0]!.detail).toBe(
+      'catalog drift: tool "a" changed: description, input schema, output schema, annotations — readOnlyHint is no longer true',
+    );
   });
 
   it(`sums up past ${MAX_DRIFT_WARNINGS} changed tools in one last warning`, () => {

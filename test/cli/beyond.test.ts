@@ -11,8 +11,18 @@ const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-beyond-5d2f7e91c0';
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
-const getRate: ToolDef = { name: 'get_rate', description: 'The rate.', inputSchema: z.object({ pair: z.string() }), annotations: { readOnlyHint: true } };
-const search: ToolDef = { name: 'search', description: 'Search.', inputSchema: z.object({ q: z.string() }), annotations: { readOnlyHint: true } };
+const getRate: ToolDef = {
+  name: 'get_rate',
+  description: 'The rate.',
+  inputSchema: z.object({ pair: z.string() }),
+  annotations: { readOnlyHint: true },
+};
+const search: ToolDef = {
+  name: 'search',
+  description: 'Search.',
+  inputSchema: z.object({ q: z.string() }),
+  annotations: { readOnlyHint: true },
+};
 
 let legacy: BeyondServer;
 let modern: BeyondServer;
@@ -70,7 +80,17 @@ describe('mcp-canary snapshot', () => {
 
 describe('mcp-canary check --posture', () => {
   it('prints the posture table under the verdict and keeps the exit code of the verdict', async () => {
-    const r = await cli(['check', modern.url, '--header', `Authorization: Bearer ${TOKEN}`, '--tool', 'get_rate', '--args', '{"pair":"EURUSD"}', '--posture']);
+    const r = await cli([
+      'check',
+      modern.url,
+      '--header',
+      `Authorization: Bearer ${TOKEN}`,
+      '--tool',
+      'get_rate',
+      '--args',
+      '{"pair":"EURUSD"}',
+      '--posture',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^posture$/m);
     expect(r.stdout).toMatch(/^ {2}✓ origin +a foreign Origin was refused with 403$/m);
@@ -86,14 +106,19 @@ describe('mcp-canary check --posture', () => {
     // --json prints an array of verdicts, one per target (functions/cli/README.md).
     const [v] = JSON.parse(r.stdout);
     expect(v.outcome).toBe('healthy');
-    expect(v.warnings.map((w: { detail: string }) => w.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/^posture origin: /), expect.stringMatching(/^posture unauthenticated: /)]));
+    expect(v.warnings.map((w: { detail: string }) => w.detail)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^posture origin: /), expect.stringMatching(/^posture unauthenticated: /)]),
+    );
   });
 });
 
 describe('bad input, exit 2 with one line', () => {
   it.each([
     [['check', 'http://127.0.0.1:9/mcp', '--catalog'], '--catalog needs a FILE'],
-    [['check', 'http://127.0.0.1:9/mcp', '--catalog', '/nonexistent/catalog.json'], '--catalog /nonexistent/catalog.json: cannot read the file (ENOENT)'],
+    [
+      ['check', 'http://127.0.0.1:9/mcp', '--catalog', '/nonexistent/catalog.json'],
+      '--catalog /nonexistent/catalog.json: cannot read the file (ENOENT)',
+    ],
   ])('%j', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);

@@ -23,7 +23,9 @@ beforeAll(async () => {
   api = await startRatesApi();
   modern = await startMcpServer({ era: 'modern', tools: [rateTool(api), { name: 'unannotated', handler: () => ({ content: [] }) }] });
   legacy = await startMcpServer({ era: 'legacy', tools: [rateTool(api)] });
-  echo = await startFaultServer(modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ isError: true, content: [{ type: 'text', text: 'no' }] }) }));
+  echo = await startFaultServer(
+    modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ isError: true, content: [{ type: 'text', text: 'no' }] }) }),
+  );
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-cli-'));
 });
 afterAll(async () => {
@@ -91,7 +93,15 @@ describe('mcp-canary check', () => {
     });
     try {
       for (const extra of [[], ['--json']]) {
-        const r = await cli(['check', hostile.url, '--header', `Authorization: Bearer ${TOKEN}`, '--header', 'X-Api-Key: key-5551234abcd', ...extra]);
+        const r = await cli([
+          'check',
+          hostile.url,
+          '--header',
+          `Authorization: Bearer ${TOKEN}`,
+          '--header',
+          'X-Api-Key: key-5551234abcd',
+          ...extra,
+        ]);
         expect(r.code).toBe(1);
         expect(r.stdout + r.stderr).not.toContain(TOKEN);
         expect(r.stdout + r.stderr).not.toContain('key-5551234abcd');
@@ -120,25 +130,40 @@ describe('console output of libraries', () => {
 describe('mcp-canary check --config', () => {
   it('runs one target of a fleet file with --target, and exits by its outcome', async () => {
     const file = join(dir, 'fleet.json');
-    writeFileSync(file, JSON.stringify({
-      homeRegion: 'eu-west-1',
-      targets: [
-        { name: 'rates-modern', url: modern.url, tool: { name: 'get_rate' } },
-        { name: 'broken', url: echo.url, tool: { name: 'get_rate' } },
-      ],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        homeRegion: 'eu-west-1',
+        targets: [
+          { name: 'rates-modern', url: modern.url, tool: { name: 'get_rate' } },
+          { name: 'broken', url: echo.url, tool: { name: 'get_rate' } },
+        ],
+      }),
+    );
     const one = await cli(['check', '--config', file, '--target', 'rates-modern', '--json']);
     expect(one.code).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject([{ target: 'rates-modern', outcome: 'healthy' }]);
 
     const all = await cli(['check', '--config', file, '--json']);
     expect(all.code).toBe(1);
-    expect(JSON.parse(all.stdout).map((v: { target: string; outcome: string }) => [v.target, v.outcome])).toEqual([['rates-modern', 'healthy'], ['broken', 'failed']]);
+    expect(JSON.parse(all.stdout).map((v: { target: string; outcome: string }) => [v.target, v.outcome])).toEqual([
+      ['rates-modern', 'healthy'],
+      ['broken', 'failed'],
+    ]);
   });
 
   it('exits 2 naming the field of a bad config file', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ homeRegion: 'eu-west-1', targets: [{ name: 'a', url: 'https://a.example/mcp' }, { name: 'b', url: 'b.example', timeoutMs: '10s' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        homeRegion: 'eu-west-1',
+        targets: [
+          { name: 'a', url: 'https://a.example/mcp' },
+          { name: 'b', url: 'b.example', timeoutMs: '10s' },
+        ],
+      }),
+    );
     const r = await cli(['check', '--config', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('targets[1].url is not an http(s) URL: got "b.example"');

@@ -25,7 +25,13 @@ const SAMPLE: Record<Flag['kind'], { raw: string | null; expected: (f: Flag) => 
 };
 /** Integers that pass the schema's bounds for each integer flag. */
 const INTEGER_SAMPLES: Record<string, number> = { 'timeout-ms': 1500, 'budget-ms': 20000, 'degraded-ms': 700, retries: 2 };
-const STRING_SAMPLES: Record<string, string> = { tool: 'get_rate', 'expect-text': 'EUR', 'health-url': 'http://127.0.0.1:1/health', revision: '2025-11-25', name: 'rates' };
+const STRING_SAMPLES: Record<string, string> = {
+  tool: 'get_rate',
+  'expect-text': 'EUR',
+  'health-url': 'http://127.0.0.1:1/health',
+  revision: '2025-11-25',
+  name: 'rates',
+};
 
 function get(o: unknown, dotted: string): unknown {
   return dotted.split('.').reduce<unknown>((cur, k) => (cur as Record<string, unknown> | undefined)?.[k], o);
@@ -39,16 +45,22 @@ describe('the flag table', () => {
     }
   });
 
-  it.each(FLAGS.filter((f) => f.field).map((f) => [f.name, f] as const))('--%s sets its config field and is named back in errors', (_name, f) => {
-    const raw = f.kind === 'string' ? STRING_SAMPLES[f.name]! : f.kind === 'integer' ? String(INTEGER_SAMPLES[f.name]) : SAMPLE[f.kind].raw;
-    const args = ['check', 'http://127.0.0.1:1/mcp', `--${f.name}`, ...(raw === null ? [] : [raw])];
-    if (f.requires && f.requires !== f.name) args.push(`--${f.requires}`, 'get_rate');
-    const cmd = parseCommand(args);
-    expect(cmd.kind).toBe('check');
-    const t = (cmd as unknown as { targets: unknown[] }).targets[0];
-    expect(get(t, f.field!)).toEqual(f.kind === 'string' ? raw : f.kind === 'integer' ? INTEGER_SAMPLES[f.name] : SAMPLE[f.kind].expected(f));
-    expect(flagForField(f.field!.split('.'))).toBe(`--${f.name}`);
-  });
+  it.each(FLAGS.filter((f) => f.field).map((f) => [f.name, f] as const))(
+    '--%s sets its config field and is named back in errors',
+    (_name, f) => {
+      const raw =
+        f.kind === 'string' ? STRING_SAMPLES[f.name]! : f.kind === 'integer' ? String(INTEGER_SAMPLES[f.name]) : SAMPLE[f.kind].raw;
+      const args = ['check', 'http://127.0.0.1:1/mcp', `--${f.name}`, ...(raw === null ? [] : [raw])];
+      if (f.requires && f.requires !== f.name) args.push(`--${f.requires}`, 'get_rate');
+      const cmd = parseCommand(args);
+      expect(cmd.kind).toBe('check');
+      const t = (cmd as unknown as { targets: unknown[] }).targets[0];
+      expect(get(t, f.field!)).toEqual(
+        f.kind === 'string' ? raw : f.kind === 'integer' ? INTEGER_SAMPLES[f.name] : SAMPLE[f.kind].expected(f),
+      );
+      expect(flagForField(f.field!.split('.'))).toBe(`--${f.name}`);
+    },
+  );
 
   it('names a bad value by its flag, derived from the table', () => {
     expect(() => parseCommand(['check', 'http://127.0.0.1:1/mcp', '--timeout-ms', '50'])).toThrow(/--timeout-ms must be at least 100 ms/);
@@ -57,7 +69,7 @@ describe('the flag table', () => {
 });
 
 describe('the defaults HELP shows', () => {
-  it('are the config schema\'s own defaults', () => {
+  it("are the config schema's own defaults", () => {
     const shown = (name: string) => FLAGS.find((f) => f.name === name)!.default;
     expect(shown('timeout-ms')).toBe(String(DEFAULT_TIMEOUT_MS));
     expect(shown('budget-ms')).toBe(String(DEFAULT_BUDGET_MS));
@@ -67,7 +79,7 @@ describe('the defaults HELP shows', () => {
 });
 
 describe('one version', () => {
-  it('--version prints package.json\'s version', async () => {
+  it("--version prints package.json's version", async () => {
     let out = '';
     const code = await main(['--version'], { stdout: (s) => (out += s), stderr: () => {} });
     expect(code).toBe(0);
@@ -80,7 +92,10 @@ describe('one version', () => {
     try {
       await judge(target(server.url, { tool: undefined, headers: {} }));
       const init = server.received.find((r) => r.rpcMethod === 'initialize')!;
-      expect((JSON.parse(init.body) as { params: { clientInfo: unknown } }).params.clientInfo).toEqual({ name: 'mcp-canary', version: VERSION });
+      expect((JSON.parse(init.body) as { params: { clientInfo: unknown } }).params.clientInfo).toEqual({
+        name: 'mcp-canary',
+        version: VERSION,
+      });
       for (const r of server.received) expect(r.headers['user-agent']).toBe(`mcp-canary/${VERSION}`);
       expect(USER_AGENT).toBe(`mcp-canary/${VERSION}`);
     } finally {

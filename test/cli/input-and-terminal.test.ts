@@ -17,7 +17,9 @@ const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'mcp-canary-input-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-canary-input-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('config input', () => {
@@ -31,7 +33,13 @@ describe('config input', () => {
 
   it('the same in a config file → exit 2 naming targets[0].headers.X-Api-Key', async () => {
     const file = join(dir, 'fleet.json');
-    writeFileSync(file, JSON.stringify({ homeRegion: 'eu-west-1', targets: [{ name: 'a', url: 'https://a.example/mcp', headers: { 'X-Api-Key': 'k\u201csecretpart\u201d' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        homeRegion: 'eu-west-1',
+        targets: [{ name: 'a', url: 'https://a.example/mcp', headers: { 'X-Api-Key': 'k\u201csecretpart\u201d' } }],
+      }),
+    );
     const r = await cli(['check', '--config', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('targets[0].headers.X-Api-Key value has a character outside Latin-1');
@@ -64,19 +72,32 @@ describe('config input', () => {
 describe('terminal safety', () => {
   let hostile: FaultServer;
   beforeAll(async () => {
-    const endpoint = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ isError: true, content: [{ type: 'text', text: 'boom\u001b[2J\u0007\rerased\bX' }] }) });
+    const endpoint = modernEndpoint({
+      tools: [readOnlyRateTool],
+      call: () => ({ isError: true, content: [{ type: 'text', text: 'boom\u001b[2J\u0007\rerased\bX' }] }),
+    });
     hostile = await startFaultServer((req, res, rx) => {
       if (rx.rpcMethod !== 'server/discover') return endpoint(req, res, rx);
-      rpcResult(res, rx.rpcId, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'evil\nHEALTHY  forged line\u001b]0;title\u0007', version: '1\r\u001b[31m' } } });
+      rpcResult(res, rx.rpcId, {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        _meta: {
+          'io.modelcontextprotocol/serverInfo': { name: 'evil\nHEALTHY  forged line\u001b]0;title\u0007', version: '1\r\u001b[31m' },
+        },
+      });
     });
   });
-  afterAll(async () => { await hostile.close(); });
+  afterAll(async () => {
+    await hostile.close();
+  });
 
   it('escapes control characters and newlines from the server: no forged line, no escape sequence', async () => {
     const r = await cli(['check', hostile.url, '--tool', 'get_rate']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.filter((l) => /^(HEALTHY|FAILED|DEGRADED|INCONCLUSIVE)/.test(l))).toEqual([expect.stringMatching(/^FAILED {2}tool_error/)]);
+    expect(lines.filter((l) => /^(HEALTHY|FAILED|DEGRADED|INCONCLUSIVE)/.test(l))).toEqual([
+      expect.stringMatching(/^FAILED {2}tool_error/),
+    ]);
     // eslint-disable-next-line no-control-regex -- looking for the raw control characters
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(r.stdout).toContain('boom\\x1b[2J\\x07 erased\\x08X');
@@ -124,8 +145,16 @@ describe('renderVerdict', () => {
   it('prints a newline, CR and ESC inside any verdict field as visible escapes on their own line', async () => {
     const { renderVerdict } = await import('../../functions/cli/render.ts');
     const out = renderVerdict({
-      target: 't', outcome: 'failed', failure: 'protocol', detail: 'x\nHEALTHY  forged\r\u001b[1A', revision: '2026-07-28',
-      server: { name: 'n\nHEALTHY', version: '1\u2028' }, durationMs: 1, retries: 0, traceId: 'a'.repeat(32), warnings: [],
+      target: 't',
+      outcome: 'failed',
+      failure: 'protocol',
+      detail: 'x\nHEALTHY  forged\r\u001b[1A',
+      revision: '2026-07-28',
+      server: { name: 'n\nHEALTHY', version: '1\u2028' },
+      durationMs: 1,
+      retries: 0,
+      traceId: 'a'.repeat(32),
+      warnings: [],
       probes: [{ name: 'discover', ok: false, durationMs: 1, detail: 'd\n\u009bX', failure: 'protocol' }],
     });
     expect(out.split('\n')).toHaveLength(3);

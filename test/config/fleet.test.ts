@@ -18,12 +18,28 @@ function errorOf(raw: unknown): string {
 describe('fleet config', () => {
   it('fills the documented defaults', () => {
     const f = parseFleet(ok);
-    expect(f).toMatchObject({ schedule: 'rate(1 minute)', failureThreshold: 3, namespace: 'McpCanary', notify: { pages: [], tickets: [], canaryOwner: [] } });
-    expect(f.targets[0]).toMatchObject({ revision: 'auto', timeoutMs: 10_000, budgetMs: 30_000, degradedMs: 5_000, retries: 0, headers: {}, headerSecrets: {} });
+    expect(f).toMatchObject({
+      schedule: 'rate(1 minute)',
+      failureThreshold: 3,
+      namespace: 'McpCanary',
+      notify: { pages: [], tickets: [], canaryOwner: [] },
+    });
+    expect(f.targets[0]).toMatchObject({
+      revision: 'auto',
+      timeoutMs: 10_000,
+      budgetMs: 30_000,
+      degradedMs: 5_000,
+      retries: 0,
+      headers: {},
+      headerSecrets: {},
+    });
   });
 
   it('accepts per-target schedule, regions and runbook', () => {
-    const f = parseFleet({ ...ok, targets: [{ ...ok.targets[0], schedule: 'rate(5 minutes)', probeRegions: ['us-east-1'], runbookUrl: 'https://wiki.example/rates' }] });
+    const f = parseFleet({
+      ...ok,
+      targets: [{ ...ok.targets[0], schedule: 'rate(5 minutes)', probeRegions: ['us-east-1'], runbookUrl: 'https://wiki.example/rates' }],
+    });
     expect(f.targets[0]).toMatchObject({ schedule: 'rate(5 minutes)', probeRegions: ['us-east-1'] });
   });
 
@@ -35,9 +51,15 @@ describe('fleet config', () => {
     [{ ...ok, schedule: 'every minute' }, 'schedule must be an EventBridge rate expression'],
     [{ ...ok, probeRegions: ['eu-west-1'], quorum: 2 }, 'quorum (2) is more than the 1 probe region(s)'],
     [{ ...ok, notify: { pages: [{ url: 'http://pd.example' }] } }, 'notify.pages[0].url must be an https URL'],
-    [{ ...ok, targets: [{ ...ok.targets[0], headerSecrets: { Authorization: { vault: 'x' } } }] }, 'targets[0].headerSecrets.Authorization must be { secretsManager'],
+    [
+      { ...ok, targets: [{ ...ok.targets[0], headerSecrets: { Authorization: { vault: 'x' } } }] },
+      'targets[0].headerSecrets.Authorization must be { secretsManager',
+    ],
     [{ ...ok, targets: [{ ...ok.targets[0], timeoutMs: 40_000 }] }, 'targets[0].timeoutMs (40000) is longer than the run budget'],
-    [{ ...ok, targets: [{ ...ok.targets[0], tool: { name: 'x', expectJsonn: {} } }] }, 'targets[0].tool has unknown field(s) "expectJsonn"'],
+    [
+      { ...ok, targets: [{ ...ok.targets[0], tool: { name: 'x', expectJsonn: {} } }] },
+      'targets[0].tool has unknown field(s) "expectJsonn"',
+    ],
   ])('names the field and the fix: %#', (raw, message) => {
     expect(errorOf(raw)).toContain(message);
   });

@@ -29,7 +29,8 @@ const RUN: Readonly<Record<string, readonly string[]>> = {
 
 /** Client scenarios a canary's requests do not exercise, and why. */
 const EXCLUDED: Readonly<Record<string, string>> = {
-  'elicitation-sep1034-client-defaults': 'the canary declares no elicitation capability: a canary tool must answer unattended, and one that asks is tool_error',
+  'elicitation-sep1034-client-defaults':
+    'the canary declares no elicitation capability: a canary tool must answer unattended, and one that asks is tool_error',
 };
 /** The OAuth scenarios belong to the canary's OAuth step (functions/auth), run by its own tests. */
 const isAuthScenario = (name: string) => name.startsWith('auth/');
@@ -57,10 +58,14 @@ describe('the official conformance suite, client scenarios', () => {
   it.each(cases)('%s at %s passes every check', async (scenario, version) => {
     expect(SCENARIO_FLAGS[scenario]).toBeDefined();
     const command = `${process.execPath} ${TSX} ${ADAPTER}`;
-    const r = await runToEnd(NODE22, [SUITE, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '20000', '-o', results], {
-      cwd: ROOT,
-      killAfterMs: 40_000,
-    });
+    const r = await runToEnd(
+      NODE22,
+      [SUITE, 'client', '--command', command, '--scenario', scenario, '--spec-version', version, '--timeout', '20000', '-o', results],
+      {
+        cwd: ROOT,
+        killAfterMs: 40_000,
+      },
+    );
     const out = `${r.stdout}\n${r.stderr}`;
     // The suite fails on any FAILURE or WARNING check and on a client that exits non-zero.
     expect(out, out).toMatch(/OVERALL: PASSED/);

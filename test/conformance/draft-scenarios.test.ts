@@ -13,7 +13,10 @@ import { target } from '../probe/helpers.ts';
 
 const RO = { readOnlyHint: true };
 let server: FaultServer | undefined;
-afterEach(async () => { await server?.close(); server = undefined; });
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 async function serve(handler: FaultHandler): Promise<FaultServer> {
   server = await startFaultServer(handler);
@@ -43,7 +46,17 @@ describe('request-metadata (SEP-2575): per-request _meta and MCP-Protocol-Versio
     const s = await serve((req, res, rx) => {
       if (!rejected) {
         rejected = true;
-        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } }));
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: rx.rpcId,
+            error: {
+              code: -32022,
+              message: 'Unsupported protocol version',
+              data: { supported: ['2026-07-28'], requested: '2026-07-28' },
+            },
+          }),
+        );
       }
       return endpoint(req, res, rx);
     });
@@ -75,8 +88,19 @@ describe('http-custom-headers (SEP-2243): x-mcp-header parameters mirrored into 
       method_val: { type: 'string', 'x-mcp-header': 'Method' },
       query: { type: 'string' },
     };
-    const s = await serve(modernEndpoint({ tools: [{ name: 'test_custom_headers', inputSchema: { type: 'object', properties }, annotations: RO }] }));
-    const args = { region: 'us-west1', priority: 42, debug: true, non_ascii: 'Hello, 世界', padded: ' padded ', verbose: null, method_val: 'test-method', query: 'SELECT 1' };
+    const s = await serve(
+      modernEndpoint({ tools: [{ name: 'test_custom_headers', inputSchema: { type: 'object', properties }, annotations: RO }] }),
+    );
+    const args = {
+      region: 'us-west1',
+      priority: 42,
+      debug: true,
+      non_ascii: 'Hello, 世界',
+      padded: ' padded ',
+      verbose: null,
+      method_val: 'test-method',
+      query: 'SELECT 1',
+    };
     const v = await judge(target(s.url, { tool: { name: 'test_custom_headers', arguments: args } }));
     expect(v.outcome, v.detail).toBe('healthy');
     const h = posts(s).find((r) => r.rpcMethod === 'tools/call')!.headers;
@@ -100,7 +124,11 @@ describe('http-custom-headers (SEP-2243): x-mcp-header parameters mirrored into 
 
 describe('http-invalid-tool-headers (SEP-2243): tools with invalid x-mcp-header are excluded', () => {
   const tools = [
-    { name: 'valid_tool', annotations: RO, inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } },
+    {
+      name: 'valid_tool',
+      annotations: RO,
+      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+    },
     ...Object.entries({
       invalid_empty_header: { value: { type: 'string', 'x-mcp-header': '' } },
       invalid_object_header: { data: { type: 'object', 'x-mcp-header': 'Data' } },
@@ -131,15 +159,30 @@ describe('json-schema-ref-no-deref (SEP-2106): a network $ref is never fetched',
   it('in a tool inputSchema or outputSchema, the canary never requests the $ref URL', async () => {
     const fetched: IncomingMessage[] = [];
     let canary = '';
-    const endpoint = (tools: unknown[]) => modernEndpoint({ tools, call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { displayName: 'x' } }) });
+    const endpoint = (tools: unknown[]) =>
+      modernEndpoint({ tools, call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { displayName: 'x' } }) });
     const s = await serve((req, res, rx) => {
       if (req.url?.startsWith('/canary')) {
         fetched.push(req);
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"object"}');
       }
       return endpoint([
-        { name: 'lookup_user', annotations: RO, inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', $defs: { id: { type: 'string' } }, properties: { id: { $ref: '#/$defs/id' }, profile: { $ref: canary } } } },
-        { name: 'profile', annotations: RO, inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { displayName: { $ref: canary } } } },
+        {
+          name: 'lookup_user',
+          annotations: RO,
+          inputSchema: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            $defs: { id: { type: 'string' } },
+            properties: { id: { $ref: '#/$defs/id' }, profile: { $ref: canary } },
+          },
+        },
+        {
+          name: 'profile',
+          annotations: RO,
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', properties: { displayName: { $ref: canary } } },
+        },
       ])(req, res, rx);
     });
     canary = `${new URL(s.url).origin}/canary/profile-schema.json`;

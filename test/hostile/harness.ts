@@ -11,7 +11,11 @@ export const BUDGET_MS = 3_000;
 /** The run budget + 10 %: no row may take longer. */
 export const BOUND_MS = BUDGET_MS * 1.1;
 
-export async function judgeFault(handler: FaultHandler, over: Partial<TargetInput> = {}, tls = false): Promise<{ v: Verdict; received: string[]; url: string }> {
+export async function judgeFault(
+  handler: FaultHandler,
+  over: Partial<TargetInput> = {},
+  tls = false,
+): Promise<{ v: Verdict; received: string[]; url: string }> {
   const server = await startFaultServer(handler, tls ? { tls: selfSignedCert() } : {});
   try {
     const v = await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, ...over }));
@@ -29,21 +33,22 @@ export function expectVerdict(v: Verdict, outcome: string, failure: string | nul
 
 /** Streams `total` bytes in 64 KiB chunks until the client goes away. */
 export function hugeBody(total: number): FaultHandler {
-  return (_req, res) => new Promise<void>((resolve) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    const pump = () => {
-      while (sent < total) {
-        sent += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      res.end();
-      resolve();
-    };
-    res.on('close', () => resolve());
-    pump();
-  });
+  return (_req, res) =>
+    new Promise<void>((resolve) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+        resolve();
+      };
+      res.on('close', () => resolve());
+      pump();
+    });
 }
 
 /**
@@ -59,23 +64,39 @@ export function legacyEndpoint(opts: {
   onGet?: FaultHandler;
 }): FaultHandler {
   return (req, res, rx) => {
-    const json = (body: unknown, status = 200): void => void res.writeHead(status, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' }).end(JSON.stringify(body));
+    const json = (body: unknown, status = 200): void =>
+      void res.writeHead(status, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' }).end(JSON.stringify(body));
     if (rx.method === 'GET') return opts.onGet ? opts.onGet(req, res, rx) : void res.writeHead(405).end();
     if (rx.method === 'DELETE') return void res.writeHead(200).end();
     switch (rx.rpcMethod) {
       case 'server/discover':
         return json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }, 400);
       case 'initialize':
-        return json({ jsonrpc: '2.0', id: rx.rpcId, result: { protocolVersion: opts.protocolVersion ?? '2025-11-25', capabilities: opts.capabilities ?? { tools: {} }, serverInfo: opts.serverInfo ?? { name: 'legacy-hand', version: '1.0.0' } } });
+        return json({
+          jsonrpc: '2.0',
+          id: rx.rpcId,
+          result: {
+            protocolVersion: opts.protocolVersion ?? '2025-11-25',
+            capabilities: opts.capabilities ?? { tools: {} },
+            serverInfo: opts.serverInfo ?? { name: 'legacy-hand', version: '1.0.0' },
+          },
+        });
       case 'notifications/initialized':
         return void res.writeHead(202).end();
       case 'tools/list':
         return json({ jsonrpc: '2.0', id: rx.rpcId, result: { tools: opts.tools ?? [readOnly] } });
       case 'tools/call':
         if (opts.call) return opts.call(req, res, rx);
-        return json({ jsonrpc: '2.0', id: rx.rpcId, result: { content: [{ type: 'text', text: 'rate 1.08' }], structuredContent: { rate: 1.08 } } });
+        return json({
+          jsonrpc: '2.0',
+          id: rx.rpcId,
+          result: { content: [{ type: 'text', text: 'rate 1.08' }], structuredContent: { rate: 1.08 } },
+        });
       default:
-        return json({ jsonrpc: '2.0', id: rx.rpcId ?? null, error: { code: -32601, message: 'Method not found' } }, rx.rpcId === undefined ? 202 : 200);
+        return json(
+          { jsonrpc: '2.0', id: rx.rpcId ?? null, error: { code: -32601, message: 'Method not found' } },
+          rx.rpcId === undefined ? 202 : 200,
+        );
     }
   };
 }

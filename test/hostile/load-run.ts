@@ -31,27 +31,39 @@ const expected: Record<Kind, { outcome: string; failure: string | null }> = {
 const mix: Kind[] = [...Array(60).fill('modern'), ...Array(60).fill('legacy'), ...Array(40).fill('slow'), ...Array(40).fill('hanging')];
 
 const started = performance.now();
-const verdicts = await Promise.all(mix.map((kind, i) => judge(Target.parse({
-  name: `${kind}-${i}`,
-  url: `${urls[kind]}?n=${i}`,
-  tool: { name: 'get_rate' },
-  timeoutMs: TIMEOUT_MS,
-  budgetMs: BUDGET_MS,
-  degradedMs: DEGRADED_MS,
-})).then((v) => ({ kind, v }))));
+const verdicts = await Promise.all(
+  mix.map((kind, i) =>
+    judge(
+      Target.parse({
+        name: `${kind}-${i}`,
+        url: `${urls[kind]}?n=${i}`,
+        tool: { name: 'get_rate' },
+        timeoutMs: TIMEOUT_MS,
+        budgetMs: BUDGET_MS,
+        degradedMs: DEGRADED_MS,
+      }),
+    ).then((v) => ({ kind, v })),
+  ),
+);
 const elapsedMs = performance.now() - started;
 
-const wrong = verdicts.filter(({ kind, v }) => v.outcome !== expected[kind].outcome || v.failure !== expected[kind].failure)
-  .map(({ kind, v }) => `${v.target}: expected ${expected[kind].outcome}/${expected[kind].failure}, got ${v.outcome}/${v.failure} (${v.detail})`);
+const wrong = verdicts
+  .filter(({ kind, v }) => v.outcome !== expected[kind].outcome || v.failure !== expected[kind].failure)
+  .map(
+    ({ kind, v }) =>
+      `${v.target}: expected ${expected[kind].outcome}/${expected[kind].failure}, got ${v.outcome}/${v.failure} (${v.detail})`,
+  );
 const byKind = (k: Kind) => verdicts.filter((x) => x.kind === k).map((x) => x.v.durationMs);
 
 await servers.stop();
-process.stdout.write(`${JSON.stringify({
-  endpoints: verdicts.length,
-  elapsedMs: Math.round(elapsedMs),
-  budgetMs: BUDGET_MS,
-  slowestRunMs: Math.max(...verdicts.map(({ v }) => v.durationMs)),
-  healthyRunMsMax: Math.max(...byKind('modern'), ...byKind('legacy')),
-  wrong,
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    endpoints: verdicts.length,
+    elapsedMs: Math.round(elapsedMs),
+    budgetMs: BUDGET_MS,
+    slowestRunMs: Math.max(...verdicts.map(({ v }) => v.durationMs)),
+    healthyRunMsMax: Math.max(...byKind('modern'), ...byKind('legacy')),
+    wrong,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  })}\n`,
+);

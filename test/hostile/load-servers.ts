@@ -11,11 +11,23 @@ const SLOW_ANSWER_MS = Number(process.argv[2] ?? 1_000);
 const api = await startRatesApi();
 const modern = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
 const legacy = await startMcpServer({ era: 'legacy', tools: [rateTool(api)] });
-const endpoint = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [{ type: 'text', text: 'EURUSD 1.08' }], structuredContent: { rate: 1.08 } }) });
-const slow = await startFaultServer((req, res, rx) => new Promise<void>((resolve) => {
-  const t = setTimeout(() => { void endpoint(req, res, rx); resolve(); }, SLOW_ANSWER_MS);
-  res.on('close', () => { clearTimeout(t); resolve(); });
-}));
+const endpoint = modernEndpoint({
+  tools: [readOnlyRateTool],
+  call: () => ({ content: [{ type: 'text', text: 'EURUSD 1.08' }], structuredContent: { rate: 1.08 } }),
+});
+const slow = await startFaultServer(
+  (req, res, rx) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        void endpoint(req, res, rx);
+        resolve();
+      }, SLOW_ANSWER_MS);
+      res.on('close', () => {
+        clearTimeout(t);
+        resolve();
+      });
+    }),
+);
 const hanging = await startFaultServer((_req, res) => new Promise<void>((resolve) => res.on('close', () => resolve())));
 
 process.stdout.write(`${JSON.stringify({ modern: modern.url, legacy: legacy.url, slow: slow.url, hanging: hanging.url })}\n`);

@@ -16,8 +16,12 @@ import { target } from '../probe/helpers.ts';
 import { BUDGET_MS, expectVerdict, hugeBody, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
 
 let api: RatesApi;
-beforeAll(async () => { api = await startRatesApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await startRatesApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 describe('network and TLS', () => {
   it('connection refused → failed/unreachable', async () => {
@@ -36,14 +40,22 @@ describe('network and TLS', () => {
   });
 
   it('a self-signed certificate → failed/tls, no request ever sent', async () => {
-    const { v, received } = await judgeFault((_q, res) => { res.end(); }, {}, true);
+    const { v, received } = await judgeFault(
+      (_q, res) => {
+        res.end();
+      },
+      {},
+      true,
+    );
     expectVerdict(v, 'failed', 'tls', /SELF_SIGNED|CERT/);
     expect(received).toEqual([]);
   });
 
   it('a TCP port that accepts and never speaks HTTP → failed/timeout within the request timeout', async () => {
     const sockets = new Set<import('node:net').Socket>();
-    const server: NetServer = createNetServer((s) => { sockets.add(s); });
+    const server: NetServer = createNetServer((s) => {
+      sockets.add(s);
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const port = (server.address() as { port: number }).port;
@@ -65,20 +77,32 @@ describe('slow, endless and huge answers', () => {
   });
 
   it('sends headers, then drips the body one byte at a time → failed/timeout', async () => {
-    const { v } = await judgeFault((_q, res) => new Promise<void>((resolve) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const t = setInterval(() => res.write(' '), 50);
-      res.on('close', () => { clearInterval(t); resolve(); });
-    }));
+    const { v } = await judgeFault(
+      (_q, res) =>
+        new Promise<void>((resolve) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const t = setInterval(() => res.write(' '), 50);
+          res.on('close', () => {
+            clearInterval(t);
+            resolve();
+          });
+        }),
+    );
     expectVerdict(v, 'failed', 'timeout');
   });
 
   it('an SSE stream that only sends keep-alive comments forever → failed/timeout', async () => {
-    const { v } = await judgeFault((_q, res) => new Promise<void>((resolve) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const t = setInterval(() => res.write(': keep-alive\n\n'), 50);
-      res.on('close', () => { clearInterval(t); resolve(); });
-    }));
+    const { v } = await judgeFault(
+      (_q, res) =>
+        new Promise<void>((resolve) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const t = setInterval(() => res.write(': keep-alive\n\n'), 50);
+          res.on('close', () => {
+            clearInterval(t);
+            resolve();
+          });
+        }),
+    );
     expectVerdict(v, 'failed', 'timeout');
   });
 
@@ -90,17 +114,23 @@ describe('slow, endless and huge answers', () => {
 
 describe('answers that are not MCP', () => {
   it('an HTML 502 from a proxy → failed/http_status', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+    });
     expectVerdict(v, 'failed', 'http_status', /HTTP 502, text\/html/);
   });
 
   it('200 with invalid JSON → failed/protocol', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": "2.0", "id": '); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": "2.0", "id": ');
+    });
     expectVerdict(v, 'failed', 'protocol');
   });
 
   it('valid JSON-RPC with the wrong id → failed/protocol, at once rather than at the timeout', async () => {
-    const { v } = await judgeFault((_q, res) => rpcResult(res, 987654, { supportedVersions: ['2026-07-28'], capabilities: {} }), { timeoutMs: 2_500 });
+    const { v } = await judgeFault((_q, res) => rpcResult(res, 987654, { supportedVersions: ['2026-07-28'], capabilities: {} }), {
+      timeoutMs: 2_500,
+    });
     expectVerdict(v, 'failed', 'protocol', /carries id 987654/);
     expect(v.durationMs).toBeLessThan(2_500);
   });
@@ -113,7 +143,9 @@ describe('answers that are not MCP', () => {
 
   it('a JSON-RPC error to tools/list → failed/protocol', async () => {
     const endpoint = modernEndpoint({ tools: [] });
-    const { v } = await judgeFault((req, res, rx) => (rx.rpcMethod === 'tools/list' ? rpcError(res, 200, rx.rpcId, -32603, 'index unavailable') : endpoint(req, res, rx)));
+    const { v } = await judgeFault((req, res, rx) =>
+      rx.rpcMethod === 'tools/list' ? rpcError(res, 200, rx.rpcId, -32603, 'index unavailable') : endpoint(req, res, rx),
+    );
     expectVerdict(v, 'failed', 'protocol', /tools\/list: JSON-RPC error -32603: index unavailable/);
   });
 
@@ -136,19 +168,27 @@ describe('answers that are not MCP', () => {
 describe('HTTP statuses', () => {
   it('401 with WWW-Authenticate → failed/auth, the challenge in the detail, no fallback', async () => {
     const { v, received } = await judgeFault((_q, res) => {
-      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="https://auth.example/.well-known/oauth-protected-resource", error="invalid_token"' }).end();
+      res
+        .writeHead(401, {
+          'www-authenticate': 'Bearer resource_metadata="https://auth.example/.well-known/oauth-protected-resource", error="invalid_token"',
+        })
+        .end();
     });
     expectVerdict(v, 'failed', 'auth', /HTTP 401.*invalid_token/);
     expect(received).toEqual(['server/discover']);
   });
 
   it('403 → failed/auth', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(403).end('forbidden'); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(403).end('forbidden');
+    });
     expectVerdict(v, 'failed', 'auth', /HTTP 403/);
   });
 
   it('429 with Retry-After → failed/http_status, Retry-After in the detail', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(429, { 'retry-after': '120', 'content-type': 'application/json' }).end('{}'); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(429, { 'retry-after': '120', 'content-type': 'application/json' }).end('{}');
+    });
     expectVerdict(v, 'failed', 'http_status', /HTTP 429.*Retry-After: 120/);
   });
 
@@ -187,7 +227,8 @@ describe('sessions and eras', () => {
     const lb = await startFaultServer(async (req, res, rx) => {
       const upstream = turn++ % 2 === 0 ? a.url : b.url;
       const headers: Record<string, string> = {};
-      for (const [k, val] of Object.entries(req.headers)) if (typeof val === 'string' && k !== 'host' && k !== 'content-length') headers[k] = val;
+      for (const [k, val] of Object.entries(req.headers))
+        if (typeof val === 'string' && k !== 'host' && k !== 'content-length') headers[k] = val;
       const r = await fetch(upstream, { method: rx.method, headers, ...(rx.body ? { body: rx.body } : {}) });
       res.writeHead(r.status, Object.fromEntries(r.headers));
       res.end(Buffer.from(await r.arrayBuffer()));
@@ -206,13 +247,21 @@ describe('sessions and eras', () => {
     const handler = modernEndpoint({ tools: [readOnlyRateTool] });
     const flipping: FaultHandler = (req, res, rx) => {
       if (rx.rpcMethod === 'server/discover') return handler(req, res, rx);
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }));
     };
     const server = await startFaultServer(flipping);
     try {
       const verdicts = [];
       for (let i = 0; i < 3; i++) verdicts.push(await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS })));
-      for (const v of verdicts) expectVerdict(v, 'failed', 'revision', /tools\/list: .*HTTP 400: "Bad Request: Server not initialized".*discover offered 2026-07-28/);
+      for (const v of verdicts)
+        expectVerdict(
+          v,
+          'failed',
+          'revision',
+          /tools\/list: .*HTTP 400: "Bad Request: Server not initialized".*discover offered 2026-07-28/,
+        );
       expect(new Set(verdicts.map((v) => `${v.revision}/${v.failure}`))).toEqual(new Set(['2026-07-28/revision']));
       expect(server.received.map((r) => r.rpcMethod)).not.toContain('initialize');
     } finally {
@@ -270,7 +319,12 @@ describe('tools', () => {
   it('a result with resultType "input_required" → failed/tool_error: a canary tool must answer unattended', async () => {
     const { v } = await judgeFault((req, res, rx) => {
       if (rx.rpcMethod === 'tools/call') {
-        return rpcResult(res, rx.rpcId, { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } } });
+        return rpcResult(res, rx.rpcId, {
+          resultType: 'input_required',
+          inputRequests: {
+            confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } },
+          },
+        });
       }
       return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);
     });
@@ -284,7 +338,11 @@ describe('tools', () => {
   });
 
   it('a destructive tool → inconclusive/unsafe_tool, never called', async () => {
-    const { v, received } = await judgeFault(modernEndpoint({ tools: [{ name: 'get_rate', inputSchema: { type: 'object' }, annotations: { destructiveHint: true, readOnlyHint: false } }] }));
+    const { v, received } = await judgeFault(
+      modernEndpoint({
+        tools: [{ name: 'get_rate', inputSchema: { type: 'object' }, annotations: { destructiveHint: true, readOnlyHint: false } }],
+      }),
+    );
     expectVerdict(v, 'inconclusive', 'unsafe_tool', /destructiveHint: true/);
     expect(received).not.toContain('tools/call');
   });
@@ -292,10 +350,16 @@ describe('tools', () => {
 
 describe('secrets', () => {
   it('a redirect to another origin: neither Authorization nor any --header is forwarded there', async () => {
-    const elsewhere = await startFaultServer((_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
+    const elsewhere = await startFaultServer((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
     try {
-      const { v } = await judgeFault((_q, res) => { res.writeHead(307, { location: elsewhere.url.replace('127.0.0.1', 'localhost') }).end(); },
-        { headers: { Authorization: 'Bearer sk-redirect-31337', 'X-Api-Key': 'key-redirect-31337' } });
+      const { v } = await judgeFault(
+        (_q, res) => {
+          res.writeHead(307, { location: elsewhere.url.replace('127.0.0.1', 'localhost') }).end();
+        },
+        { headers: { Authorization: 'Bearer sk-redirect-31337', 'X-Api-Key': 'key-redirect-31337' } },
+      );
       expectVerdict(v, 'failed', 'http_status', /HTTP 307 redirect to http:\/\/localhost:\d+ not followed/);
       expect(elsewhere.received).toEqual([]);
       for (const r of elsewhere.received) {
@@ -310,7 +374,12 @@ describe('secrets', () => {
 
   it('a server that echoes the Authorization header in its error body and its tool text → the secret is nowhere in the verdict', async () => {
     const echo: FaultHandler = (req, res, rx) => {
-      if (rx.rpcMethod === 'tools/call') return rpcResult(res, rx.rpcId, { resultType: 'complete', isError: true, content: [{ type: 'text', text: `token ${req.headers.authorization}` }] });
+      if (rx.rpcMethod === 'tools/call')
+        return rpcResult(res, rx.rpcId, {
+          resultType: 'complete',
+          isError: true,
+          content: [{ type: 'text', text: `token ${req.headers.authorization}` }],
+        });
       return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);
     };
     const { v } = await judgeFault(echo);
@@ -321,7 +390,12 @@ describe('secrets', () => {
   it('a secret echoed across the point where a detail is cut → not even its head is left', async () => {
     // The answer check shows 79 characters of the text and an ellipsis; the cut falls inside the token.
     const echo: FaultHandler = (req, res, rx) => {
-      if (rx.rpcMethod === 'tools/call') return rpcResult(res, rx.rpcId, { resultType: 'complete', content: [{ type: 'text', text: `${'x'.repeat(66)}${req.headers.authorization}` }], structuredContent: { rate: 1.08 } });
+      if (rx.rpcMethod === 'tools/call')
+        return rpcResult(res, rx.rpcId, {
+          resultType: 'complete',
+          content: [{ type: 'text', text: `${'x'.repeat(66)}${req.headers.authorization}` }],
+          structuredContent: { rate: 1.08 },
+        });
       return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);
     };
     const { v } = await judgeFault(echo, { tool: { name: 'get_rate', expectText: 'EURUSD' } });
@@ -339,13 +413,22 @@ describe('answers that cannot carry the response: failed at once, not at the tim
   };
 
   it('an SSE answer with both result and error → failed/protocol at once', async () => {
-    const { v } = await judgeFault((_q, res, rx) => sse(res, `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, result: {}, error: { code: 1, message: 'x' } })}\n\n`), LONG);
+    const { v } = await judgeFault(
+      (_q, res, rx) =>
+        sse(
+          res,
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, result: {}, error: { code: 1, message: 'x' } })}\n\n`,
+        ),
+      LONG,
+    );
     expectVerdict(v, 'failed', 'protocol', /carries both result and error/);
     expect(v.durationMs).toBeLessThan(2_500);
   });
 
   it('a JSON answer of [] → failed/protocol at once', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('[]'); }, LONG);
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }, LONG);
     expectVerdict(v, 'failed', 'protocol', /empty JSON array/);
     expect(v.durationMs).toBeLessThan(2_500);
   });
@@ -356,7 +439,7 @@ describe('answers that cannot carry the response: failed at once, not at the tim
     expect(v.durationMs).toBeLessThan(2_500);
   });
 
-  it('on 2026-07-28, a tool call\'s stream that ends after an event id without the answer → failed/protocol at once (no resumption there)', async () => {
+  it("on 2026-07-28, a tool call's stream that ends after an event id without the answer → failed/protocol at once (no resumption there)", async () => {
     const endpoint = modernEndpoint({ tools: [readOnlyRateTool] });
     const { v, received } = await judgeFault((req, res, rx) => {
       if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
@@ -368,7 +451,9 @@ describe('answers that cannot carry the response: failed at once, not at the tim
   });
 
   it('202 Accepted to a request → failed/protocol at once', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(202).end(); }, LONG);
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(202).end();
+    }, LONG);
     expectVerdict(v, 'failed', 'protocol', /HTTP 202 Accepted to a request/);
     expect(v.durationMs).toBeLessThan(2_500);
   });
@@ -384,24 +469,39 @@ describe('answers that cannot carry the response: failed at once, not at the tim
   });
 });
 
-describe('the server\'s own words and the class the evidence names', () => {
+describe("the server's own words and the class the evidence names", () => {
   it('403 with a plain-text reason → failed/auth, the reason in the detail', async () => {
-    const { v, url } = await judgeFault((req, res) => { res.writeHead(403, { 'content-type': 'text/plain' }).end(`Access is only allowed at localhost:${req.socket.localPort}\nmore text`); });
+    const { v, url } = await judgeFault((req, res) => {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`Access is only allowed at localhost:${req.socket.localPort}\nmore text`);
+    });
     expectVerdict(v, 'failed', 'auth', new RegExp(`HTTP 403, text/plain: "Access is only allowed at localhost:${new URL(url).port}"`));
   });
 
-  it('200 with an HTML login page → failed/protocol, the page title beside the SDK\'s complaint', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in to Acme SSO</title></head></html>'); });
+  it("200 with an HTML login page → failed/protocol, the page title beside the SDK's complaint", async () => {
+    const { v } = await judgeFault((_q, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><html><head><title>Sign in to Acme SSO</title></head></html>');
+    });
     expectVerdict(v, 'failed', 'protocol', /unexpected content type.*\(HTTP 200, text\/html: "Sign in to Acme SSO"\)/i);
   });
 
   it('405 to every POST (an HTTP+SSE /sse endpoint) → failed/http_status, saying the canary speaks Streamable HTTP', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('Method Not Allowed'); });
-    expectVerdict(v, 'failed', 'http_status', /HTTP 405, text\/plain: "Method Not Allowed" — the endpoint refuses POST: an HTTP\+SSE \(2024-11-05\) \/sse endpoint\?/);
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('Method Not Allowed');
+    });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /HTTP 405, text\/plain: "Method Not Allowed" — the endpoint refuses POST: an HTTP\+SSE \(2024-11-05\) \/sse endpoint\?/,
+    );
   });
 
   it('404 with a plain JSON error → failed/http_status, its message in the detail', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}'); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}');
+    });
     expectVerdict(v, 'failed', 'http_status', /HTTP 404, application\/json: "no route \/mcp"/);
   });
 
@@ -414,15 +514,33 @@ describe('the server\'s own words and the class the evidence names', () => {
     const endpoint = modernEndpoint({ tools: [readOnlyRateTool] });
     const { v } = await judgeFault((req, res, rx) => {
       if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, error: { code: -32021, message: 'the client capabilities do not declare the required capability', data: { requiredCapabilities: { elicitation: {} } } } }));
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: rx.rpcId,
+          error: {
+            code: -32021,
+            message: 'the client capabilities do not declare the required capability',
+            data: { requiredCapabilities: { elicitation: {} } },
+          },
+        }),
+      );
     });
     expectVerdict(v, 'failed', 'tool_error', /requires the client capability elicitation/);
   });
 
-  it.each(['2025-11-25', '2026-07-28'] as const)('a wrong path (404 HTML) pinned to %s → failed/http_status, not revision', async (revision) => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Not Found</title></html>'); }, { revision });
-    expectVerdict(v, 'failed', 'http_status', /HTTP 404, text\/html: "Not Found"/);
-  });
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'a wrong path (404 HTML) pinned to %s → failed/http_status, not revision',
+    async (revision) => {
+      const { v } = await judgeFault(
+        (_q, res) => {
+          res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>Not Found</title></html>');
+        },
+        { revision },
+      );
+      expectVerdict(v, 'failed', 'http_status', /HTTP 404, text\/html: "Not Found"/);
+    },
+  );
 
   it('a 2025 server pinned to 2026-07-28 (400 with JSON-RPC) → failed/revision', async () => {
     const { v } = await judgeFault(legacyEndpoint({}), { revision: '2026-07-28' });
@@ -431,7 +549,8 @@ describe('the server\'s own words and the class the evidence names', () => {
 
   it('429 with Retry-After to discover, then 400 to initialize → failed/http_status, discover and its Retry-After kept', async () => {
     const { v, received } = await judgeFault((_q, res, rx) => {
-      if (rx.rpcMethod === 'server/discover') return void res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('slow down');
+      if (rx.rpcMethod === 'server/discover')
+        return void res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('slow down');
       rpcError(res, 400, rx.rpcId, -32600, 'bad request');
     });
     expectVerdict(v, 'failed', 'http_status', /^discover: HTTP 429.*Retry-After: 120/);
@@ -463,12 +582,14 @@ describe('the server\'s own words and the class the evidence names', () => {
   });
 
   it('a same-origin redirect loop → failed/http_status described as a loop, not the cross-origin rule', async () => {
-    const { v } = await judgeFault((_q, res) => { res.writeHead(307, { location: '/mcp' }).end(); });
+    const { v } = await judgeFault((_q, res) => {
+      res.writeHead(307, { location: '/mcp' }).end();
+    });
     expectVerdict(v, 'failed', 'http_status', /redirects within the endpoint's own origin never reach an answer/);
   });
 });
 
-describe('the spec\'s client obligations', () => {
+describe("the spec's client obligations", () => {
   it.each(['2025-06-18', '2025-03-26'])('a 2025 server that negotiates %s → healthy, labelled exactly', async (protocolVersion) => {
     const { v } = await judgeFault(legacyEndpoint({ protocolVersion }), { tool: { name: 'get_rate' } });
     expectVerdict(v, 'healthy', null);
@@ -476,13 +597,21 @@ describe('the spec\'s client obligations', () => {
   });
 
   it('pinned 2025-11-25 on a server that negotiates 2025-06-18 → failed/revision naming what it negotiated', async () => {
-    const { v } = await judgeFault(legacyEndpoint({ protocolVersion: '2025-06-18' }), { revision: '2025-11-25', tool: { name: 'get_rate' } });
+    const { v } = await judgeFault(legacyEndpoint({ protocolVersion: '2025-06-18' }), {
+      revision: '2025-11-25',
+      tool: { name: 'get_rate' },
+    });
     expectVerdict(v, 'failed', 'revision', /negotiated 2025-06-18, not the pinned 2025-11-25/);
   });
 
   it('a server of resources only, no canary tool asked → healthy; with a tool asked → failed/tool_missing', async () => {
     const resourcesOnly = legacyEndpoint({ capabilities: { resources: {} } });
-    expectVerdict((await judgeFault(resourcesOnly, { tool: undefined })).v, 'healthy', null, /advertises no tools capability \(capabilities: resources\)/);
+    expectVerdict(
+      (await judgeFault(resourcesOnly, { tool: undefined })).v,
+      'healthy',
+      null,
+      /advertises no tools capability \(capabilities: resources\)/,
+    );
     expectVerdict((await judgeFault(resourcesOnly)).v, 'failed', 'tool_missing', /no get_rate/);
   });
 
@@ -495,47 +624,77 @@ describe('the spec\'s client obligations', () => {
   it('SEP-1699: a stream closed after an event id and retry is resumed with GET + Last-Event-ID → healthy', async () => {
     let pending: unknown;
     let lastEventId: string | undefined;
-    const { v, received } = await judgeFault(legacyEndpoint({
-      call: (_q, res, rx) => {
-        pending = rx.rpcId;
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 150\ndata: \n\n');
-      },
-      onGet: (req, res) => {
-        lastEventId = req.headers['last-event-id'] as string | undefined;
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`id: ev-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: pending, result: { content: [{ type: 'text', text: 'rate 1.08' }] } })}\n\n`);
-      },
-    }), { tool: { name: 'get_rate', expectText: '1.08' } });
+    const { v, received } = await judgeFault(
+      legacyEndpoint({
+        call: (_q, res, rx) => {
+          pending = rx.rpcId;
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 150\ndata: \n\n');
+        },
+        onGet: (req, res) => {
+          lastEventId = req.headers['last-event-id'] as string | undefined;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(
+            `id: ev-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: pending, result: { content: [{ type: 'text', text: 'rate 1.08' }] } })}\n\n`,
+          );
+        },
+      }),
+      { tool: { name: 'get_rate', expectText: '1.08' } },
+    );
     expectVerdict(v, 'healthy', null);
     expect(received.filter((m) => m === 'GET')).toHaveLength(1);
     expect(lastEventId).toBe('ev-1');
   });
 
   it('SEP-1699: resumptions the server refuses (GET → 400) → failed/timeout naming the event and what the GETs got', async () => {
-    const { v, received } = await judgeFault(legacyEndpoint({
-      call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-9\nretry: 50\ndata: \n\n'); },
-      onGet: (_q, res) => { res.writeHead(400, { 'content-type': 'text/plain' }).end('no such stream'); },
-    }), { tool: { name: 'get_rate' } });
-    expectVerdict(v, 'failed', 'timeout', /closed the answer's stream after event "ev-9"; 2 resumption\(s\) with Last-Event-ID brought no answer \(last: HTTP 400\)/);
+    const { v, received } = await judgeFault(
+      legacyEndpoint({
+        call: (_q, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-9\nretry: 50\ndata: \n\n');
+        },
+        onGet: (_q, res) => {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('no such stream');
+        },
+      }),
+      { tool: { name: 'get_rate' } },
+    );
+    expectVerdict(
+      v,
+      'failed',
+      'timeout',
+      /closed the answer's stream after event "ev-9"; 2 resumption\(s\) with Last-Event-ID brought no answer \(last: HTTP 400\)/,
+    );
     expect(received.filter((m) => m === 'GET')).toHaveLength(2);
   });
 
   it('SEP-1699: a retry longer than the budget left → no resumption, failed/timeout within the bound', async () => {
-    const { v, received } = await judgeFault(legacyEndpoint({
-      call: (_q, res) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 60000\ndata: \n\n'); },
-    }), { tool: { name: 'get_rate' } });
+    const { v, received } = await judgeFault(
+      legacyEndpoint({
+        call: (_q, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' }).end('id: ev-1\nretry: 60000\ndata: \n\n');
+        },
+      }),
+      { tool: { name: 'get_rate' } },
+    );
     expectVerdict(v, 'failed', 'timeout');
     expect(received).not.toContain('GET');
   });
 });
 
-describe('the canary\'s own bounds', () => {
+describe("the canary's own bounds", () => {
   it('a header value fetch cannot send, read at run time (a secret with an en dash) → inconclusive, nothing sent', async () => {
     const server = await startFaultServer(legacyEndpoint({}));
     try {
-      const t = { ...target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }), headers: { Authorization: 'Bearer abc\u2013def' } };
+      const t = {
+        ...target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }),
+        headers: { Authorization: 'Bearer abc\u2013def' },
+      };
       const v = await judge(t);
-      expectVerdict(v, 'inconclusive', null, /headers\.Authorization: the value has a character outside Latin-1 .*the canary's configuration/);
+      expectVerdict(
+        v,
+        'inconclusive',
+        null,
+        /headers\.Authorization: the value has a character outside Latin-1 .*the canary's configuration/,
+      );
       expect(server.received).toEqual([]);
       expect(JSON.stringify(v)).not.toContain('abc\u2013def');
     } finally {
@@ -576,5 +735,11 @@ time.sleep(60)
 `;
 
 function rpcError2022(res: import('node:http').ServerResponse, id: unknown, supported: string[]): void {
-  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } } }));
+  res.writeHead(400, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } },
+    }),
+  );
 }

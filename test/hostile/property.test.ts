@@ -12,19 +12,31 @@ import { target } from '../probe/helpers.ts';
 
 const BUDGET_MS = 1_500;
 
-const VerdictShape = z.object({
-  target: z.string(),
-  outcome: z.enum(['healthy', 'degraded', 'failed', 'inconclusive']),
-  failure: z.enum(failureClasses as [string, ...string[]]).nullable(),
-  detail: z.string().min(1).max(2_000),
-  revision: z.enum(NegotiatedRevisions).nullable(),
-  server: z.object({ name: z.string(), version: z.string() }).nullable(),
-  durationMs: z.number().int().nonnegative(),
-  retries: z.number().int().nonnegative(),
-  probes: z.array(z.object({ name: z.string(), ok: z.boolean(), durationMs: z.number().nonnegative(), detail: z.string(), failure: z.string().nullable() })).min(1),
-  warnings: z.array(z.object({ kind: z.string(), detail: z.string(), expiresAt: z.string().optional() })),
-  traceId: z.string().regex(/^[0-9a-f]{32}$/),
-}).strict();
+const VerdictShape = z
+  .object({
+    target: z.string(),
+    outcome: z.enum(['healthy', 'degraded', 'failed', 'inconclusive']),
+    failure: z.enum(failureClasses as [string, ...string[]]).nullable(),
+    detail: z.string().min(1).max(2_000),
+    revision: z.enum(NegotiatedRevisions).nullable(),
+    server: z.object({ name: z.string(), version: z.string() }).nullable(),
+    durationMs: z.number().int().nonnegative(),
+    retries: z.number().int().nonnegative(),
+    probes: z
+      .array(
+        z.object({
+          name: z.string(),
+          ok: z.boolean(),
+          durationMs: z.number().nonnegative(),
+          detail: z.string(),
+          failure: z.string().nullable(),
+        }),
+      )
+      .min(1),
+    warnings: z.array(z.object({ kind: z.string(), detail: z.string(), expiresAt: z.string().optional() })),
+    traceId: z.string().regex(/^[0-9a-f]{32}$/),
+  })
+  .strict();
 
 interface Answer {
   status: number;
@@ -71,17 +83,19 @@ const sseFrame = fc.record({
 });
 type SseFrame = { id?: string | undefined; retryMs?: number | undefined; priming: boolean; crlf: boolean; events: number };
 
-const answer: fc.Arbitrary<Answer> = fc.record({
-  status: fc.constantFrom(200, 200, 200, 202, 204, 307, 400, 401, 404, 429, 500, 503),
-  contentType: fc.constantFrom('application/json', 'text/event-stream', 'text/event-stream', 'text/html', 'text/plain', null),
-  body,
-  frame: sseFrame,
-  truncated: fc.nat({ max: 9 }).map((n) => n < 2),
-  keepOpen: fc.boolean(),
-}).map(({ frame, ...a }) => ({
-  ...a,
-  body: a.contentType === 'text/event-stream' ? (id: unknown) => frameSse(frame, a.body(id)) : a.body,
-}));
+const answer: fc.Arbitrary<Answer> = fc
+  .record({
+    status: fc.constantFrom(200, 200, 200, 202, 204, 307, 400, 401, 404, 429, 500, 503),
+    contentType: fc.constantFrom('application/json', 'text/event-stream', 'text/event-stream', 'text/html', 'text/plain', null),
+    body,
+    frame: sseFrame,
+    truncated: fc.nat({ max: 9 }).map((n) => n < 2),
+    keepOpen: fc.boolean(),
+  })
+  .map(({ frame, ...a }) => ({
+    ...a,
+    body: a.contentType === 'text/event-stream' ? (id: unknown) => frameSse(frame, a.body(id)) : a.body,
+  }));
 
 function frameSse(f: SseFrame, data: string): string {
   const nl = f.crlf ? '\r\n' : '\n';
@@ -115,20 +129,29 @@ beforeAll(async () => {
     res.end(text);
   });
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 describe('any answer', () => {
   it('ends in a well-formed Verdict within the budget, never a throw', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 6 }), fc.constantFrom('auto', '2026-07-28', '2025-11-25'), async (answers, revision) => {
-        queue = [...answers];
-        const v = await judge(target(server.url, { timeoutMs: 250, budgetMs: BUDGET_MS, revision: revision as 'auto' }));
-        expect(VerdictShape.parse(v)).toBeTruthy();
-        expect(v.durationMs).toBeLessThanOrEqual(BUDGET_MS * 1.1);
-        // Random bytes never make a healthy tool call: the canary tool must be listed and answer.
-        if (v.outcome === 'healthy') expect(v.probes.map((p) => p.name)).toContain('tools/call');
-      }),
-      { numRuns: Number(process.env.PROPERTY_RUNS ?? 150), ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : { seed: 20261129 }) },
+      fc.asyncProperty(
+        fc.array(answer, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('auto', '2026-07-28', '2025-11-25'),
+        async (answers, revision) => {
+          queue = [...answers];
+          const v = await judge(target(server.url, { timeoutMs: 250, budgetMs: BUDGET_MS, revision: revision as 'auto' }));
+          expect(VerdictShape.parse(v)).toBeTruthy();
+          expect(v.durationMs).toBeLessThanOrEqual(BUDGET_MS * 1.1);
+          // Random bytes never make a healthy tool call: the canary tool must be listed and answer.
+          if (v.outcome === 'healthy') expect(v.probes.map((p) => p.name)).toContain('tools/call');
+        },
+      ),
+      {
+        numRuns: Number(process.env.PROPERTY_RUNS ?? 150),
+        ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : { seed: 20261129 }),
+      },
     );
   });
 });
@@ -141,11 +164,16 @@ describe('an answer that cannot carry the response', () => {
   });
   const wrongBody = (shape: string, id: unknown): string => {
     switch (shape) {
-      case 'both': return JSON.stringify({ jsonrpc: '2.0', id, result: {}, error: { code: -1, message: 'x' } });
-      case 'empty-array': return '[]';
-      case 'other-id': return JSON.stringify({ jsonrpc: '2.0', id: 'not-yours', result: {} });
-      case 'neither': return JSON.stringify({ jsonrpc: '2.0', id });
-      default: return JSON.stringify([{ jsonrpc: '2.0', id: 'not-yours', result: {} }]);
+      case 'both':
+        return JSON.stringify({ jsonrpc: '2.0', id, result: {}, error: { code: -1, message: 'x' } });
+      case 'empty-array':
+        return '[]';
+      case 'other-id':
+        return JSON.stringify({ jsonrpc: '2.0', id: 'not-yours', result: {} });
+      case 'neither':
+        return JSON.stringify({ jsonrpc: '2.0', id });
+      default:
+        return JSON.stringify([{ jsonrpc: '2.0', id: 'not-yours', result: {} }]);
     }
   };
 

@@ -33,24 +33,40 @@ function echo(req: IncomingMessage): string {
 /** Each place a server can put text, as an endpoint that echoes the secrets there. */
 const PLACES: Record<string, FaultHandler> = {
   'JSON-RPC error message': (req, res, rx) => rpcErr(res, 400, rx.rpcId, `rejected: ${echo(req)}`),
-  'plain-text body': (req, res) => { res.writeHead(500, { 'content-type': 'text/plain' }).end(`upstream said ${echo(req)}\nsecond line`); },
+  'plain-text body': (req, res) => {
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(`upstream said ${echo(req)}\nsecond line`);
+  },
   'WWW-Authenticate challenge, cut': (req, res) => {
-    res.writeHead(401, { 'www-authenticate': `Bearer error="invalid_token", error_description="${'x'.repeat(70)}${req.headers.authorization}"` }).end();
+    res
+      .writeHead(401, {
+        'www-authenticate': `Bearer error="invalid_token", error_description="${'x'.repeat(70)}${req.headers.authorization}"`,
+      })
+      .end();
   },
   'tool text': (req, res, rx) => tool(req, res, rx, { isError: true, content: [{ type: 'text', text: `denied: ${echo(req)}` }] }),
   serverInfo: (req, res, rx) => {
     if (rx.rpcMethod !== 'server/discover') return tool(req, res, rx, { content: [], structuredContent: { rate: 1.08 } });
-    rpcResult(res, rx.rpcId, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: `srv ${echo(req)}`, version: `v ${req.headers['x-api-key']}` } } });
+    rpcResult(res, rx.rpcId, {
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: `srv ${echo(req)}`, version: `v ${req.headers['x-api-key']}` } },
+    });
   },
-  'redirect Location (same origin)': (req, res) => { res.writeHead(307, { location: `/mcp/${req.headers['x-api-key']}/${QUERY_KEY}?key=${QUERY_KEY}` }).end(); },
-  'redirect Location (another origin)': (req, res) => { res.writeHead(302, { location: `http://localhost:1/${encodeURIComponent(String(req.headers.authorization))}?key=${QUERY_KEY}` }).end(); },
+  'redirect Location (same origin)': (req, res) => {
+    res.writeHead(307, { location: `/mcp/${req.headers['x-api-key']}/${QUERY_KEY}?key=${QUERY_KEY}` }).end();
+  },
+  'redirect Location (another origin)': (req, res) => {
+    res.writeHead(302, { location: `http://localhost:1/${encodeURIComponent(String(req.headers.authorization))}?key=${QUERY_KEY}` }).end();
+  },
 };
 
 function tool(req: IncomingMessage, res: ServerResponse, rx: Parameters<FaultHandler>[2], answer: unknown): void | Promise<void> {
   return modernEndpoint({ tools: [readOnlyRateTool], call: () => answer })(req, res, rx);
 }
 function rpcErr(res: ServerResponse, status: number, id: unknown, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } }));
 }
 
 /** The secrets, and the head of each (12 characters), a cut could leave before its ellipsis. */
@@ -74,7 +90,22 @@ afterAll(async () => {
 });
 
 const BASIC = `Basic ${Buffer.from(`canary:${BASIC_PASSWORD}`).toString('base64')}`;
-const args = (url: string) => ['check', `${url}/${PATH_KEY}?key=${QUERY_KEY}`, '--header', `Authorization: Bearer ${TOKEN}`, '--header', `X-Api-Key: ${API_KEY}`, '--header', `Proxy-Authorization: ${BASIC}`, '--tool', 'get_rate', '--timeout-ms', '1500', '--budget-ms', '4000'];
+const args = (url: string) => [
+  'check',
+  `${url}/${PATH_KEY}?key=${QUERY_KEY}`,
+  '--header',
+  `Authorization: Bearer ${TOKEN}`,
+  '--header',
+  `X-Api-Key: ${API_KEY}`,
+  '--header',
+  `Proxy-Authorization: ${BASIC}`,
+  '--tool',
+  'get_rate',
+  '--timeout-ms',
+  '1500',
+  '--budget-ms',
+  '4000',
+];
 
 describe('no secret in any output, whatever the server echoes', () => {
   it.each(Object.keys(PLACES))('echoed in the %s: not in stdout or stderr, human or --json', async (place) => {
@@ -94,15 +125,17 @@ describe('no secret in any output, whatever the server echoes', () => {
 
   it('in the run record and the metrics of a scheduled run', async () => {
     const lines: string[] = [];
-    const targets = Object.entries(servers).map(([place, s], i) => ({
-      name: `echo-${i}`,
-      url: `${s.url}/${PATH_KEY}?key=${QUERY_KEY}`,
-      headers: { Authorization: `Bearer ${TOKEN}`, 'X-Api-Key': API_KEY, 'Proxy-Authorization': BASIC },
-      tool: { name: 'get_rate' },
-      timeoutMs: 1_500,
-      budgetMs: 4_000,
-      _place: place,
-    })).map(({ _place, ...t }) => t);
+    const targets = Object.entries(servers)
+      .map(([place, s], i) => ({
+        name: `echo-${i}`,
+        url: `${s.url}/${PATH_KEY}?key=${QUERY_KEY}`,
+        headers: { Authorization: `Bearer ${TOKEN}`, 'X-Api-Key': API_KEY, 'Proxy-Authorization': BASIC },
+        tool: { name: 'get_rate' },
+        timeoutMs: 1_500,
+        budgetMs: 4_000,
+        _place: place,
+      }))
+      .map(({ _place, ...t }) => t);
     await run({ targets }, motoRunDeps(moto.endpoint, lines));
     expect(lines.length).toBe(targets.length);
     expectNoSecret(lines.join('\n'));
@@ -112,9 +145,17 @@ describe('no secret in any output, whatever the server echoes', () => {
   });
 
   it('in what libraries print to the console while a run is judged (the SDK quotes server-supplied tool names)', async () => {
-    const echoTool = await startFaultServer((req, res, rx) => modernEndpoint({
-      tools: [{ name: `bad-${String(req.headers.authorization).replace(/\s/g, '_')}`, annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { v: { type: 'string', 'x-mcp-header': 'Not Valid' } } } }],
-    })(req, res, rx));
+    const echoTool = await startFaultServer((req, res, rx) =>
+      modernEndpoint({
+        tools: [
+          {
+            name: `bad-${String(req.headers.authorization).replace(/\s/g, '_')}`,
+            annotations: { readOnlyHint: true },
+            inputSchema: { type: 'object', properties: { v: { type: 'string', 'x-mcp-header': 'Not Valid' } } },
+          },
+        ],
+      })(req, res, rx),
+    );
     try {
       // A process of its own, as the Lambda is: its console is the real one, not the test runner's.
       const script = [

@@ -17,12 +17,23 @@ const config = smallFleet({
   targets: smallFleet().targets.map((t) => (t.name === 'rates-prod' ? { ...t, runbookUrl: 'https://runbooks.example.com/rates' } : t)),
 });
 const synth = synthFleet(config);
-const alarms = [...synth.templates].filter(([name]) => name.startsWith('McpCanary-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
+const alarms = [...synth.templates]
+  .filter(([name]) => name.startsWith('McpCanary-alarms-'))
+  .flatMap(([, t]) => alarmsOf(t.toJSON() as never));
 const byName = new Map(alarms.map((a) => [a.AlarmName, a]));
 const topic = (name: string) => `arn:\${AWS::Partition}:sns:us-east-1:\${AWS::AccountId}:McpCanary-${name}`;
 
 function readMetrics(a: AlarmProps) {
-  return a.Metrics!.filter((m) => m.MetricStat).map((m) => ({ id: m.Id, returnData: m.ReturnData, ...m.MetricStat!, dims: dims(m.MetricStat!.Metric.Dimensions), name: m.MetricStat!.Metric.MetricName, ns: m.MetricStat!.Metric.Namespace }));
+  return a
+    .Metrics!.filter((m) => m.MetricStat)
+    .map((m) => ({
+      id: m.Id,
+      returnData: m.ReturnData,
+      ...m.MetricStat!,
+      dims: dims(m.MetricStat!.Metric.Dimensions),
+      name: m.MetricStat!.Metric.MetricName,
+      ns: m.MetricStat!.Metric.Namespace,
+    }));
 }
 function expressionOf(a: AlarmProps): string {
   const e = a.Metrics!.filter((m) => m.Expression !== undefined && m.ReturnData !== false);
@@ -31,8 +42,24 @@ function expressionOf(a: AlarmProps): string {
 }
 /** The one Verdict metric of the target, read as Sum (failing) and SampleCount (reports). */
 const verdictReads = (target: string, period = 60) => [
-  expect.objectContaining({ id: 'failing', returnData: false, Period: period, Stat: 'Sum', name: 'Verdict', ns: 'McpCanary', dims: { Target: target } }),
-  expect.objectContaining({ id: 'reports', returnData: false, Period: period, Stat: 'SampleCount', name: 'Verdict', ns: 'McpCanary', dims: { Target: target } }),
+  expect.objectContaining({
+    id: 'failing',
+    returnData: false,
+    Period: period,
+    Stat: 'Sum',
+    name: 'Verdict',
+    ns: 'McpCanary',
+    dims: { Target: target },
+  }),
+  expect.objectContaining({
+    id: 'reports',
+    returnData: false,
+    Period: period,
+    Stat: 'SampleCount',
+    name: 'Verdict',
+    ns: 'McpCanary',
+    dims: { Target: target },
+  }),
 ];
 
 describe('target alarms', () => {
@@ -45,7 +72,13 @@ describe('target alarms', () => {
 
   it('critical: ≥ quorum regions failing, counted only where already determined, N in a row; ignore keeps the state; pages on ALARM and OK', () => {
     const a = byName.get('McpCanary/rates-prod/critical')!;
-    expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 2, EvaluationPeriods: 3, DatapointsToAlarm: 3, TreatMissingData: 'ignore' });
+    expect(a).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 2,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'ignore',
+    });
     expect(expressionOf(a)).toBe('IF(failing >= 2, failing, IF(reports - failing > 1, failing))');
     expect(readMetrics(a)).toEqual(verdictReads('rates-prod'));
     expect(a.AlarmActions!.map(render)).toEqual([topic('pages')]);
@@ -55,7 +88,13 @@ describe('target alarms', () => {
 
   it('warning: some region needs a ticket, determined, N in a row; tickets on ALARM and OK', () => {
     const a = byName.get('McpCanary/docs/warning')!;
-    expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 3, DatapointsToAlarm: 3, TreatMissingData: 'ignore' });
+    expect(a).toMatchObject({
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'ignore',
+    });
     expect(expressionOf(a)).toBe('IF(failing > 0, failing, IF(reports >= 3, failing))');
     expect(readMetrics(a)).toEqual(verdictReads('docs'));
     expect(a.AlarmActions!.map(render)).toEqual([topic('tickets')]);
@@ -64,10 +103,17 @@ describe('target alarms', () => {
 
   it('dead-man: fewer regions reporting than probe in N of N+1 periods, or none at all (INSUFFICIENT_DATA); the canary owner', () => {
     const a = byName.get('McpCanary/rates-prod/dead-man')!;
-    expect(a).toMatchObject({ ComparisonOperator: 'LessThanThreshold', Threshold: 3, EvaluationPeriods: 4, DatapointsToAlarm: 3, TreatMissingData: 'missing' });
+    expect(a).toMatchObject({
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 3,
+      EvaluationPeriods: 4,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'missing',
+    });
     expect(a).toMatchObject({ MetricName: 'Verdict', Namespace: 'McpCanary', Statistic: 'SampleCount', Period: 60 });
     expect(dims(a.Dimensions!)).toEqual({ Target: 'rates-prod' });
-    for (const actions of [a.AlarmActions, a.OKActions, a.InsufficientDataActions]) expect(actions!.map(render)).toEqual([topic('canary-owner')]);
+    for (const actions of [a.AlarmActions, a.OKActions, a.InsufficientDataActions])
+      expect(actions!.map(render)).toEqual([topic('canary-owner')]);
   });
 
   it("follow a target's own schedule, regions and default quorum", () => {
@@ -104,7 +150,11 @@ describe('target alarms', () => {
 
   it('do not depend on construct ids or target order', () => {
     const reordered = synthFleet({ ...config, targets: [...config.targets].reverse() }, {}, 'McpCanary');
-    const names = [...reordered.templates].filter(([name]) => name.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never)).map((a) => a.AlarmName).sort();
+    const names = [...reordered.templates]
+      .filter(([name]) => name.includes('-alarms-'))
+      .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+      .map((a) => a.AlarmName)
+      .sort();
     expect(names).toEqual([...byName.keys()].sort());
   });
 });

@@ -42,7 +42,9 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
   });
 
   it('refuses an OAuth secret only the CLI can read ({ env } or { file }), and grants the run the stored ones', () => {
-    const oauth = (clientSecret: unknown) => ({ auth: { oauth: { clientId: 'canary', clientSecret, tokenUrl: 'https://auth.example.com/token' } } });
+    const oauth = (clientSecret: unknown) => ({
+      auth: { oauth: { clientId: 'canary', clientSecret, tokenUrl: 'https://auth.example.com/token' } },
+    });
     const e = synthError(withTarget(1, oauth({ env: 'DOCS_SECRET' })));
     expect(e.message).toContain('targets[1] ("docs").auth.oauth.clientSecret is an { env } or { file } reference');
     const plan = planFleet(withTarget(1, oauth({ secretsManager: 'canary/docs-oauth' })));
@@ -51,11 +53,25 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
 
   it('refuses a budget whose function timeout would not fit under the schedule period', () => {
     const e = synthError(withTarget(1, { budgetMs: 50_000 }));
-    expect(e.message).toMatch(/targets\[1\] \("docs"\)\.budgetMs \(50000 ms\) needs a 63 s function timeout, which is not shorter than its schedule rate\(1 minute\)/);
+    expect(e.message).toMatch(
+      /targets\[1\] \("docs"\)\.budgetMs \(50000 ms\) needs a 63 s function timeout, which is not shorter than its schedule rate\(1 minute\)/,
+    );
   });
 
   it('refuses more probe regions than one alarm can read', () => {
-    const regions = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-central-1', 'eu-north-1', 'ap-south-1', 'ap-southeast-1'];
+    const regions = [
+      'us-east-1',
+      'us-east-2',
+      'us-west-1',
+      'us-west-2',
+      'eu-west-1',
+      'eu-west-2',
+      'eu-west-3',
+      'eu-central-1',
+      'eu-north-1',
+      'ap-south-1',
+      'ap-southeast-1',
+    ];
     const e = synthError(withTarget(2, { probeRegions: regions }));
     expect(e.message).toContain('targets[2] ("slow-one").probeRegions lists 11 regions');
   });
@@ -66,7 +82,11 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
   });
 
   it('refuses N runs in a row that span more than the one day an alarm can evaluate', () => {
-    const e = synthError({ ...base, failureThreshold: 10, targets: [{ name: 'hourly', url: 'https://h.example.com/mcp', schedule: 'rate(3 hours)' }] });
+    const e = synthError({
+      ...base,
+      failureThreshold: 10,
+      targets: [{ name: 'hourly', url: 'https://h.example.com/mcp', schedule: 'rate(3 hours)' }],
+    });
     expect(e.message).toContain('targets[0] ("hourly").schedule rate(3 hours) × failureThreshold 10 spans more than one day');
   });
 

@@ -25,7 +25,9 @@ describe('topics', () => {
       expect(sub.RedrivePolicy).toEqual(sub.Protocol === 'email' ? undefined : { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
     }
     const [, queuePolicy] = resourcesOf(home, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Queues).includes(dlq))!;
-    const allows = (queuePolicy.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement.filter((x) => x.Effect === 'Allow');
+    const allows = (queuePolicy.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement.filter(
+      (x) => x.Effect === 'Allow',
+    );
     expect(allows.map((x) => [x.Action, (x.Condition as { ArnEquals: Record<string, unknown> }).ArnEquals['aws:SourceArn']])).toEqual(
       ['McpCanary-pages', 'McpCanary-briefs'].map((t) => ['sqs:SendMessage', { Ref: topicId(t) }]),
     );
@@ -34,8 +36,12 @@ describe('topics', () => {
   });
 
   it("let only this fleet's alarms publish: the pattern ends at the fleet name exactly", () => {
-    const statements = resourcesOf(home, 'AWS::SNS::TopicPolicy').flatMap(([, p]) => (p.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement);
-    const sources = statements.filter((x) => x.Sid === 'AllowFleetAlarmsToPublish').map((x) => render((x.Condition as { ArnLike: Record<string, unknown> }).ArnLike['aws:SourceArn']));
+    const statements = resourcesOf(home, 'AWS::SNS::TopicPolicy').flatMap(
+      ([, p]) => (p.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement,
+    );
+    const sources = statements
+      .filter((x) => x.Sid === 'AllowFleetAlarmsToPublish')
+      .map((x) => render((x.Condition as { ArnLike: Record<string, unknown> }).ArnLike['aws:SourceArn']));
     expect(sources).toEqual(Array(3).fill('arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary/*'));
   });
 
@@ -48,7 +54,9 @@ describe('topics', () => {
       const deny = (p.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement.find((s) => s.Effect === 'Deny')!;
       expect(deny.Condition).toEqual({ Bool: { 'aws:SecureTransport': 'false' } });
     }
-    expect(Object.values(home.Outputs ?? {}).map((o) => (o as { Value: unknown }).Value)).toEqual(topics.map((t) => ({ Ref: topicId(String(t)) })));
+    expect(Object.values(home.Outputs ?? {}).map((o) => (o as { Value: unknown }).Value)).toEqual(
+      topics.map((t) => ({ Ref: topicId(String(t)) })),
+    );
   });
 
   it('deliver to the configured subscribers: PagerDuty over HTTPS, email, SQS, Lambda', () => {
@@ -60,8 +68,17 @@ describe('topics', () => {
       [{ Ref: topicId('McpCanary-briefs') }, 'sqs', 'arn:aws:sqs:us-east-1:111122223333:briefs'],
       [{ Ref: topicId('McpCanary-briefs') }, 'lambda', 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay'],
     ]);
-    const permissions = resourcesOf(home, 'AWS::Lambda::Permission').map(([, p]) => p).filter((p) => p.Principal === 'sns.amazonaws.com');
-    expect(permissions).toEqual([{ Action: 'lambda:InvokeFunction', FunctionName: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay', Principal: 'sns.amazonaws.com', SourceArn: { Ref: topicId('McpCanary-briefs') } }]);
+    const permissions = resourcesOf(home, 'AWS::Lambda::Permission')
+      .map(([, p]) => p)
+      .filter((p) => p.Principal === 'sns.amazonaws.com');
+    expect(permissions).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay',
+        Principal: 'sns.amazonaws.com',
+        SourceArn: { Ref: topicId('McpCanary-briefs') },
+      },
+    ]);
   });
 });
 
@@ -69,7 +86,13 @@ describe('the brief function', () => {
   const [fnId, fn] = resourcesOf(home, 'AWS::Lambda::Function')[0]!;
 
   it('runs Node 24 on arm64 with the fleet it briefs in its environment', () => {
-    expect(fn).toMatchObject({ FunctionName: 'McpCanary-brief', Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 60 });
+    expect(fn).toMatchObject({
+      FunctionName: 'McpCanary-brief',
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: 60,
+    });
     expect((fn.Environment as { Variables: Record<string, unknown> }).Variables).toEqual({
       [BriefEnvVar.topicArn]: { Ref: topicId('McpCanary-briefs') },
       [BriefEnvVar.fleet]: 'McpCanary',
@@ -84,7 +107,9 @@ describe('the brief function', () => {
     expect(rule.EventPattern).toEqual({
       source: ['aws.cloudwatch'],
       'detail-type': ['CloudWatch Alarm State Change'],
-      detail: { alarmName: [{ wildcard: 'McpCanary/*/critical' }, { wildcard: 'McpCanary/*/warning' }, { wildcard: 'McpCanary/*/dead-man' }] },
+      detail: {
+        alarmName: [{ wildcard: 'McpCanary/*/critical' }, { wildcard: 'McpCanary/*/warning' }, { wildcard: 'McpCanary/*/dead-man' }],
+      },
     });
     const [target] = rule.Targets as Array<Record<string, unknown>>;
     expect(target!.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
@@ -94,23 +119,39 @@ describe('the brief function', () => {
   it('is retried twice, then dead-lettered; its failures reach the canary owner, never the pages topic', () => {
     const [, invoke] = resourcesOf(home, 'AWS::Lambda::EventInvokeConfig')[0]!;
     const dlq = resourcesOf(home, 'AWS::SQS::Queue').find(([, p]) => p.QueueName === 'McpCanary-brief-dlq')![0];
-    expect(invoke).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600, DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } } });
+    expect(invoke).toMatchObject({
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 3600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
+    });
     const alarms = alarmsOf(home as never);
-    expect(alarms.map((a) => a.AlarmName)).toEqual(['McpCanary/canary/delivery-dlq', 'McpCanary/canary/brief-errors', 'McpCanary/canary/brief-dlq']);
-    for (const a of alarms) expect([...(a.AlarmActions ?? []), ...(a.OKActions ?? [])]).toEqual([{ Ref: topicId('McpCanary-canary-owner') }, { Ref: topicId('McpCanary-canary-owner') }]);
+    expect(alarms.map((a) => a.AlarmName)).toEqual([
+      'McpCanary/canary/delivery-dlq',
+      'McpCanary/canary/brief-errors',
+      'McpCanary/canary/brief-dlq',
+    ]);
+    for (const a of alarms)
+      expect([...(a.AlarmActions ?? []), ...(a.OKActions ?? [])]).toEqual([
+        { Ref: topicId('McpCanary-canary-owner') },
+        { Ref: topicId('McpCanary-canary-owner') },
+      ]);
   });
 
   it('may read only the run log groups and publish only to the briefs topic', () => {
     const [, role] = resourcesOf(home, 'AWS::IAM::Role').find(([, p]) => String(p.Description).startsWith('mcp-canary brief'))!;
     expect(role.ManagedPolicyArns).toBeUndefined();
-    const statements = (role.Policies as Array<{ PolicyDocument: { Statement: Array<Record<string, unknown>> } }>)[0]!.PolicyDocument.Statement;
+    const statements = (role.Policies as Array<{ PolicyDocument: { Statement: Array<Record<string, unknown>> } }>)[0]!.PolicyDocument
+      .Statement;
     const logGroup = resourcesOf(home, 'AWS::Logs::LogGroup')[0]![0];
     expect(statements.map((s) => [s.Action, (Array.isArray(s.Resource) ? s.Resource : [s.Resource]).map(render)])).toEqual([
       [['logs:CreateLogStream', 'logs:PutLogEvents'], [`\${${logGroup}.Arn}`]],
-      ['logs:FilterLogEvents', ['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => {
-        const arn = `arn:\${AWS::Partition}:logs:${r}:\${AWS::AccountId}:log-group:/mcp-canary/McpCanary/run`;
-        return [arn, `${arn}:*`];
-      })],
+      [
+        'logs:FilterLogEvents',
+        ['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => {
+          const arn = `arn:\${AWS::Partition}:logs:${r}:\${AWS::AccountId}:log-group:/mcp-canary/McpCanary/run`;
+          return [arn, `${arn}:*`];
+        }),
+      ],
       ['sns:Publish', [`\${${topicId('McpCanary-briefs')}}`]],
     ]);
   });
@@ -122,7 +163,9 @@ describe('the dashboard', () => {
 
   it('shows failing regions and reported runs from Metrics Insights over the one Verdict metric, whatever the fleet size', () => {
     expect(dash.DashboardName).toBe('McpCanary');
-    const queries = body.widgets.filter((w) => w.type === 'metric').flatMap((w) => (w.properties.metrics as unknown[][]).map((m) => (m[0] as { expression: string }).expression));
+    const queries = body.widgets
+      .filter((w) => w.type === 'metric')
+      .flatMap((w) => (w.properties.metrics as unknown[][]).map((m) => (m[0] as { expression: string }).expression));
     expect(queries).toEqual([
       'SELECT SUM(Verdict) FROM SCHEMA("McpCanary", Target) GROUP BY Target ORDER BY SUM() DESC LIMIT 10',
       'SELECT COUNT(Verdict) FROM SCHEMA("McpCanary", Target)',
@@ -130,8 +173,16 @@ describe('the dashboard', () => {
   });
 
   it("reads latency, outcomes and failures by class from each region's run log, in that region", () => {
-    const logs = body.widgets.filter((w) => w.type === 'log').map((w) => [w.properties.region, w.properties.title, String(w.properties.query)]);
-    expect(logs.map(([r, t]) => [r, t])).toEqual(['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => [[r, `${r}: latency (ms, average and worst run)`], [r, `${r}: runs by outcome`], [r, `${r}: failures by class`]]));
+    const logs = body.widgets
+      .filter((w) => w.type === 'log')
+      .map((w) => [w.properties.region, w.properties.title, String(w.properties.query)]);
+    expect(logs.map(([r, t]) => [r, t])).toEqual(
+      ['us-east-1', 'eu-west-1', 'ap-southeast-2'].flatMap((r) => [
+        [r, `${r}: latency (ms, average and worst run)`],
+        [r, `${r}: runs by outcome`],
+        [r, `${r}: failures by class`],
+      ]),
+    );
     for (const [, , q] of logs) expect(q).toContain("SOURCE '/mcp-canary/McpCanary/run'");
     expect(logs[0]![2]).toContain('avg(verdict.durationMs)');
     expect(logs[2]![2]).toContain('verdict.outcome = "failed"');
@@ -139,6 +190,10 @@ describe('the dashboard', () => {
 
   it('lists the critical alarms of a small fleet', () => {
     const status = body.widgets.find((w) => w.type === 'alarm')!;
-    expect(status.properties.alarms).toEqual(['docs', 'rates-prod', 'slow-one'].map((t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary/${t}/critical`));
+    expect(status.properties.alarms).toEqual(
+      ['docs', 'rates-prod', 'slow-one'].map(
+        (t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary/${t}/critical`,
+      ),
+    );
   });
 });

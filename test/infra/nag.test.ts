@@ -12,13 +12,24 @@ import { McpCanaryFleet } from '../../infra/fleet.ts';
 import { newTestApp, smallFleet } from './support/synth.ts';
 
 function acknowledgements(root: IConstruct): Array<{ path: string; id: string; reason: string }> {
-  return root.node.findAll().flatMap((c) => c.node.metadata
-    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-    .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({ path: c.node.path, id: id.replace(/^annotation::/i, ''), reason }))));
+  return root.node.findAll().flatMap((c) =>
+    c.node.metadata
+      .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((m) =>
+        Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({
+          path: c.node.path,
+          id: id.replace(/^annotation::/i, ''),
+          reason,
+        })),
+      ),
+  );
 }
 
 describe('cdk-nag AwsSolutions', () => {
-  it.each([['the example fleet', example], ['a fleet with every subscriber kind and two rates', smallFleet()]])('passes for %s', (_name, config) => {
+  it.each([
+    ['the example fleet', example],
+    ['a fleet with every subscriber kind and two rates', smallFleet()],
+  ])('passes for %s', (_name, config) => {
     const { app, cleanup } = newTestApp();
     try {
       new McpCanaryFleet(app, 'McpCanary', config);
@@ -34,12 +45,25 @@ describe('cdk-nag AwsSolutions', () => {
     try {
       new McpCanaryFleet(app, 'McpCanary', smallFleet());
       const acks = acknowledgements(app);
-      expect([...new Set(acks.map((a) => a.id.replace(/\[.*\]$/, '[…]')))].sort()).toEqual(['AwsSolutions-IAM5[…]', 'AwsSolutions-SNS2', 'AwsSolutions-SQS3']);
+      expect([...new Set(acks.map((a) => a.id.replace(/\[.*\]$/, '[…]')))].sort()).toEqual([
+        'AwsSolutions-IAM5[…]',
+        'AwsSolutions-SNS2',
+        'AwsSolutions-SQS3',
+      ]);
       for (const a of acks) expect(a.reason.length, `${a.path} ${a.id}`).toBeGreaterThan(60);
-      expect(acks.filter((a) => a.id.startsWith('AwsSolutions-IAM5')).map((a) => a.id).sort()).toEqual([
-        ...['us-east-1', 'eu-west-1', 'ap-southeast-2'].map((r) => `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${r}:<AWS::AccountId>:log-group:/mcp-canary/McpCanary/run:*]`),
-        ...Array(3).fill('AwsSolutions-IAM5[Resource::*]'),
-      ].sort());
+      expect(
+        acks
+          .filter((a) => a.id.startsWith('AwsSolutions-IAM5'))
+          .map((a) => a.id)
+          .sort(),
+      ).toEqual(
+        [
+          ...['us-east-1', 'eu-west-1', 'ap-southeast-2'].map(
+            (r) => `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${r}:<AWS::AccountId>:log-group:/mcp-canary/McpCanary/run:*]`,
+          ),
+          ...Array(3).fill('AwsSolutions-IAM5[Resource::*]'),
+        ].sort(),
+      );
     } finally {
       cleanup();
     }

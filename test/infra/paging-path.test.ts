@@ -14,14 +14,25 @@ interface TopicPolicy {
 }
 
 function topicsWithPolicies(templates: ReadonlyMap<string, CfnTemplate>, regionOf: (stack: string) => string): TopicPolicy[] {
-  return [...templates].flatMap(([stack, t]) => resourcesOf(t, 'AWS::SNS::Topic').map(([id, topic]) => {
-    const policy = resourcesOf(t, 'AWS::SNS::TopicPolicy').find(([, p]) => JSON.stringify(p.Topics) === JSON.stringify([{ Ref: id }]));
-    return { region: regionOf(stack), name: String(topic.TopicName), statements: policy ? (policy[1].PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement : [] };
-  }));
+  return [...templates].flatMap(([stack, t]) =>
+    resourcesOf(t, 'AWS::SNS::Topic').map(([id, topic]) => {
+      const policy = resourcesOf(t, 'AWS::SNS::TopicPolicy').find(([, p]) => JSON.stringify(p.Topics) === JSON.stringify([{ Ref: id }]));
+      return {
+        region: regionOf(stack),
+        name: String(topic.TopicName),
+        statements: policy ? (policy[1].PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement : [],
+      };
+    }),
+  );
 }
 
 function globMatches(pattern: string, value: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(value);
 }
 
@@ -29,16 +40,24 @@ function allowsAlarm(statements: ReadonlyArray<Record<string, unknown>>, alarmAr
   return statements.some((s) => {
     const principal = s.Principal as { Service?: string } | undefined;
     const condition = s.Condition as { ArnLike?: Record<string, unknown>; StringEquals?: Record<string, unknown> } | undefined;
-    return s.Effect === 'Allow' && principal?.Service === 'cloudwatch.amazonaws.com' && s.Action === 'sns:Publish' &&
+    return (
+      s.Effect === 'Allow' &&
+      principal?.Service === 'cloudwatch.amazonaws.com' &&
+      s.Action === 'sns:Publish' &&
       render(condition?.StringEquals?.['aws:SourceAccount']) === '${AWS::AccountId}' &&
-      globMatches(render(condition?.ArnLike?.['aws:SourceArn']), alarmArn);
+      globMatches(render(condition?.ArnLike?.['aws:SourceArn']), alarmArn)
+    );
   });
 }
 
 describe('alarm → SNS', () => {
   const synth = synthFleet(smallFleet());
   const stacks = new Map([...synth.templates].map(([name, t]) => [name, t.toJSON() as CfnTemplate]));
-  const regionOf = (stack: string) => synth.fleet.node.findAll().map((c) => c as unknown as { stackName?: string; region?: string }).find((c) => c.stackName === stack)!.region!;
+  const regionOf = (stack: string) =>
+    synth.fleet.node
+      .findAll()
+      .map((c) => c as unknown as { stackName?: string; region?: string })
+      .find((c) => c.stackName === stack)!.region!;
   const topics = topicsWithPolicies(stacks, regionOf);
 
   it('lets every alarm publish to every topic it names, in its own region', () => {
@@ -50,10 +69,14 @@ describe('alarm → SNS', () => {
         for (const action of [...(alarm.AlarmActions ?? []), ...(alarm.OKActions ?? [])]) {
           const arn = render(action);
           const topic = arn.startsWith('${')
-            // `{ Ref: <topic> }`: a topic of the same stack.
-            ? topics.find((x) => x.region === region && `\${${resourcesOf(stacks.get(stack)!, 'AWS::SNS::Topic').find(([, p]) => p.TopicName === x.name)?.[0]}}` === arn)
-            // A topic by name: `arn:<partition>:sns:<region>:<account>:<name>`.
-            : topics.find((x) => x.region === /:sns:([a-z0-9-]+):/.exec(arn)?.[1] && x.name === arn.slice(arn.lastIndexOf(':') + 1));
+            ? // `{ Ref: <topic> }`: a topic of the same stack.
+              topics.find(
+                (x) =>
+                  x.region === region &&
+                  `\${${resourcesOf(stacks.get(stack)!, 'AWS::SNS::Topic').find(([, p]) => p.TopicName === x.name)?.[0]}}` === arn,
+              )
+            : // A topic by name: `arn:<partition>:sns:<region>:<account>:<name>`.
+              topics.find((x) => x.region === /:sns:([a-z0-9-]+):/.exec(arn)?.[1] && x.name === arn.slice(arn.lastIndexOf(':') + 1));
           expect(topic, `${alarm.AlarmName} → ${arn}`).toBeDefined();
           expect(topic!.region).toBe(region);
           expect(allowsAlarm(topic!.statements, alarmArn), `${alarm.AlarmName} may publish to ${topic!.name}`).toBe(true);
@@ -67,7 +90,14 @@ describe('alarm → SNS', () => {
 
   it("does not let another fleet's alarms, or another account, publish", () => {
     const pages = topics.find((t) => t.name === 'McpCanary-pages')!;
-    expect(allowsAlarm(pages.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:Other-rates-critical')).toBe(false);
-    expect(allowsAlarm(topics.find((t) => t.name === 'McpCanary-briefs')!.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary/rates-prod/critical')).toBe(false);
+    expect(allowsAlarm(pages.statements, 'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:Other-rates-critical')).toBe(
+      false,
+    );
+    expect(
+      allowsAlarm(
+        topics.find((t) => t.name === 'McpCanary-briefs')!.statements,
+        'arn:${AWS::Partition}:cloudwatch:us-east-1:${AWS::AccountId}:alarm:McpCanary/rates-prod/critical',
+      ),
+    ).toBe(false);
   });
 });

@@ -55,7 +55,10 @@ describe('planFleet', () => {
   });
 
   it('cuts a payload by bytes before the cap when targets are large', () => {
-    const plan = planFleet({ homeRegion: 'eu-west-1', targets: manyTargets(30, { tool: { name: 'ping', arguments: { echo: 'y'.repeat(1500) } } }) });
+    const plan = planFleet({
+      homeRegion: 'eu-west-1',
+      targets: manyTargets(30, { tool: { name: 'ping', arguments: { echo: 'y'.repeat(1500) } } }),
+    });
     const schedules = plan.regions[0]!.rates[0]!.schedules;
     expect(schedules.every((s) => s.targets.length < MAX_TARGETS_PER_RUN)).toBe(true);
     expect(schedules.every((s) => s.inputBytes <= SCHEDULE_PAYLOAD_BUDGET_BYTES)).toBe(true);
@@ -88,7 +91,10 @@ describe('planFleet', () => {
 
   it('keeps a target in the same alarm stack whatever other targets come and go', () => {
     const before = planFleet({ homeRegion: 'eu-west-1', targets: manyTargets(50) });
-    const after = planFleet({ homeRegion: 'eu-west-1', targets: [...manyTargets(80).slice(25), { name: 'aaa-new', url: 'https://new.example.com/mcp' }] });
+    const after = planFleet({
+      homeRegion: 'eu-west-1',
+      targets: [...manyTargets(80).slice(25), { name: 'aaa-new', url: 'https://new.example.com/mcp' }],
+    });
     const stackOf = (p: typeof before) => new Map(p.targets.map((t) => [t.name, t.alarmStack]));
     const a = stackOf(before);
     const b = stackOf(after);

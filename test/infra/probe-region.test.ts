@@ -57,10 +57,12 @@ describe('schedules', () => {
   it('invoke the function of their rate with the planned payload', () => {
     const region = plan.regions.find((r) => r.region === 'eu-west-1')!;
     const expected = region.rates.flatMap((r) => r.schedules.map((s) => ({ fn: `McpCanary-run-${r.rateSlug}`, input: s.input })));
-    expect(schedules.map((s) => {
-      const t = s.Target as Record<string, unknown>;
-      return { fn: (t.Arn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0], input: t.Input };
-    })).toEqual(expected.map((e) => ({ fn: fnId(e.fn), input: e.input })));
+    expect(
+      schedules.map((s) => {
+        const t = s.Target as Record<string, unknown>;
+        return { fn: (t.Arn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0], input: t.Input };
+      }),
+    ).toEqual(expected.map((e) => ({ fn: fnId(e.fn), input: e.input })));
     expect(schedules.every((s) => !String((s.Target as { Input: string }).Input).includes('"headers"'))).toBe(true);
   });
 
@@ -85,7 +87,10 @@ describe('run functions', () => {
     ]);
     for (const f of fns) {
       expect(f).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 256 });
-      expect((f.Environment as { Variables: Record<string, string> }).Variables).toEqual({ [EnvVar.homeRegion]: 'us-east-1', [EnvVar.namespace]: 'McpCanary' });
+      expect((f.Environment as { Variables: Record<string, string> }).Variables).toEqual({
+        [EnvVar.homeRegion]: 'us-east-1',
+        [EnvVar.namespace]: 'McpCanary',
+      });
     }
   });
 
@@ -94,7 +99,11 @@ describe('run functions', () => {
     const configs = resourcesOf(eu, 'AWS::Lambda::EventInvokeConfig').map(([, p]) => p);
     expect(configs).toHaveLength(fns.length);
     for (const c of configs) {
-      expect(c).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60, DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } } });
+      expect(c).toMatchObject({
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: 60,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
+      });
     }
   });
 
@@ -110,16 +119,27 @@ describe('run functions', () => {
     expect(statements.map((s) => [s.Action, asList(s.Resource).map(render), s.Condition])).toEqual([
       [['logs:CreateLogStream', 'logs:PutLogEvents'], [`\${${group}.Arn}`], undefined],
       ['cloudwatch:PutMetricData', ['*'], { StringEquals: { 'cloudwatch:namespace': 'McpCanary' } }],
-      ['secretsmanager:GetSecretValue', ['arn:${AWS::Partition}:secretsmanager:eu-west-1:${AWS::AccountId}:secret:mcp/rates-??????'], undefined],
+      [
+        'secretsmanager:GetSecretValue',
+        ['arn:${AWS::Partition}:secretsmanager:eu-west-1:${AWS::AccountId}:secret:mcp/rates-??????'],
+        undefined,
+      ],
       ['ssm:GetParameter', ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp/docs/key'], undefined],
     ]);
     expect(JSON.stringify(statements)).not.toMatch(/kms:|secretsmanager:\*|ssm:\*|logs:\*/);
   });
 
   it('keep a secret given by ARN as that ARN (and its suffix form), and grant no secret read when none is referenced', () => {
-    const s = synthFleet({ homeRegion: 'eu-west-1', targets: [
-      { name: 'a', url: 'https://a.example.com/mcp', headerSecrets: { Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token' } } },
-    ] });
+    const s = synthFleet({
+      homeRegion: 'eu-west-1',
+      targets: [
+        {
+          name: 'a',
+          url: 'https://a.example.com/mcp',
+          headerSecrets: { Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token' } },
+        },
+      ],
+    });
     const { statements } = policyStatements(s.json('McpCanary-probe-eu-west-1'), 'mcp-canary run');
     expect(statements.find((x) => x.Action === 'secretsmanager:GetSecretValue')!.Resource).toEqual([
       'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token',
@@ -135,11 +155,27 @@ describe('the canary owner in a probe region', () => {
   it('hears about run function errors (N periods in a row) and dead-lettered runs, on a regional topic', () => {
     const alarms = alarmsOf(eu as never);
     const topic = logicalId(eu, 'AWS::SNS::Topic', (p) => p.TopicName === 'McpCanary-canary-owner');
-    expect(alarms.map((a) => a.AlarmName).sort()).toEqual(['McpCanary/canary/delivery-dlq', 'McpCanary/canary/run-1m-errors', 'McpCanary/canary/run-5m-errors', 'McpCanary/canary/schedule-dlq']);
+    expect(alarms.map((a) => a.AlarmName).sort()).toEqual([
+      'McpCanary/canary/delivery-dlq',
+      'McpCanary/canary/run-1m-errors',
+      'McpCanary/canary/run-5m-errors',
+      'McpCanary/canary/schedule-dlq',
+    ]);
     const errors = alarms.find((a) => a.AlarmName.endsWith('/run-1m-errors'))!;
-    expect(errors).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 3, TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(errors).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     expect(errors.Metrics!.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
-    expect(errors.Metrics!.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period])).toEqual([['Errors', 'Sum', 60], ['Throttles', 'Sum', 60]]);
+    expect(
+      errors.Metrics!.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period]),
+    ).toEqual([
+      ['Errors', 'Sum', 60],
+      ['Throttles', 'Sum', 60],
+    ]);
     for (const a of alarms) {
       expect(a.AlarmActions).toEqual([{ Ref: topic }]);
       expect(a.OKActions).toEqual([{ Ref: topic }]);
@@ -149,13 +185,19 @@ describe('the canary owner in a probe region', () => {
   it('is told when SNS could not deliver to one of its subscribers: a redrive queue with an alarm', () => {
     const dlq = logicalId(eu, 'AWS::SQS::Queue', (p) => p.QueueName === 'McpCanary-delivery-dlq');
     const [, alarm] = resourcesOf(eu, 'AWS::CloudWatch::Alarm').find(([, p]) => p.AlarmName === 'McpCanary/canary/delivery-dlq')!;
-    expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Period: 60 });
+    expect(alarm).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Period: 60,
+    });
     expect(render((alarm.Dimensions as Array<{ Value: unknown }>)[0]!.Value)).toBe(`\${${dlq}.QueueName}`);
   });
 
   it('in the home region uses the home canary-owner topic instead of a second one', () => {
     expect(resourcesOf(home, 'AWS::SNS::Topic')).toEqual([]);
-    for (const a of alarmsOf(home as never)) expect(a.AlarmActions!.map(render)).toEqual(['arn:${AWS::Partition}:sns:us-east-1:${AWS::AccountId}:McpCanary-canary-owner']);
+    for (const a of alarmsOf(home as never))
+      expect(a.AlarmActions!.map(render)).toEqual(['arn:${AWS::Partition}:sns:us-east-1:${AWS::AccountId}:McpCanary-canary-owner']);
   });
 
   it('keeps the dead-letter queue encrypted, TLS-only, for 14 days', () => {
@@ -167,7 +209,7 @@ describe('the canary owner in a probe region', () => {
 });
 
 describe('overflow schedule stacks', () => {
-  it('hold the schedules past the limit and reach the region\'s functions and queue by name', () => {
+  it("hold the schedules past the limit and reach the region's functions and queue by name", () => {
     const targets = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, url: `https://t${i}.example.com/mcp` }));
     const s = synthFleet({ homeRegion: 'eu-west-1', targets }, { schedulesPerStack: 2 });
     const overflow = s.json('McpCanary-probe-eu-west-1-2');
@@ -175,7 +217,9 @@ describe('overflow schedule stacks', () => {
     expect(schedules.map((x) => x.Name)).toEqual(['McpCanary-1m-002']);
     const target = schedules[0]!.Target as Record<string, unknown>;
     expect(render(target.Arn)).toBe('arn:${AWS::Partition}:lambda:eu-west-1:${AWS::AccountId}:function:McpCanary-run-1m');
-    expect(render((target.DeadLetterConfig as { Arn: unknown }).Arn)).toBe('arn:${AWS::Partition}:sqs:eu-west-1:${AWS::AccountId}:McpCanary-schedule-dlq');
+    expect(render((target.DeadLetterConfig as { Arn: unknown }).Arn)).toBe(
+      'arn:${AWS::Partition}:sqs:eu-west-1:${AWS::AccountId}:McpCanary-schedule-dlq',
+    );
     expect(schedules[0]!.GroupName).toBe('McpCanary');
     expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
     const main = s.fleet.probeStacks.find((x) => x.stackName === 'McpCanary-probe-eu-west-1')!;

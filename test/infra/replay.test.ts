@@ -38,20 +38,69 @@ const all = (seq: string) => Object.fromEntries(REGIONS.map((r) => [r, seq]));
 const scenarios: Scenario[] = [
   { name: 'Hard outage: every region fails', runs: all('FFFFF'), page: N, ticket: N, owner: null, resolved: null },
   { name: 'Outage, then recovery', runs: all('FFFFHH'), page: N, ticket: N, owner: null, resolved: 5 },
-  { name: 'Two of three regions fail', runs: { ...all('HHHHH'), 'us-east-1': 'FFFFF', 'eu-west-1': 'FFFFF' }, page: N, ticket: N, owner: null, resolved: null },
+  {
+    name: 'Two of three regions fail',
+    runs: { ...all('HHHHH'), 'us-east-1': 'FFFFF', 'eu-west-1': 'FFFFF' },
+    page: N,
+    ticket: N,
+    owner: null,
+    resolved: null,
+  },
   { name: 'One blip', runs: all('HFHHH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'Blips, never 3 in a row', runs: all('FFHFFH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'A recovered session (degraded once)', runs: all('HDHHH'), page: null, ticket: null, owner: null, resolved: null },
   { name: 'Slow for 3 runs (degraded)', runs: all('DDDD'), page: null, ticket: N, owner: null, resolved: null },
   { name: 'Healthy, with a certificate about to expire (warning)', runs: all('WWWW'), page: null, ticket: N, owner: null, resolved: null },
-  { name: 'One region fails, below quorum', runs: { ...all('HHHHH'), 'eu-west-1': 'FFFFF' }, page: null, ticket: N, owner: null, resolved: null },
-  { name: 'Failing every run, in one region or two by turns', runs: { 'us-east-1': 'FFFFF', 'eu-west-1': 'FHFHF', 'ap-southeast-2': 'HHHHH' }, page: null, ticket: N, owner: null, resolved: null },
+  {
+    name: 'One region fails, below quorum',
+    runs: { ...all('HHHHH'), 'eu-west-1': 'FFFFF' },
+    page: null,
+    ticket: N,
+    owner: null,
+    resolved: null,
+  },
+  {
+    name: 'Failing every run, in one region or two by turns',
+    runs: { 'us-east-1': 'FFFFF', 'eu-west-1': 'FHFHF', 'ap-southeast-2': 'HHHHH' },
+    page: null,
+    ticket: N,
+    owner: null,
+    resolved: null,
+  },
   { name: 'The canary cannot judge (inconclusive)', runs: all('IIII'), page: null, ticket: N, owner: null, resolved: null },
-  { name: 'No runs recorded in one region', runs: { ...all('HHHHHH'), 'eu-west-1': '------' }, page: null, ticket: null, owner: N, resolved: null },
+  {
+    name: 'No runs recorded in one region',
+    runs: { ...all('HHHHHH'), 'eu-west-1': '------' },
+    page: null,
+    ticket: null,
+    owner: N,
+    resolved: null,
+  },
   { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 3, resolved: null },
-  { name: 'Outage while one region records no runs', runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' }, page: N, ticket: N, owner: N, resolved: null },
-  { name: 'Outage, then the canary falls silent everywhere', runs: all('FFFF--------'), page: N, ticket: N, owner: 4 + N + 3, resolved: null },
-  { name: 'Outage, then silent but for one failing region', runs: { ...all('FFFF--------'), 'eu-west-1': 'FFFFFFFFFFFF' }, page: N, ticket: N, owner: 4 + N, resolved: null },
+  {
+    name: 'Outage while one region records no runs',
+    runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' },
+    page: N,
+    ticket: N,
+    owner: N,
+    resolved: null,
+  },
+  {
+    name: 'Outage, then the canary falls silent everywhere',
+    runs: all('FFFF--------'),
+    page: N,
+    ticket: N,
+    owner: 4 + N + 3,
+    resolved: null,
+  },
+  {
+    name: 'Outage, then silent but for one failing region',
+    runs: { ...all('FFFF--------'), 'eu-west-1': 'FFFFFFFFFFFF' },
+    page: N,
+    ticket: N,
+    owner: 4 + N,
+    resolved: null,
+  },
 ];
 
 function first(ns: readonly Notification[], topic: string, states: ReadonlyArray<Notification['state']>): number | null {
@@ -71,7 +120,13 @@ function outcomeOf(s: Scenario) {
 
 describe('the evaluator follows the CloudWatch User Guide', () => {
   // "How alarm state is evaluated when data is missing": five points fetched (0 ok, X breaching, - missing).
-  const rule = (m: number, t: AlarmRule['treatMissingData']): AlarmRule => ({ comparison: 'GreaterThanOrEqualToThreshold', threshold: 1, evaluationPeriods: 3, datapointsToAlarm: m, treatMissingData: t });
+  const rule = (m: number, t: AlarmRule['treatMissingData']): AlarmRule => ({
+    comparison: 'GreaterThanOrEqualToThreshold',
+    threshold: 1,
+    evaluationPeriods: 3,
+    datapointsToAlarm: m,
+    treatMissingData: t,
+  });
   const points = (s: string) => s.split(' ').map((c) => (c === '-' ? undefined : c === 'X' ? 1 : 0));
   // Both of the guide's tables, every column; "keep" is "Retain current state".
   it.each([
@@ -86,14 +141,17 @@ describe('the evaluator follows the CloudWatch User Guide', () => {
     ['0 - X - -', 2, 'OK', 'OK', 'ALARM', 'OK'],
     ['- - - - 0', 2, 'OK', 'OK', 'ALARM', 'OK'],
     ['- - - - X', 2, 'INSUFFICIENT_DATA', 'keep', 'ALARM', 'OK'],
-  ] as const)('documented row "%s" with %i of 3: missing → %s, ignore → %s, breaching → %s, notBreaching → %s', (row, m, missing, ignore, breaching, notBreaching) => {
-    expect(evaluateRange(rule(m, 'missing'), points(row)).state).toBe(missing);
-    for (const current of ['OK', 'ALARM'] as const) {
-      expect(evaluateRange(rule(m, 'ignore'), points(row), current).state).toBe(ignore === 'keep' ? current : ignore);
-    }
-    expect(evaluateRange(rule(m, 'breaching'), points(row)).state).toBe(breaching);
-    expect(evaluateRange(rule(m, 'notBreaching'), points(row)).state).toBe(notBreaching);
-  });
+  ] as const)(
+    'documented row "%s" with %i of 3: missing → %s, ignore → %s, breaching → %s, notBreaching → %s',
+    (row, m, missing, ignore, breaching, notBreaching) => {
+      expect(evaluateRange(rule(m, 'missing'), points(row)).state).toBe(missing);
+      for (const current of ['OK', 'ALARM'] as const) {
+        expect(evaluateRange(rule(m, 'ignore'), points(row), current).state).toBe(ignore === 'keep' ? current : ignore);
+      }
+      expect(evaluateRange(rule(m, 'breaching'), points(row)).state).toBe(breaching);
+      expect(evaluateRange(rule(m, 'notBreaching'), points(row)).state).toBe(notBreaching);
+    },
+  );
 
   it('computes the documented metric math examples', () => {
     const ts = (vals: Array<number | null>): Series => new Map(vals.flatMap((v, i) => (v === null ? [] : [[i, v] as [number, number]])));
@@ -119,13 +177,20 @@ describe('the evaluator follows the CloudWatch User Guide', () => {
 describe('run sequences through the synthesized alarms', () => {
   it.each(scenarios)('$name', (s) => {
     const got = outcomeOf(s);
-    expect({ page: got.page, ticket: got.ticket, owner: got.owner, resolved: got.resolved }).toEqual({ page: s.page, ticket: s.ticket, owner: s.owner, resolved: s.resolved });
+    expect({ page: got.page, ticket: got.ticket, owner: got.owner, resolved: got.resolved }).toEqual({
+      page: s.page,
+      ticket: s.ticket,
+      owner: s.owner,
+      resolved: s.resolved,
+    });
   });
 
   it('pages a hard outage after run N and not after run N−1', () => {
     for (const n of [2, 3, 5]) {
       const fleet = synthFleet({ ...smallFleet(), failureThreshold: n });
-      const critical = [...fleet.templates].flatMap(([, t]) => alarmsOf(t.toJSON() as never)).find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
+      const critical = [...fleet.templates]
+        .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+        .find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
       const pages = replayTimed([critical], { runs: all('F'.repeat(n + 2)) }).filter((x) => x.state === 'ALARM');
       expect(pages.map((p) => p.afterRun)).toEqual([n]);
       expect(replayTimed([critical], { runs: all('F'.repeat(n - 1)), tail: 0 }).filter((x) => x.state === 'ALARM')).toEqual([]);
@@ -135,11 +200,15 @@ describe('run sequences through the synthesized alarms', () => {
   it('resolves an incident on the pages topic, so the pager closes it under the same alarm name', () => {
     const { ns } = outcomeOf(scenarios[1]!);
     const critical = ns.filter((n) => n.alarm === 'McpCanary/rates-prod/critical');
-    expect(critical.map((n) => [n.afterRun, n.state, n.topics])).toEqual([[3, 'ALARM', [PAGES]], [5, 'OK', [PAGES]]]);
+    expect(critical.map((n) => [n.afterRun, n.state, n.topics])).toEqual([
+      [3, 'ALARM', [PAGES]],
+      [5, 'OK', [PAGES]],
+    ]);
   });
 
   it('never pages the target owner for the canary failing, a blip, a recovered session, a warning or one region', () => {
-    for (const s of scenarios.filter((x) => x.page === null)) expect(outcomeOf(s).ns.filter((n) => n.topics.includes(PAGES) && n.state !== 'OK')).toEqual([]);
+    for (const s of scenarios.filter((x) => x.page === null))
+      expect(outcomeOf(s).ns.filter((n) => n.topics.includes(PAGES) && n.state !== 'OK')).toEqual([]);
   });
 
   it('keeps an open page open while the canary is silent, and tells the canary owner instead', () => {
@@ -161,10 +230,15 @@ describe('run sequences through the synthesized alarms', () => {
   it('captures the page a hard outage sends (MCP_CANARY_CAPTURE_DIR)', () => {
     const ns = outcomeOf(scenarios[0]!).ns;
     const alarm = ratesAlarms.find((a) => a.AlarmName.endsWith('/critical'))!;
-    const page = pageOf(alarm, ns.find((n) => n.alarm === alarm.AlarmName && n.state === 'ALARM')!);
+    const page = pageOf(
+      alarm,
+      ns.find((n) => n.alarm === alarm.AlarmName && n.state === 'ALARM')!,
+    );
     expect(page.NewStateValue).toBe('ALARM');
     expect(page.AlarmDescription).toContain('Endpoint: https://rates.example.com/mcp');
-    expect(page.NewStateReason).toBe('Threshold Crossed: 3 out of the last 3 datapoints [3.0 (29/11/26 22:02:00), 3.0 (29/11/26 22:01:00), 3.0 (29/11/26 22:00:00)] was greater than or equal to the threshold (2.0) (minimum 3 datapoints for OK -> ALARM transition).');
+    expect(page.NewStateReason).toBe(
+      'Threshold Crossed: 3 out of the last 3 datapoints [3.0 (29/11/26 22:02:00), 3.0 (29/11/26 22:01:00), 3.0 (29/11/26 22:00:00)] was greater than or equal to the threshold (2.0) (minimum 3 datapoints for OK -> ALARM transition).',
+    );
     const dir = process.env.MCP_CANARY_CAPTURE_DIR;
     if (dir) {
       mkdirSync(dir, { recursive: true });
@@ -185,7 +259,11 @@ function replayTable(): string {
     const o = outcomeOf(s);
     return `| ${s.name} | ${runs(s.runs)} | ${cell(o.page)} | ${cell(o.ticket)} | ${cell(o.owner)} | ${cell(o.resolved)} |`;
   });
-  return ['| Scenario (N = 3, quorum 2 of 3) | Runs per region | Page (critical) | Ticket (warning) | Canary owner | Page resolved |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Scenario (N = 3, quorum 2 of 3) | Runs per region | Page (critical) | Ticket (warning) | Canary owner | Page resolved |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** The SNS message CloudWatch publishes for an alarm action, in its documented JSON shape. */
@@ -194,7 +272,8 @@ function pageOf(alarm: AlarmProps, n: Notification) {
   const resolve = (s: string) => s.replace('${AWS::Partition}', 'aws').replace('${AWS::AccountId}', account);
   const start = Date.UTC(2026, 10, 29, 22, 0, 0);
   const at = (run: number) => new Date(start + (run - 1) * 60_000);
-  const stamp = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)} ${d.toISOString().slice(11, 19)}`;
+  const stamp = (d: Date) =>
+    `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCFullYear()).slice(2)} ${d.toISOString().slice(11, 19)}`;
   const evaluated = n.evaluated.map((e, i, arr) => ({ ...e, run: n.afterRun - (arr.length - 1 - i) })).reverse();
   const m = alarm.DatapointsToAlarm;
   const reason = `Threshold Crossed: ${m} out of the last ${alarm.EvaluationPeriods} datapoints [${evaluated.map((e) => `${(e.value ?? 0).toFixed(1)} (${stamp(at(e.run))})`).join(', ')}] was greater than or equal to the threshold (${alarm.Threshold.toFixed(1)}) (minimum ${m} datapoints for OK -> ALARM transition).`;

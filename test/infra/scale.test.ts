@@ -17,7 +17,10 @@ function thousandTargets(): FleetInput {
     homeRegion: 'us-east-1',
     probeRegions: REGIONS,
     runbookUrl: 'https://runbooks.example.com/mcp-canary',
-    notify: { pages: [{ url: 'https://events.pagerduty.example.com/integration/abc/enqueue' }], canaryOwner: [{ email: 'owner@example.com' }] },
+    notify: {
+      pages: [{ url: 'https://events.pagerduty.example.com/integration/abc/enqueue' }],
+      canaryOwner: [{ email: 'owner@example.com' }],
+    },
     targets: Array.from({ length: 1000 }, (_, i) => ({
       name: `svc-${String(i).padStart(4, '0')}`,
       url: `https://svc-${i}.mcp.example.com/mcp`,
@@ -36,10 +39,12 @@ describe('scale', () => {
       const fleet = new McpCanaryFleet(app, 'McpCanary', thousandTargets());
       const assembly = app.synth();
       const synthMs = Math.round(performance.now() - started);
-      const sizes = assembly.stacks.map((s) => {
-        const t = JSON.parse(readFileSync(join(assembly.directory, s.templateFile), 'utf8')) as { Resources: Record<string, unknown> };
-        return { stack: s.stackName, resources: Object.keys(t.Resources).length };
-      }).sort((a, b) => b.resources - a.resources);
+      const sizes = assembly.stacks
+        .map((s) => {
+          const t = JSON.parse(readFileSync(join(assembly.directory, s.templateFile), 'utf8')) as { Resources: Record<string, unknown> };
+          return { stack: s.stackName, resources: Object.keys(t.Resources).length };
+        })
+        .sort((a, b) => b.resources - a.resources);
       console.log(`1000×3 synth: ${synthMs} ms, ${sizes.length} stacks, largest ${sizes[0]!.stack} with ${sizes[0]!.resources} resources`);
       console.table(sizes);
       for (const s of sizes) expect(s.resources, s.stack).toBeLessThan(CLOUDFORMATION_MAX_RESOURCES);

@@ -48,33 +48,59 @@ const templates = () => readdirSync(out).filter((f) => f.endsWith('.template.jso
 
 describe('npm run synth, offline and without credentials', () => {
   it('writes a template per stack of the example fleet', () => {
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { artifacts: Record<string, { type: string; properties?: { stackName?: string } }> };
-    const stacks = Object.values(manifest.artifacts).filter((a) => a.type === 'aws:cloudformation:stack').map((a) => a.properties!.stackName!).sort();
-    expect(stacks.filter((s) => !s.startsWith('McpCanary-alarms-'))).toEqual(['McpCanary-home', 'McpCanary-probe-ap-southeast-2', 'McpCanary-probe-eu-west-1', 'McpCanary-probe-us-east-1']);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+      artifacts: Record<string, { type: string; properties?: { stackName?: string } }>;
+    };
+    const stacks = Object.values(manifest.artifacts)
+      .filter((a) => a.type === 'aws:cloudformation:stack')
+      .map((a) => a.properties!.stackName!)
+      .sort();
+    expect(stacks.filter((s) => !s.startsWith('McpCanary-alarms-'))).toEqual([
+      'McpCanary-home',
+      'McpCanary-probe-ap-southeast-2',
+      'McpCanary-probe-eu-west-1',
+      'McpCanary-probe-us-east-1',
+    ]);
     expect(stacks.some((s) => s.startsWith('McpCanary-alarms-'))).toBe(true);
     expect(templates()).toHaveLength(stacks.length);
   });
 
   it('passes cfn-lint on every template', async () => {
     const files = templates().map((f) => join(out, f));
-    const lint = await run('cfn-lint', ['--', ...files]).then(() => ({ code: 0, stdout: '' }), (e: { code: number; stdout: string }) => e);
+    const lint = await run('cfn-lint', ['--', ...files]).then(
+      () => ({ code: 0, stdout: '' }),
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(lint.stdout).toBe('');
     expect(lint.code).toBe(0);
   });
 
   it('would fail cfn-lint on a broken alarm (the lint is live)', async () => {
-    const template = JSON.parse(readFileSync(join(out, templates().find((f) => f.includes('Alarms'))!), 'utf8')) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+    const template = JSON.parse(
+      readFileSync(
+        join(
+          out,
+          templates().find((f) => f.includes('Alarms'))!,
+        ),
+        'utf8',
+      ),
+    ) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
     const alarm = Object.values(template.Resources).find((r) => r.Type === 'AWS::CloudWatch::Alarm')!;
     alarm.Properties.ComparisonOperator = 'GreaterThanOrEqual';
     const broken = join(dir, 'broken.template.json');
     writeFileSync(broken, JSON.stringify(template));
-    const lint = await run('cfn-lint', ['--', broken]).then(() => ({ code: 0, stdout: '' }), (e: { code: number; stdout: string }) => e);
+    const lint = await run('cfn-lint', ['--', broken]).then(
+      () => ({ code: 0, stdout: '' }),
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(lint.code).not.toBe(0);
     expect(lint.stdout).toContain("'GreaterThanOrEqual' is not one of");
   });
 
   it('bundles each Lambda as one ESM file that imports cleanly in a fresh Node process', async () => {
-    const bundles = readdirSync(out).filter((d) => d.startsWith('asset.') && existsSync(join(out, d, 'index.mjs'))).map((d) => join(out, d, 'index.mjs'));
+    const bundles = readdirSync(out)
+      .filter((d) => d.startsWith('asset.') && existsSync(join(out, d, 'index.mjs')))
+      .map((d) => join(out, d, 'index.mjs'));
     expect(bundles.length).toBe(2); // the run handler (same code in every region) and the brief
     const env = {
       ...noCredentials(dir),
@@ -97,9 +123,23 @@ describe('npm run synth, offline and without credentials', () => {
 
   it('fails on an invalid fleet with one line naming the target and the field', async () => {
     const config = join(dir, 'bad-fleet.json');
-    writeFileSync(config, JSON.stringify({ homeRegion: 'us-east-1', targets: [{ name: 'ok', url: 'https://ok.example.com/mcp' }, { name: 'docs', url: 'https://docs.example.com/mcp', budgetMs: 50_000 }] }));
-    const failed = await run('npx', ['cdk', 'synth', '--quiet', '--output', join(dir, 'bad.out')], { cwd: root, env: { ...noCredentials(dir), MCP_CANARY_CONFIG: config } })
-      .then(() => null, (e: { code: number; stderr: string }) => e);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        homeRegion: 'us-east-1',
+        targets: [
+          { name: 'ok', url: 'https://ok.example.com/mcp' },
+          { name: 'docs', url: 'https://docs.example.com/mcp', budgetMs: 50_000 },
+        ],
+      }),
+    );
+    const failed = await run('npx', ['cdk', 'synth', '--quiet', '--output', join(dir, 'bad.out')], {
+      cwd: root,
+      env: { ...noCredentials(dir), MCP_CANARY_CONFIG: config },
+    }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed).not.toBeNull();
     expect(failed!.stderr).toContain('mcp-canary fleet config: targets[1] ("docs").budgetMs (50000 ms) needs a 63 s function timeout');
     expect(failed!.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);

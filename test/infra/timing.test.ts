@@ -35,14 +35,24 @@ interface Case {
 }
 
 function alarmsOfTarget(fleet: ReturnType<typeof synthFleet>, fleetName: string, target: string): AlarmProps[] {
-  return [...fleet.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never)).filter((a) => a.AlarmName.startsWith(`${fleetName}/${target}/`));
+  return [...fleet.templates]
+    .filter(([n]) => n.includes('-alarms-'))
+    .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+    .filter((a) => a.AlarmName.startsWith(`${fleetName}/${target}/`));
 }
 
 /** The example fleet's rates-prod, and one generated fleet per (N, quorum) with targets on 1, 3 and 5 regions. */
 function cases(): Case[] {
   const out: Case[] = [];
   const example = synthFleet(smallFleet());
-  out.push({ label: 'example rates-prod (3 regions, quorum 2, N 3)', regions: ALL_REGIONS.slice(0, 3), quorum: 2, n: 3, maxRunSeconds: runBudgetMs(30_000) / 1000, alarms: alarmsOfTarget(example, 'McpCanary', 'rates-prod') });
+  out.push({
+    label: 'example rates-prod (3 regions, quorum 2, N 3)',
+    regions: ALL_REGIONS.slice(0, 3),
+    quorum: 2,
+    n: 3,
+    maxRunSeconds: runBudgetMs(30_000) / 1000,
+    alarms: alarmsOfTarget(example, 'McpCanary', 'rates-prod'),
+  });
   for (const n of [2, 3, 4, 5]) {
     for (const quorum of [1, 2, 3, 5]) {
       const sizes = [1, 3, 5].filter((r) => r >= quorum);
@@ -51,11 +61,23 @@ function cases(): Case[] {
         probeRegions: ALL_REGIONS,
         failureThreshold: n,
         quorum,
-        targets: sizes.map((r) => ({ name: `t${r}`, url: `https://t${r}.example.com/mcp`, probeRegions: ALL_REGIONS.slice(0, r), budgetMs: MAX_MINUTE_BUDGET_MS })),
+        targets: sizes.map((r) => ({
+          name: `t${r}`,
+          url: `https://t${r}.example.com/mcp`,
+          probeRegions: ALL_REGIONS.slice(0, r),
+          budgetMs: MAX_MINUTE_BUDGET_MS,
+        })),
       };
       const fleet = synthFleet(config, {}, 'Gen');
       for (const r of sizes) {
-        out.push({ label: `${r} region(s), quorum ${quorum}, N ${n}`, regions: ALL_REGIONS.slice(0, r), quorum, n, maxRunSeconds: runBudgetMs(MAX_MINUTE_BUDGET_MS) / 1000, alarms: alarmsOfTarget(fleet, 'Gen', `t${r}`) });
+        out.push({
+          label: `${r} region(s), quorum ${quorum}, N ${n}`,
+          regions: ALL_REGIONS.slice(0, r),
+          quorum,
+          n,
+          maxRunSeconds: runBudgetMs(MAX_MINUTE_BUDGET_MS) / 1000,
+          alarms: alarmsOfTarget(fleet, 'Gen', `t${r}`),
+        });
       }
     }
   }
@@ -72,7 +94,9 @@ function forEachTiming(c: Case, seedBase: number, check: (timing: Timing, seed: 
     try {
       check(timing, seed);
     } catch (e) {
-      throw new Error(`${c.label}, seed ${seed} (${trial % 2 ? 'jittered' : 'fixed'} start seconds): ${(e as Error).message}`, { cause: e });
+      throw new Error(`${c.label}, seed ${seed} (${trial % 2 ? 'jittered' : 'fixed'} start seconds): ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   }
 }
@@ -82,16 +106,19 @@ const all = (c: Case, seq: string) => Object.fromEntries(c.regions.map((r) => [r
 describe('pages under real CloudWatch timing', () => {
   const generated = cases();
 
-  it.each(generated.map((c, i) => [c.label, c, i] as const))('%s: a hard outage pages after run N or N+1 and stays in ALARM', (_l, c, i) => {
-    forEachTiming(c, i + 1, (timing) => {
-      const ns = replayTimed(c.alarms, { runs: all(c, 'F'.repeat(c.n + 8)), timing });
-      const critical = kinds(ns, 'critical');
-      expect(states(critical)).toHaveLength(1);
-      expect(critical[0]!.state).toBe('ALARM');
-      expect(critical[0]!.afterRun).toBeGreaterThanOrEqual(c.n);
-      expect(critical[0]!.afterRun).toBeLessThanOrEqual(c.n + 1);
-    });
-  });
+  it.each(generated.map((c, i) => [c.label, c, i] as const))(
+    '%s: a hard outage pages after run N or N+1 and stays in ALARM',
+    (_l, c, i) => {
+      forEachTiming(c, i + 1, (timing) => {
+        const ns = replayTimed(c.alarms, { runs: all(c, 'F'.repeat(c.n + 8)), timing });
+        const critical = kinds(ns, 'critical');
+        expect(states(critical)).toHaveLength(1);
+        expect(critical[0]!.state).toBe('ALARM');
+        expect(critical[0]!.afterRun).toBeGreaterThanOrEqual(c.n);
+        expect(critical[0]!.afterRun).toBeLessThanOrEqual(c.n + 1);
+      });
+    },
+  );
 
   it.each(generated.map((c, i) => [c.label, c, i] as const))('%s: recovery resolves once, within N+2 healthy runs', (_l, c, i) => {
     forEachTiming(c, 100 + i, (timing) => {
@@ -104,41 +131,51 @@ describe('pages under real CloudWatch timing', () => {
     });
   });
 
-  it.each(generated.map((c, i) => [c.label, c, i] as const))('%s: a silent canary keeps the page open and tells the owner within N+3 periods', (_l, c, i) => {
-    forEachTiming(c, 200 + i, (timing, seed) => {
-      const down = c.n + 3;
-      const silence = c.n + 8;
-      // Every region silent, or all but some failing ones (chosen by the seed).
-      const keepFailing = seed % 3 === 0 || c.regions.length === 1 ? 0 : 1 + (seed % c.regions.length === 0 ? 0 : (seed % (c.regions.length - 1)));
-      const runs = Object.fromEntries(c.regions.map((r, k) => [r, 'F'.repeat(down) + (k < keepFailing ? 'F' : '-').repeat(silence)]));
-      const ns = replayTimed(c.alarms, { runs, timing });
-      expect(states(kinds(ns, 'critical'))).toEqual([expect.stringMatching(/^ALARM@/)]);
-      const owner = kinds(ns, 'dead-man').find((x) => x.state === 'ALARM' || x.state === 'INSUFFICIENT_DATA');
-      expect(owner, `owner never told (${states(kinds(ns, 'dead-man')).join(', ')})`).toBeDefined();
-      expect(owner!.afterRun - down).toBeLessThanOrEqual(c.n + 3);
-    });
-  });
+  it.each(generated.map((c, i) => [c.label, c, i] as const))(
+    '%s: a silent canary keeps the page open and tells the owner within N+3 periods',
+    (_l, c, i) => {
+      forEachTiming(c, 200 + i, (timing, seed) => {
+        const down = c.n + 3;
+        const silence = c.n + 8;
+        // Every region silent, or all but some failing ones (chosen by the seed).
+        const keepFailing =
+          seed % 3 === 0 || c.regions.length === 1 ? 0 : 1 + (seed % c.regions.length === 0 ? 0 : seed % (c.regions.length - 1));
+        const runs = Object.fromEntries(c.regions.map((r, k) => [r, 'F'.repeat(down) + (k < keepFailing ? 'F' : '-').repeat(silence)]));
+        const ns = replayTimed(c.alarms, { runs, timing });
+        expect(states(kinds(ns, 'critical'))).toEqual([expect.stringMatching(/^ALARM@/)]);
+        const owner = kinds(ns, 'dead-man').find((x) => x.state === 'ALARM' || x.state === 'INSUFFICIENT_DATA');
+        expect(owner, `owner never told (${states(kinds(ns, 'dead-man')).join(', ')})`).toBeDefined();
+        expect(owner!.afterRun - down).toBeLessThanOrEqual(c.n + 3);
+      });
+    },
+  );
 
-  it.each(generated.map((c, i) => [c.label, c, i] as const))('%s: new alarms are quiet, and whole-budget healthy runs never alarm', (_l, c, i) => {
-    forEachTiming(c, 300 + i, (timing) => {
-      const fresh = replayTimed(c.alarms, { runs: all(c, 'H'.repeat(c.n + 8)), timing, baseline: 0 });
-      expect(fresh.filter((x) => x.state !== 'OK')).toEqual([]);
-      const slow: Timing = { ...timing, runSeconds: () => c.maxRunSeconds };
-      expect(replayTimed(c.alarms, { runs: all(c, 'H'.repeat(c.n + 8)), timing: slow })).toEqual([]);
-    });
-  });
+  it.each(generated.map((c, i) => [c.label, c, i] as const))(
+    '%s: new alarms are quiet, and whole-budget healthy runs never alarm',
+    (_l, c, i) => {
+      forEachTiming(c, 300 + i, (timing) => {
+        const fresh = replayTimed(c.alarms, { runs: all(c, 'H'.repeat(c.n + 8)), timing, baseline: 0 });
+        expect(fresh.filter((x) => x.state !== 'OK')).toEqual([]);
+        const slow: Timing = { ...timing, runSeconds: () => c.maxRunSeconds };
+        expect(replayTimed(c.alarms, { runs: all(c, 'H'.repeat(c.n + 8)), timing: slow })).toEqual([]);
+      });
+    },
+  );
 
-  it.each(generated.filter((c) => c.regions.length > 1).map((c, i) => [c.label, c, i] as const))('%s: one region failing alone tickets within N+1 and pages only at quorum 1', (_l, c, i) => {
-    forEachTiming(c, 400 + i, (timing) => {
-      const runs = { ...all(c, 'H'.repeat(c.n + 6)), [c.regions[1]!]: 'F'.repeat(c.n + 6) };
-      const ns = replayTimed(c.alarms, { runs, timing });
-      const ticket = kinds(ns, 'warning').find((x) => x.state === 'ALARM');
-      expect(ticket).toBeDefined();
-      expect(ticket!.afterRun).toBeLessThanOrEqual(c.n + 1);
-      expect(states(kinds(ns, 'warning'))).toHaveLength(1);
-      expect(kinds(ns, 'critical').length > 0).toBe(c.quorum === 1);
-    });
-  });
+  it.each(generated.filter((c) => c.regions.length > 1).map((c, i) => [c.label, c, i] as const))(
+    '%s: one region failing alone tickets within N+1 and pages only at quorum 1',
+    (_l, c, i) => {
+      forEachTiming(c, 400 + i, (timing) => {
+        const runs = { ...all(c, 'H'.repeat(c.n + 6)), [c.regions[1]!]: 'F'.repeat(c.n + 6) };
+        const ns = replayTimed(c.alarms, { runs, timing });
+        const ticket = kinds(ns, 'warning').find((x) => x.state === 'ALARM');
+        expect(ticket).toBeDefined();
+        expect(ticket!.afterRun).toBeLessThanOrEqual(c.n + 1);
+        expect(states(kinds(ns, 'warning'))).toHaveLength(1);
+        expect(kinds(ns, 'critical').length > 0).toBe(c.quorum === 1);
+      });
+    },
+  );
 
   it.each(generated.map((c, i) => [c.label, c, i] as const))('%s: a single failed run never pages', (_l, c, i) => {
     forEachTiming(c, 500 + i, (timing) => {

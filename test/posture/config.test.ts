@@ -16,7 +16,13 @@ const message = (over: Record<string, unknown>) => {
 
 describe('posture', () => {
   it('takes true, false or a list, and selects in report order', () => {
-    expect(selectedChecks(parse({ posture: true }).posture)).toEqual(['origin', 'protocol-version', 'get-delete', 'unauthenticated', 'hsts']);
+    expect(selectedChecks(parse({ posture: true }).posture)).toEqual([
+      'origin',
+      'protocol-version',
+      'get-delete',
+      'unauthenticated',
+      'hsts',
+    ]);
     expect(selectedChecks(parse({ posture: ['hsts', 'origin'] }).posture)).toEqual(['origin', 'hsts']);
     expect(selectedChecks(parse({ posture: false }).posture)).toEqual([]);
     expect(selectedChecks(parse({}).posture)).toEqual([]);

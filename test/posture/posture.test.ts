@@ -16,7 +16,10 @@ import { startBeyondServer, type BeyondServer, type BeyondServerOptions } from '
 const TOKEN = 'posture-secret-token-42';
 const tool = { name: 'get_rate', description: 'rate', inputSchema: z.object({}), annotations: { readOnlyHint: true } };
 let closers: Array<() => Promise<void>> = [];
-afterEach(async () => { for (const c of closers) await c(); closers = []; });
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+});
 
 async function serve(opts: Omit<BeyondServerOptions, 'tools'>): Promise<BeyondServer> {
   const s = await startBeyondServer({ tools: [tool], ...opts });
@@ -60,20 +63,30 @@ describe.each(['modern', 'legacy'] as const)('posture on a %s server', (era) => 
     const posture = v.warnings.filter((w) => w.kind === 'posture').map((w) => w.detail);
     expect(posture).toHaveLength(2);
     // 2026-07-28 serves the foreign discover (200); 2025-11-25 answers the session-less ping 400: neither is 403.
-    expect(posture[0]).toMatch(new RegExp(`^posture origin: a request with a foreign Origin was answered HTTP ${era === 'modern' ? 200 : 400}.*not refused with 403`));
+    expect(posture[0]).toMatch(
+      new RegExp(
+        `^posture origin: a request with a foreign Origin was answered HTTP ${era === 'modern' ? 200 : 400}.*not refused with 403`,
+      ),
+    );
     expect(posture[1]).toMatch(/^posture unauthenticated: a request without credentials was answered HTTP \d+.*, not 401$/);
   });
 
   it('fails unauthenticated when the 401 names no resource_metadata', async () => {
     const s = await serve({ era, validateOrigin: true, bearerToken: TOKEN, resourceMetadata: false });
     const v = await judge(target(s.url, { headers: { Authorization: `Bearer ${TOKEN}` } }), fresh());
-    expect(v.posture!.find((r) => r.check === 'unauthenticated')).toMatchObject({ status: 'fail', detail: expect.stringContaining('without resource_metadata') });
+    expect(v.posture!.find((r) => r.check === 'unauthenticated')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('without resource_metadata'),
+    });
   });
 
   it('skips unauthenticated for a target that sends no credentials', async () => {
     const s = await serve({ era, validateOrigin: true });
     const v = await judge(target(s.url), fresh());
-    expect(v.posture!.find((r) => r.check === 'unauthenticated')).toMatchObject({ status: 'skipped', detail: 'the target sends no credentials' });
+    expect(v.posture!.find((r) => r.check === 'unauthenticated')).toMatchObject({
+      status: 'skipped',
+      detail: 'the target sends no credentials',
+    });
   });
 });
 
@@ -81,14 +94,25 @@ describe('2026-07-28 only', () => {
   it('fails get-delete on an endpoint that answers GET and DELETE and mints a session id', async () => {
     const s = await serve({ era: 'modern', statefulModern: true, validateOrigin: true });
     const v = await judge(target(s.url, { posture: ['get-delete'] }), fresh());
-    expect(v.posture).toEqual([{ check: 'get-delete', status: 'fail', detail: expect.stringContaining('GET answered HTTP 200, not 405; GET minted an Mcp-Session-Id') }]);
+    expect(v.posture).toEqual([
+      {
+        check: 'get-delete',
+        status: 'fail',
+        detail: expect.stringContaining('GET answered HTTP 200, not 405; GET minted an Mcp-Session-Id'),
+      },
+    ]);
     expect(v.outcome).toBe('healthy');
   });
 });
 
 describe('protocol-version', () => {
   it('fails on a 2026-07-28 endpoint that answers an unknown version as if it were its own', async () => {
-    const s = await startFaultServer(modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } }) }));
+    const s = await startFaultServer(
+      modernEndpoint({
+        tools: [readOnlyRateTool],
+        call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } }),
+      }),
+    );
     closers.push(() => s.close());
     const v = await judge(target(s.url, { posture: ['protocol-version'] }), fresh());
     expect(v.outcome).toBe('healthy');
@@ -99,33 +123,48 @@ describe('protocol-version', () => {
   it('fails on a 2025-11-25 endpoint that ignores MCP-Protocol-Version', async () => {
     const s = await startFaultServer((_req, res, rx) => {
       if (rx.rpcMethod === 'server/discover') return void res.writeHead(400).end();
-      if (rx.rpcMethod === 'initialize') return rpcResult(res, rx.rpcId, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'lax', version: '1' } });
+      if (rx.rpcMethod === 'initialize')
+        return rpcResult(res, rx.rpcId, {
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'lax', version: '1' },
+        });
       if (rx.rpcMethod === 'tools/list') return rpcResult(res, rx.rpcId, { tools: [readOnlyRateTool] });
-      if (rx.rpcMethod === 'tools/call') return rpcResult(res, rx.rpcId, { content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } });
+      if (rx.rpcMethod === 'tools/call')
+        return rpcResult(res, rx.rpcId, { content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } });
       if (rx.rpcMethod === 'ping') return rpcResult(res, rx.rpcId, {});
       res.writeHead(202).end();
     });
     closers.push(() => s.close());
     const v = await judge(target(s.url, { posture: ['protocol-version'] }), fresh());
     expect(v.revision).toBe('2025-11-25');
-    expect(v.posture![0]).toMatchObject({ check: 'protocol-version', status: 'fail', detail: 'MCP-Protocol-Version 1999-01-01 was answered HTTP 200, not refused with 400' });
+    expect(v.posture![0]).toMatchObject({
+      check: 'protocol-version',
+      status: 'fail',
+      detail: 'MCP-Protocol-Version 1999-01-01 was answered HTTP 200, not refused with 400',
+    });
   });
 });
 
 /** fetch over node:https trusting one certificate (Node's global fetch reads extra CAs only at startup). */
 function fetchTrusting(ca: string): FetchLike {
-  return (url, init = {}) => new Promise((resolve, reject) => {
-    const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const req = httpsRequest(new URL(String(url)), { method: init.method ?? 'GET', headers, ca, signal: init.signal ?? undefined }, (res) => {
-      const h = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-      const body = [204, 205, 304].includes(res.statusCode ?? 0) ? null : (ReadableStreamFromNode(res));
-      resolve(new Response(body, { status: res.statusCode ?? 0, headers: h }));
+  return (url, init = {}) =>
+    new Promise((resolve, reject) => {
+      const headers = Object.fromEntries(new Headers(init.headers).entries());
+      const req = httpsRequest(
+        new URL(String(url)),
+        { method: init.method ?? 'GET', headers, ca, signal: init.signal ?? undefined },
+        (res) => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          const body = [204, 205, 304].includes(res.statusCode ?? 0) ? null : ReadableStreamFromNode(res);
+          resolve(new Response(body, { status: res.statusCode ?? 0, headers: h }));
+        },
+      );
+      req.on('error', reject);
+      if (typeof init.body === 'string') req.write(init.body);
+      req.end();
     });
-    req.on('error', reject);
-    if (typeof init.body === 'string') req.write(init.body);
-    req.end();
-  });
 }
 function ReadableStreamFromNode(res: NodeJS.ReadableStream): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -139,7 +178,7 @@ function ReadableStreamFromNode(res: NodeJS.ReadableStream): ReadableStream<Uint
 
 describe('hsts', () => {
   const tls = selfSignedCert();
-  it.each([true, false])('over https with HSTS %s: records the certificate\'s days left', async (hsts) => {
+  it.each([true, false])("over https with HSTS %s: records the certificate's days left", async (hsts) => {
     const s = await serve({ era: 'modern', tls, hsts, validateOrigin: true });
     const v = await judge(target(s.url, { posture: ['hsts'] }), { fetch: fetchTrusting(tls.cert), ...fresh() });
     expect(v.outcome).toBe('healthy');
@@ -148,7 +187,11 @@ describe('hsts', () => {
     // The test certificate is made for one day.
     expect(r.certificateDaysLeft).toBeGreaterThanOrEqual(0);
     expect(r.certificateDaysLeft).toBeLessThanOrEqual(1);
-    expect(r.detail).toMatch(hsts ? /^Strict-Transport-Security max-age=31536000; certificate: [01] day\(s\) left$/ : /^no Strict-Transport-Security header; certificate/);
+    expect(r.detail).toMatch(
+      hsts
+        ? /^Strict-Transport-Security max-age=31536000; certificate: [01] day\(s\) left$/
+        : /^no Strict-Transport-Security header; certificate/,
+    );
   });
 });
 
@@ -178,7 +221,9 @@ describe('cadence', () => {
 
   it('does not spend the hour on a run that never reached the server', async () => {
     const cadence = new PostureCadence({ now: () => 0 });
-    const down = await judge(target('http://127.0.0.1:9/mcp', { posture: ['origin'], timeoutMs: 500, budgetMs: 2_000 }), { postureCadence: cadence });
+    const down = await judge(target('http://127.0.0.1:9/mcp', { posture: ['origin'], timeoutMs: 500, budgetMs: 2_000 }), {
+      postureCadence: cadence,
+    });
     expect(down.outcome).toBe('failed');
     expect(down.posture).toBeUndefined();
     expect(cadence.due('posture http://127.0.0.1:9/mcp')).toBe(true);
@@ -200,13 +245,23 @@ describe('posture never changes the outcome', () => {
 describe('a hostile server', () => {
   it('that echoes the credential into every posture answer never gets it into the verdict', async () => {
     const secret = 'Bearer sk-echo-31f9a0c2d4e6';
-    const s = await startFaultServer(modernEndpoint({
-      tools: [readOnlyRateTool],
-      call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } }),
-      // GET, DELETE and anything else: a 400 whose JSON-RPC message repeats the Authorization header.
-      onOther: (req, res, rx) => void res.writeHead(400, { 'content-type': 'application/json', 'strict-transport-security': String(req.headers.authorization) })
-        .end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId ?? null, error: { code: -32000, message: `bad: you sent ${req.headers.authorization}` } })),
-    }));
+    const s = await startFaultServer(
+      modernEndpoint({
+        tools: [readOnlyRateTool],
+        call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { rate: 1 } }),
+        // GET, DELETE and anything else: a 400 whose JSON-RPC message repeats the Authorization header.
+        onOther: (req, res, rx) =>
+          void res
+            .writeHead(400, { 'content-type': 'application/json', 'strict-transport-security': String(req.headers.authorization) })
+            .end(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: rx.rpcId ?? null,
+                error: { code: -32000, message: `bad: you sent ${req.headers.authorization}` },
+              }),
+            ),
+      }),
+    );
     closers.push(() => s.close());
     const v = await judge(target(s.url, { headers: { Authorization: secret } }), fresh());
     expect(v.outcome).toBe('healthy');

@@ -4,8 +4,12 @@ import { judge } from '../../functions/probe/judge.ts';
 import { target } from './helpers.ts';
 
 let api: RatesApi;
-beforeAll(async () => { api = await startRatesApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await startRatesApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 describe('2026-07-28 server', () => {
   it('is judged healthy through server/discover, statelessly, with no initialize, ping or setLevel', async () => {

@@ -9,8 +9,12 @@ import { freePort } from '../support/moto.ts';
 import { target } from './helpers.ts';
 
 let api: RatesApi;
-beforeAll(async () => { api = await startRatesApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await startRatesApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 const seen = new Set<string>();
 afterAll(() => {
@@ -27,7 +31,12 @@ describe('failure classes', () => {
   });
 
   it('classifies a self-signed certificate as tls and never accepts it', async () => {
-    const server = await startFaultServer((_req, res) => { res.end('{}'); }, { tls: selfSignedCert() });
+    const server = await startFaultServer(
+      (_req, res) => {
+        res.end('{}');
+      },
+      { tls: selfSignedCert() },
+    );
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'tls' });
@@ -52,7 +61,9 @@ describe('failure classes', () => {
   });
 
   it('classifies an HTML 502 from a proxy as http_status', async () => {
-    const server = await startFaultServer((_req, res) => { res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>'); });
+    const server = await startFaultServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>');
+    });
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'http_status' });
@@ -78,7 +89,9 @@ describe('failure classes', () => {
   });
 
   it('classifies 200 with a body that is not JSON-RPC as protocol', async () => {
-    const server = await startFaultServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello": '); });
+    const server = await startFaultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello": ');
+    });
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'protocol' });
@@ -131,7 +144,12 @@ describe('failure classes', () => {
     try {
       const v = await judge(target(server.url, { healthUrl: server.url.replace(/\/mcp$/, '/health') }));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'tool_error' });
-      expect(v.probes.map((p) => [p.name, p.ok])).toEqual([['health', true], ['discover', true], ['tools/list', true], ['tools/call', false]]);
+      expect(v.probes.map((p) => [p.name, p.ok])).toEqual([
+        ['health', true],
+        ['discover', true],
+        ['tools/list', true],
+        ['tools/call', false],
+      ]);
       expect(v.detail).toContain('upstream rates API answered HTTP 401');
       seen.add(v.failure!);
     } finally {
@@ -153,7 +171,10 @@ describe('failure classes', () => {
   });
 
   it('refuses to call a tool without readOnlyHint: inconclusive / unsafe_tool, and the tool is never called', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [{ name: 'get_rate', handler: () => ({ content: [{ type: 'text', text: 'called!' }] }) }] });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [{ name: 'get_rate', handler: () => ({ content: [{ type: 'text', text: 'called!' }] }) }],
+    });
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'inconclusive', failure: 'unsafe_tool' });
@@ -168,10 +189,12 @@ describe('failure classes', () => {
 
 describe('answer checks', () => {
   it('fails structuredContent that breaks the listed outputSchema as assertion', async () => {
-    const server = await startFaultServer(modernEndpoint({
-      tools: [readOnlyRateTool],
-      call: () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { rate: 'not a number' } }),
-    }));
+    const server = await startFaultServer(
+      modernEndpoint({
+        tools: [readOnlyRateTool],
+        call: () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { rate: 'not a number' } }),
+      }),
+    );
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'assertion', revision: '2026-07-28' });
@@ -182,12 +205,17 @@ describe('answer checks', () => {
   });
 
   it('reports a server-side output validation error as tool_error with its text', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [{
-      name: 'get_rate',
-      annotations: { readOnlyHint: true },
-      outputSchema: z.object({ rate: z.number() }),
-      handler: () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { rate: 'not a number' } }),
-    }] });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [
+        {
+          name: 'get_rate',
+          annotations: { readOnlyHint: true },
+          outputSchema: z.object({ rate: z.number() }),
+          handler: () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { rate: 'not a number' } }),
+        },
+      ],
+    });
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'tool_error' });
@@ -198,7 +226,11 @@ describe('answer checks', () => {
   });
 
   it('calls a destructive tool only when the target allows it', async () => {
-    const tool = { name: 'reset_cache', annotations: { destructiveHint: true }, handler: () => ({ content: [{ type: 'text' as const, text: 'done' }] }) };
+    const tool = {
+      name: 'reset_cache',
+      annotations: { destructiveHint: true },
+      handler: () => ({ content: [{ type: 'text' as const, text: 'done' }] }),
+    };
     const server = await startMcpServer({ era: 'modern', tools: [tool] });
     try {
       const refused = await judge(target(server.url, { tool: { name: 'reset_cache' } }));
@@ -216,7 +248,8 @@ describe('answer checks', () => {
     const server = await startFaultServer((_req, res, rx) => {
       if (rx.rpcMethod === 'server/discover') {
         return rpcResult(res, rx.rpcId, {
-          supportedVersions: ['2026-07-28'], capabilities: {},
+          supportedVersions: ['2026-07-28'],
+          capabilities: {},
           _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'bare', version: '1' } },
         });
       }

@@ -16,16 +16,24 @@ import { z } from 'zod';
 import { judge } from '../../functions/probe/judge.ts';
 import { target } from './helpers.ts';
 
-interface Peer { url: string; methods: string[]; close(): Promise<void> }
+interface Peer {
+  url: string;
+  methods: string[];
+  close(): Promise<void>;
+}
 
 function v1Server(): McpServer {
   const server = new McpServer({ name: 'v1-peer', version: '1.32.2' });
-  server.registerTool('get_rate', {
-    description: 'EUR/USD rate',
-    inputSchema: { pair: z.string() },
-    outputSchema: { rate: z.number() },
-    annotations: { readOnlyHint: true },
-  }, async ({ pair }) => ({ content: [{ type: 'text', text: `${pair} 1.08` }], structuredContent: { rate: 1.08 } }));
+  server.registerTool(
+    'get_rate',
+    {
+      description: 'EUR/USD rate',
+      inputSchema: { pair: z.string() },
+      outputSchema: { rate: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ pair }) => ({ content: [{ type: 'text', text: `${pair} 1.08` }], structuredContent: { rate: 1.08 } }),
+  );
   return server;
 }
 
@@ -41,9 +49,17 @@ async function startPeer(stateful: boolean): Promise<Peer> {
     const sid = req.headers['mcp-session-id'] as string | undefined;
     let transport = sid ? sessions.get(sid) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport(stateful
-        ? { sessionIdGenerator: () => randomUUID(), eventStore: new InMemoryEventStore(), onsessioninitialized: (id) => { sessions.set(id, transport!); } }
-        : { sessionIdGenerator: undefined });
+      transport = new StreamableHTTPServerTransport(
+        stateful
+          ? {
+              sessionIdGenerator: () => randomUUID(),
+              eventStore: new InMemoryEventStore(),
+              onsessioninitialized: (id) => {
+                sessions.set(id, transport!);
+              },
+            }
+          : { sessionIdGenerator: undefined },
+      );
       await v1Server().connect(transport);
     }
     await transport.handleRequest(req, res, body);
@@ -62,17 +78,26 @@ async function startPeer(stateful: boolean): Promise<Peer> {
 
 let stateful: Peer;
 let stateless: Peer;
-beforeAll(async () => { [stateful, stateless] = await Promise.all([startPeer(true), startPeer(false)]); });
-afterAll(async () => { await Promise.all([stateful?.close(), stateless?.close()]); });
+beforeAll(async () => {
+  [stateful, stateless] = await Promise.all([startPeer(true), startPeer(false)]);
+});
+afterAll(async () => {
+  await Promise.all([stateful?.close(), stateless?.close()]);
+});
 
 describe('the v1 TypeScript SDK as a peer', () => {
-  it.each(['auto', '2025-11-25'] as const)('stateful with an event store, revision %s → healthy on 2025-11-25, no GET stream, one DELETE', async (revision) => {
-    stateful.methods.length = 0;
-    const v = await judge(target(stateful.url, { revision, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } } }));
-    expect(v, v.detail).toMatchObject({ outcome: 'healthy', failure: null, revision: '2025-11-25', server: { name: 'v1-peer' } });
-    expect(stateful.methods.filter((m) => m === 'GET')).toEqual([]);
-    expect(stateful.methods.filter((m) => m === 'DELETE')).toHaveLength(1);
-  });
+  it.each(['auto', '2025-11-25'] as const)(
+    'stateful with an event store, revision %s → healthy on 2025-11-25, no GET stream, one DELETE',
+    async (revision) => {
+      stateful.methods.length = 0;
+      const v = await judge(
+        target(stateful.url, { revision, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } } }),
+      );
+      expect(v, v.detail).toMatchObject({ outcome: 'healthy', failure: null, revision: '2025-11-25', server: { name: 'v1-peer' } });
+      expect(stateful.methods.filter((m) => m === 'GET')).toEqual([]);
+      expect(stateful.methods.filter((m) => m === 'DELETE')).toHaveLength(1);
+    },
+  );
 
   it('stateless → healthy on 2025-11-25', async () => {
     const v = await judge(target(stateless.url, { tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectText: '1.08' } }));

@@ -7,7 +7,19 @@ import type { Exchange } from '../../functions/probe/wire.ts';
 import { Redactor } from '../../functions/redact.ts';
 
 function exchange(over: Partial<Exchange>): Exchange {
-  return { httpMethod: 'POST', rpcMethod: 'tools/list', status: null, contentType: null, wwwAuthenticate: null, retryAfter: null, redirectTo: null, error: null, rpcError: null, bytes: 0, ...over };
+  return {
+    httpMethod: 'POST',
+    rpcMethod: 'tools/list',
+    status: null,
+    contentType: null,
+    wwwAuthenticate: null,
+    retryAfter: null,
+    redirectTo: null,
+    error: null,
+    rpcError: null,
+    bytes: 0,
+    ...over,
+  };
 }
 
 describe('classify', () => {
@@ -28,12 +40,17 @@ describe('classify', () => {
 
   it('keeps the Retry-After of a 429 and the challenge of a 401 in the detail', () => {
     expect(classifyStatus('tools/list', 429, exchange({ retryAfter: '30' })).detail).toContain('Retry-After: 30');
-    expect(classifyStatus('discover', 401, exchange({ wwwAuthenticate: 'Bearer error="invalid_token"' })).detail).toContain('invalid_token');
+    expect(classifyStatus('discover', 401, exchange({ wwwAuthenticate: 'Bearer error="invalid_token"' })).detail).toContain(
+      'invalid_token',
+    );
   });
 
   it('classifies SDK timeouts, JSON-RPC errors and -32022', () => {
     expect(classifyError('x', new SdkError(SdkErrorCode.RequestTimeout, 'timed out'), undefined).failure).toBe('timeout');
-    expect(classifyError('x', new ProtocolError(-32603, 'boom'), undefined)).toMatchObject({ failure: 'protocol', detail: 'x: JSON-RPC error -32603: boom' });
+    expect(classifyError('x', new ProtocolError(-32603, 'boom'), undefined)).toMatchObject({
+      failure: 'protocol',
+      detail: 'x: JSON-RPC error -32603: boom',
+    });
     expect(classifyError('x', new ProtocolError(-32022, 'unsupported'), undefined).failure).toBe('revision');
   });
 
@@ -46,10 +63,18 @@ describe('classify', () => {
 });
 
 describe('answer checks', () => {
-  const result = { content: [{ type: 'text' as const, text: 'EURUSD 1.08' }], structuredContent: { rate: 1.08, quote: { pair: 'EURUSD', tags: ['fx', 'spot'] } } };
+  const result = {
+    content: [{ type: 'text' as const, text: 'EURUSD 1.08' }],
+    structuredContent: { rate: 1.08, quote: { pair: 'EURUSD', tags: ['fx', 'spot'] } },
+  };
 
   it('passes when every condition holds, with objects compared regardless of key order', () => {
-    expect(checkAnswer(result, { expectText: 'EURUSD', expectJson: { rate: 1.08, 'quote.tags.1': 'spot', quote: { tags: ['fx', 'spot'], pair: 'EURUSD' } } })).toEqual([]);
+    expect(
+      checkAnswer(result, {
+        expectText: 'EURUSD',
+        expectJson: { rate: 1.08, 'quote.tags.1': 'spot', quote: { tags: ['fx', 'spot'], pair: 'EURUSD' } },
+      }),
+    ).toEqual([]);
   });
 
   it('shows what was seen for each failed condition', () => {

@@ -5,18 +5,31 @@ import { judge } from '../../functions/probe/judge.ts';
 import { target } from './helpers.ts';
 
 let api: RatesApi;
-beforeAll(async () => { api = await startRatesApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await startRatesApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 /** Records the delays asked for instead of waiting them. */
 function recordingSleep() {
   const delays: number[] = [];
-  return { delays, sleep: async (ms: number) => { delays.push(ms); } };
+  return {
+    delays,
+    sleep: async (ms: number) => {
+      delays.push(ms);
+    },
+  };
 }
 
 describe('in-run retries', () => {
   it('are off by default: one 503 fails the run (the alarm absorbs blips)', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [rateTool(api)], inject: { rpcMethod: 'tools/call', status: 503, times: 1 } });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [rateTool(api)],
+      inject: { rpcMethod: 'tools/call', status: 503, times: 1 },
+    });
     try {
       const v = await judge(target(server.url));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'http_status', retries: 0 });
@@ -26,7 +39,11 @@ describe('in-run retries', () => {
   });
 
   it('retry a 5xx with doubling delays and record the retries; success after a retry is degraded', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [rateTool(api)], inject: { rpcMethod: 'tools/call', status: 503, times: 2 } });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [rateTool(api)],
+      inject: { rpcMethod: 'tools/call', status: 503, times: 2 },
+    });
     const { delays, sleep } = recordingSleep();
     try {
       const v = await judge(target(server.url, { retries: 3 }), { sleep });
@@ -39,7 +56,11 @@ describe('in-run retries', () => {
   });
 
   it('give up after the allowed retries with the last failure', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [rateTool(api)], inject: { rpcMethod: 'tools/call', status: 502, times: 10 } });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [rateTool(api)],
+      inject: { rpcMethod: 'tools/call', status: 502, times: 10 },
+    });
     const { delays, sleep } = recordingSleep();
     try {
       const v = await judge(target(server.url, { retries: 2 }), { sleep });
@@ -69,14 +90,21 @@ describe('in-run retries', () => {
   });
 
   it('stop retrying when another attempt would not fit the budget', async () => {
-    const server = await startMcpServer({ era: 'modern', tools: [rateTool(api)], inject: { rpcMethod: 'server/discover', status: 500, times: 100 } });
+    const server = await startMcpServer({
+      era: 'modern',
+      tools: [rateTool(api)],
+      inject: { rpcMethod: 'server/discover', status: 500, times: 100 },
+    });
     let clock = 0;
     const { delays } = recordingSleep();
     try {
       // A fake clock that jumps 5 s per sleep: with an 8 s budget and 2 s timeouts only one retry fits.
       const v = await judge(target(server.url, { retries: 3, revision: '2026-07-28' }), {
         now: () => clock,
-        sleep: async (ms) => { delays.push(ms); clock += 5_000 + ms; },
+        sleep: async (ms) => {
+          delays.push(ms);
+          clock += 5_000 + ms;
+        },
       });
       expect(v).toMatchObject({ outcome: 'failed', failure: 'http_status', retries: 1 });
       expect(delays).toEqual([500]);

@@ -8,7 +8,15 @@ const TOKEN = SECRET.split(' ')[1]!;
 
 describe('secrets echoed by a server', () => {
   it('are redacted from an isError tool text', async () => {
-    const server = await startFaultServer(modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ isError: true, content: [{ type: 'text', text: `denied for ${SECRET} (token ${TOKEN}, url-encoded ${encodeURIComponent(SECRET)})` }] }) }));
+    const server = await startFaultServer(
+      modernEndpoint({
+        tools: [readOnlyRateTool],
+        call: () => ({
+          isError: true,
+          content: [{ type: 'text', text: `denied for ${SECRET} (token ${TOKEN}, url-encoded ${encodeURIComponent(SECRET)})` }],
+        }),
+      }),
+    );
     try {
       const v = await judge(target(server.url));
       const json = JSON.stringify(v);
@@ -25,7 +33,9 @@ describe('secrets echoed by a server', () => {
     const server = await startFaultServer((req, res, rx) => {
       const echo = String(req.headers.authorization);
       if (rx.rpcMethod === 'server/discover') {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, error: { code: -32600, message: `bad header ${echo}` } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, error: { code: -32600, message: `bad header ${echo}` } }));
       } else {
         res.writeHead(500, { 'content-type': 'text/plain', 'www-authenticate': `Bearer realm="${echo}"` }).end(`you sent ${echo}`);
       }

@@ -18,11 +18,30 @@ const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord =
   probeRegion: 'eu-west-1',
   startedAt: '2026-11-29T10:00:47.000Z',
   scheduledFor: '2026-11-29T10:00:00.000Z',
-  verdict: { target, outcome, failure: null, detail: '', revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
+  verdict: {
+    target,
+    outcome,
+    failure: null,
+    detail: '',
+    revision: null,
+    server: null,
+    durationMs,
+    retries: 0,
+    probes: [],
+    warnings: [],
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  },
 });
 
-const throttled = () => new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Rate exceeded' });
-const denied = () => new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'not authorized to perform: cloudwatch:PutMetricData' });
+const throttled = () =>
+  new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Rate exceeded' });
+const denied = () =>
+  new CloudWatchServiceException({
+    name: 'AccessDenied',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 403 },
+    message: 'not authorized to perform: cloudwatch:PutMetricData',
+  });
 
 /** A fake clock that only backoff sleeps move, and a record of the sleeps. */
 function clock(budgetMs: number): { opts: PublishOptions; sleeps: number[] } {
@@ -30,23 +49,50 @@ function clock(budgetMs: number): { opts: PublishOptions; sleeps: number[] } {
   const sleeps: number[] = [];
   return {
     sleeps,
-    opts: { namespace: 'McpCanary', deadlineAt: budgetMs, now: () => now, random: () => 0.5, sleep: async (ms) => { sleeps.push(ms); now += ms; } },
+    opts: {
+      namespace: 'McpCanary',
+      deadlineAt: budgetMs,
+      now: () => now,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    },
   };
 }
 
 describe('metric data', () => {
-  it.each([['healthy', 0], ['degraded', TICKET_WEIGHT], ['inconclusive', TICKET_WEIGHT], ['failed', 1]] as const)('writes a %s run as one Verdict datum of %d under Target alone, stamped with its scheduled period', (outcome, value) => {
+  it.each([
+    ['healthy', 0],
+    ['degraded', TICKET_WEIGHT],
+    ['inconclusive', TICKET_WEIGHT],
+    ['failed', 1],
+  ] as const)('writes a %s run as one Verdict datum of %d under Target alone, stamped with its scheduled period', (outcome, value) => {
     // Act
     const data = metricData(record('rates', outcome, 1234));
     // Assess: the period the run was scheduled for, not the second it started
     expect(data).toEqual([
-      { MetricName: 'Verdict', Dimensions: [{ Name: 'Target', Value: 'rates' }], Timestamp: new Date('2026-11-29T10:00:00.000Z'), Value: value, Unit: 'None', StorageResolution: 60 },
+      {
+        MetricName: 'Verdict',
+        Dimensions: [{ Name: 'Target', Value: 'rates' }],
+        Timestamp: new Date('2026-11-29T10:00:00.000Z'),
+        Value: value,
+        Unit: 'None',
+        StorageResolution: 60,
+      },
     ]);
   });
 
   it('counts a healthy run with a warning (an expiring certificate) toward a ticket, never toward a page', () => {
     const healthy = record('rates', 'healthy');
-    const warned = { ...healthy, verdict: { ...healthy.verdict, warnings: [{ kind: 'certificate_expiry' as const, detail: 'expires in 3 days', expiresAt: '2026-12-02T00:00:00.000Z' }] } };
+    const warned = {
+      ...healthy,
+      verdict: {
+        ...healthy.verdict,
+        warnings: [{ kind: 'certificate_expiry' as const, detail: 'expires in 3 days', expiresAt: '2026-12-02T00:00:00.000Z' }],
+      },
+    };
     expect(metricData(warned)[0]!.Value).toBe(TICKET_WEIGHT);
   });
 
@@ -110,14 +156,22 @@ describe('publishing', () => {
     // Act
     const result = await publishRuns(client, [record('rates', 'healthy')], opts);
     // Assess
-    expect(result).toEqual({ published: false, calls: 1, attempts: 1, errors: ['AccessDenied: not authorized to perform: cloudwatch:PutMetricData'] });
+    expect(result).toEqual({
+      published: false,
+      calls: 1,
+      attempts: 1,
+      errors: ['AccessDenied: not authorized to perform: cloudwatch:PutMetricData'],
+    });
     expect(sleeps).toEqual([]);
   });
 
   it('retries a network error that got no HTTP answer', async () => {
     // Prepare
     const client = new CloudWatchClient({ region: 'us-east-1' });
-    mockClient(client).on(PutMetricDataCommand).rejectsOnce(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })).resolves({});
+    mockClient(client)
+      .on(PutMetricDataCommand)
+      .rejectsOnce(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+      .resolves({});
     // Act
     const result = await publishRuns(client, [record('rates', 'healthy')], clock(10_000).opts);
     // Assess
@@ -139,13 +193,33 @@ describe('publishing', () => {
 
 describe('which failures are retried', () => {
   it.each([
-    ['throttling', new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }), true],
-    ['a 503', new CloudWatchServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: '' }), true],
+    [
+      'throttling',
+      new CloudWatchServiceException({ name: 'Throttling', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }),
+      true,
+    ],
+    [
+      'a 503',
+      new CloudWatchServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: '' }),
+      true,
+    ],
     ['a connection reset', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true],
     ['a DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), true],
-    ['access denied', new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' }), false],
-    ['an invalid parameter', new CloudWatchServiceException({ name: 'InvalidParameterValue', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }), false],
-    ['missing credentials', Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }), false],
+    [
+      'access denied',
+      new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' }),
+      false,
+    ],
+    [
+      'an invalid parameter',
+      new CloudWatchServiceException({ name: 'InvalidParameterValue', $fault: 'client', $metadata: { httpStatusCode: 400 }, message: '' }),
+      false,
+    ],
+    [
+      'missing credentials',
+      Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }),
+      false,
+    ],
   ])('%s → retried: %s', (_what, error, retried) => {
     // Act + Assess
     expect(isRetryable(error)).toBe(retried);

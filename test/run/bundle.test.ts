@@ -58,10 +58,17 @@ afterAll(async () => {
 describe('the built Lambda bundle', () => {
   it('imports in a fresh Node process and runs once: secret read, verdicts logged, metrics in the home region', async () => {
     // Prepare
-    await motoSecretClients(moto.endpoint).secretsManager(PROBE_REGION).send(new CreateSecretCommand({ Name: 'rates/token', SecretString: token }));
+    await motoSecretClients(moto.endpoint)
+      .secretsManager(PROBE_REGION)
+      .send(new CreateSecretCommand({ Name: 'rates/token', SecretString: token }));
     const event = {
       targets: [
-        { name: 'rates-prod', url: server.url, tool: { name: 'get_rate', expectJson: { rate: 1.08 } }, headerSecrets: { Authorization: { secretsManager: 'rates/token', prefix: 'Bearer ' } } },
+        {
+          name: 'rates-prod',
+          url: server.url,
+          tool: { name: 'get_rate', expectJson: { rate: 1.08 } },
+          headerSecrets: { Authorization: { secretsManager: 'rates/token', prefix: 'Bearer ' } },
+        },
         { name: 'rates-dead', url: await deadUrl() },
       ],
     };
@@ -81,9 +88,16 @@ describe('the built Lambda bundle', () => {
     const lines = child.stdout.split('\n').filter(Boolean);
     const resultLine = lines.find((l) => l.startsWith('RESULT '));
     expect(resultLine, child.stderr).toBeDefined();
-    const result = JSON.parse(resultLine!.slice('RESULT '.length)) as { importMs: number; sinceProcessStartMs: number; summary: RunSummary };
+    const result = JSON.parse(resultLine!.slice('RESULT '.length)) as {
+      importMs: number;
+      sinceProcessStartMs: number;
+      summary: RunSummary;
+    };
     expect(result.summary).toEqual({
-      verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }, { target: 'rates-dead', outcome: 'failed', failure: 'unreachable' }],
+      verdicts: [
+        { target: 'rates-prod', outcome: 'healthy', failure: null },
+        { target: 'rates-dead', outcome: 'failed', failure: 'unreachable' },
+      ],
       published: true,
     });
     const runRecords = lines.filter((l) => !l.startsWith('RESULT ')).map((l) => JSON.parse(l) as { message: string; target: string });
@@ -95,8 +109,10 @@ describe('the built Lambda bundle', () => {
     expect(await readRuns(home, 'McpCanary', 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
 
     const gzipBytes = gzipSync(await readFile(bundle.file)).length;
-    console.log(`bundle: ${(bundle.bytes / 1024).toFixed(0)} KiB (${(gzipBytes / 1024).toFixed(0)} KiB gzipped); `
-      + `cold import ${result.importMs.toFixed(0)} ms, ${result.sinceProcessStartMs.toFixed(0)} ms from process start (${NODE.includes('24') ? 'Node 24' : process.version})`);
+    console.log(
+      `bundle: ${(bundle.bytes / 1024).toFixed(0)} KiB (${(gzipBytes / 1024).toFixed(0)} KiB gzipped); ` +
+        `cold import ${result.importMs.toFixed(0)} ms, ${result.sinceProcessStartMs.toFixed(0)} ms from process start (${NODE.includes('24') ? 'Node 24' : process.version})`,
+    );
     for (const r of runRecords) console.log(`run record: ${JSON.stringify(r)}`);
   });
 });

@@ -20,8 +20,14 @@ describe('the run environment', () => {
   it.each([
     [{ AWS_REGION: 'us-east-1' }, /^Environment variable MCP_CANARY_HOME_REGION is required: set it to the region that holds/],
     [{ MCP_CANARY_HOME_REGION: 'eu-west-1' }, /^Environment variable AWS_REGION is required/],
-    [{ MCP_CANARY_HOME_REGION: 'Ireland', AWS_REGION: 'us-east-1' }, /MCP_CANARY_HOME_REGION is not an AWS region: got "Ireland"\. Set it to e\.g\. eu-west-1\./],
-    [{ MCP_CANARY_HOME_REGION: 'eu-west-1', AWS_REGION: 'us-east-1', MCP_CANARY_NAMESPACE: 'has spaces' }, /MCP_CANARY_NAMESPACE is not a valid CloudWatch namespace/],
+    [
+      { MCP_CANARY_HOME_REGION: 'Ireland', AWS_REGION: 'us-east-1' },
+      /MCP_CANARY_HOME_REGION is not an AWS region: got "Ireland"\. Set it to e\.g\. eu-west-1\./,
+    ],
+    [
+      { MCP_CANARY_HOME_REGION: 'eu-west-1', AWS_REGION: 'us-east-1', MCP_CANARY_NAMESPACE: 'has spaces' },
+      /MCP_CANARY_NAMESPACE is not a valid CloudWatch namespace/,
+    ],
   ])('refuses %o with a message naming the variable', (env, message) => {
     // Act + Assess
     expect(() => readRunEnv(env)).toThrow(message);

@@ -43,29 +43,51 @@ function captureStdout(): () => Array<Record<string, unknown>> {
     chunks.push(String(chunk));
     return true;
   });
-  return () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return () =>
+    chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('the scheduled handler', () => {
   it('reads a dead target back from moto as a failed run for that target and region, without throwing', async () => {
     // Prepare
     await moto.reset();
-    const { handler } = await freshHandler({ MCP_CANARY_HOME_REGION: HOME_REGION, AWS_REGION: PROBE_REGION, MCP_CANARY_NAMESPACE: undefined });
+    const { handler } = await freshHandler({
+      MCP_CANARY_HOME_REGION: HOME_REGION,
+      AWS_REGION: PROBE_REGION,
+      MCP_CANARY_NAMESPACE: undefined,
+    });
     const lines = captureStdout();
     // Act
-    const summary = await handler({ targets: [{ name: 'rates-dead', url: await deadUrl() }, { name: 'rates-prod', url: server.url }] }, { getRemainingTimeInMillis: () => 60_000 });
+    const summary = await handler(
+      {
+        targets: [
+          { name: 'rates-dead', url: await deadUrl() },
+          { name: 'rates-prod', url: server.url },
+        ],
+      },
+      { getRemainingTimeInMillis: () => 60_000 },
+    );
     // Assess
     expect(summary).toEqual({
-      verdicts: [{ target: 'rates-dead', outcome: 'failed', failure: 'unreachable' }, { target: 'rates-prod', outcome: 'healthy', failure: null }],
+      verdicts: [
+        { target: 'rates-dead', outcome: 'failed', failure: 'unreachable' },
+        { target: 'rates-prod', outcome: 'healthy', failure: null },
+      ],
       published: true,
     });
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
     expect(await readRuns(home, 'McpCanary', 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
     expect(await readRuns(home, 'McpCanary', 'rates-prod')).toMatchObject({ runs: 1, worst: 0 });
-    expect(lines().map((l) => [l.message, l.target, l.probeRegion])).toEqual(expect.arrayContaining([
-      ['mcp-canary run', 'rates-dead', PROBE_REGION],
-      ['mcp-canary run', 'rates-prod', PROBE_REGION],
-    ]));
+    expect(lines().map((l) => [l.message, l.target, l.probeRegion])).toEqual(
+      expect.arrayContaining([
+        ['mcp-canary run', 'rates-dead', PROBE_REGION],
+        ['mcp-canary run', 'rates-prod', PROBE_REGION],
+      ]),
+    );
   });
 
   it('throws a config error naming the expected payload when the envelope carries no targets', async () => {
@@ -80,7 +102,9 @@ describe('the scheduled handler', () => {
 
   it('fails the cold start with the variable name when MCP_CANARY_HOME_REGION is missing', async () => {
     // Act + Assess
-    await expect(freshHandler({ MCP_CANARY_HOME_REGION: undefined, AWS_REGION: PROBE_REGION })).rejects.toThrow(/Environment variable MCP_CANARY_HOME_REGION is required/);
+    await expect(freshHandler({ MCP_CANARY_HOME_REGION: undefined, AWS_REGION: PROBE_REGION })).rejects.toThrow(
+      /Environment variable MCP_CANARY_HOME_REGION is required/,
+    );
   });
 });
 

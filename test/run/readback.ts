@@ -18,12 +18,17 @@ export interface ReadBack {
 
 export async function readRuns(client: CloudWatchClient, namespace: string, target: string): Promise<ReadBack> {
   const Dimensions = [{ Name: 'Target', Value: target }];
-  const query = (Id: string, Stat: string) => ({ Id, MetricStat: { Metric: { Namespace: namespace, MetricName: 'Verdict', Dimensions }, Period: 60, Stat } });
-  const out = await client.send(new GetMetricDataCommand({
-    StartTime: new Date(Date.now() - 15 * 60_000),
-    EndTime: new Date(Date.now() + 5 * 60_000),
-    MetricDataQueries: [query('runs', 'SampleCount'), query('worst', 'Maximum')],
-  }));
+  const query = (Id: string, Stat: string) => ({
+    Id,
+    MetricStat: { Metric: { Namespace: namespace, MetricName: 'Verdict', Dimensions }, Period: 60, Stat },
+  });
+  const out = await client.send(
+    new GetMetricDataCommand({
+      StartTime: new Date(Date.now() - 15 * 60_000),
+      EndTime: new Date(Date.now() + 5 * 60_000),
+      MetricDataQueries: [query('runs', 'SampleCount'), query('worst', 'Maximum')],
+    }),
+  );
   const values = (id: string) => out.MetricDataResults?.find((r) => r.Id === id)?.Values ?? [];
   return {
     runs: values('runs').reduce((a, b) => a + b, 0),
@@ -34,7 +39,5 @@ export async function readRuns(client: CloudWatchClient, namespace: string, targ
 /** Every metric in the namespace, as `Name Target=…` strings, sorted. */
 export async function listMetrics(client: CloudWatchClient, namespace: string): Promise<string[]> {
   const out = await client.send(new ListMetricsCommand({ Namespace: namespace }));
-  return (out.Metrics ?? [])
-    .map((m) => `${m.MetricName} ${(m.Dimensions ?? []).map((d) => `${d.Name}=${d.Value}`).join(' ')}`)
-    .sort();
+  return (out.Metrics ?? []).map((m) => `${m.MetricName} ${(m.Dimensions ?? []).map((d) => `${d.Name}=${d.Value}`).join(' ')}`).sort();
 }

@@ -95,13 +95,16 @@ describe('a group of targets', () => {
     const lines: string[] = [];
     try {
       // Act
-      const summary = await run({
-        targets: [
-          { name: 'rates-hanging', url: hanging.url, timeoutMs: 2_500, budgetMs: 3_000 },
-          { name: 'rates-modern', url: modern.url, tool: rateCheck },
-          { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
-        ],
-      }, motoRunDeps(moto.endpoint, lines));
+      const summary = await run(
+        {
+          targets: [
+            { name: 'rates-hanging', url: hanging.url, timeoutMs: 2_500, budgetMs: 3_000 },
+            { name: 'rates-modern', url: modern.url, tool: rateCheck },
+            { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
+          ],
+        },
+        motoRunDeps(moto.endpoint, lines),
+      );
       // Assess
       expect(summary.verdicts).toEqual([
         { target: 'rates-hanging', outcome: 'failed', failure: 'timeout' },
@@ -109,10 +112,18 @@ describe('a group of targets', () => {
         { target: 'rates-legacy', outcome: 'healthy', failure: null },
       ]);
       // Each verdict is logged as soon as it is known: the healthy ones do not wait for the hanging one.
-      expect(records(lines).map((r) => r.target).at(-1)).toBe('rates-hanging');
+      expect(
+        records(lines)
+          .map((r) => r.target)
+          .at(-1),
+      ).toBe('rates-hanging');
       const home = cloudWatchAt(moto.endpoint, HOME_REGION);
       expect(await listMetrics(home, NAMESPACE)).toHaveLength(3);
-      for (const [target, value] of [['rates-hanging', 1], ['rates-modern', 0], ['rates-legacy', 0]] as const) {
+      for (const [target, value] of [
+        ['rates-hanging', 1],
+        ['rates-modern', 0],
+        ['rates-legacy', 0],
+      ] as const) {
         expect(await readRuns(home, NAMESPACE, target)).toMatchObject({ runs: 1, worst: value });
       }
     } finally {
@@ -123,11 +134,18 @@ describe('a group of targets', () => {
   it('abandons an engine that never returns at budgetMs plus grace, as a failed timeout, and keeps the others', async () => {
     // Prepare
     const lines: string[] = [];
-    const stuckOrReal = (t: Parameters<typeof judge>[0]): Promise<Verdict> => (t.name === 'stuck' ? new Promise<Verdict>(() => {}) : judge(t));
+    const stuckOrReal = (t: Parameters<typeof judge>[0]): Promise<Verdict> =>
+      t.name === 'stuck' ? new Promise<Verdict>(() => {}) : judge(t);
     // Act
-    const summary = await run({
-      targets: [{ name: 'stuck', url: modern.url, budgetMs: 1_000, timeoutMs: 500 }, { name: 'rates-modern', url: modern.url, tool: rateCheck }],
-    }, motoRunDeps(moto.endpoint, lines, { judge: stuckOrReal }));
+    const summary = await run(
+      {
+        targets: [
+          { name: 'stuck', url: modern.url, budgetMs: 1_000, timeoutMs: 500 },
+          { name: 'rates-modern', url: modern.url, tool: rateCheck },
+        ],
+      },
+      motoRunDeps(moto.endpoint, lines, { judge: stuckOrReal }),
+    );
     // Assess
     expect(summary.verdicts).toEqual([
       { target: 'stuck', outcome: 'failed', failure: 'timeout' },
@@ -145,9 +163,15 @@ describe('a group of targets', () => {
       return judge(t);
     };
     // Act
-    const summary = await run({
-      targets: [{ name: 'crashy', url: modern.url }, { name: 'rates-legacy', url: legacy.url, tool: rateCheck }],
-    }, motoRunDeps(moto.endpoint, lines, { judge: crashOrReal }));
+    const summary = await run(
+      {
+        targets: [
+          { name: 'crashy', url: modern.url },
+          { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
+        ],
+      },
+      motoRunDeps(moto.endpoint, lines, { judge: crashOrReal }),
+    );
     // Assess
     expect(summary.verdicts).toEqual([
       { target: 'crashy', outcome: 'inconclusive', failure: null },
@@ -161,9 +185,12 @@ describe('a group of targets', () => {
     // Prepare
     const lines: string[] = [];
     // Act
-    const summary = await run({
-      targets: [{ name: 'rates-typo', url: 'mcp.example.com' }, { url: modern.url }, { name: 'rates-modern', url: modern.url }],
-    }, motoRunDeps(moto.endpoint, lines));
+    const summary = await run(
+      {
+        targets: [{ name: 'rates-typo', url: 'mcp.example.com' }, { url: modern.url }, { name: 'rates-modern', url: modern.url }],
+      },
+      motoRunDeps(moto.endpoint, lines),
+    );
     // Assess
     expect(summary.verdicts).toEqual([
       { target: 'rates-typo', outcome: 'inconclusive', failure: null },
@@ -184,7 +211,9 @@ describe('credentials by reference', () => {
   it('reads the bearer token from Secrets Manager, sends it, and never lets it into a log line or the result', async () => {
     // Prepare
     const token = 'sm-token-7f3a9c1e5b';
-    await motoSecretClients(moto.endpoint).secretsManager(PROBE_REGION).send(new CreateSecretCommand({ Name: 'rates/canary-token', SecretString: token }));
+    await motoSecretClients(moto.endpoint)
+      .secretsManager(PROBE_REGION)
+      .send(new CreateSecretCommand({ Name: 'rates/canary-token', SecretString: token }));
     const guarded = await startMcpServer({ era: 'modern', requireAuthorization: `Bearer ${token}`, tools: [rateTool(api)] });
     // An engine that leaks the header into its detail: the run's own redaction must still catch it.
     const leaky = async (t: Parameters<typeof judge>[0]): Promise<Verdict> => {
@@ -194,9 +223,19 @@ describe('credentials by reference', () => {
     const lines: string[] = [];
     try {
       // Act
-      const summary = await run({
-        targets: [{ name: 'rates-guarded', url: guarded.url, tool: rateCheck, headerSecrets: { Authorization: { secretsManager: 'rates/canary-token', prefix: 'Bearer ' } } }],
-      }, motoRunDeps(moto.endpoint, lines, { judge: leaky }));
+      const summary = await run(
+        {
+          targets: [
+            {
+              name: 'rates-guarded',
+              url: guarded.url,
+              tool: rateCheck,
+              headerSecrets: { Authorization: { secretsManager: 'rates/canary-token', prefix: 'Bearer ' } },
+            },
+          ],
+        },
+        motoRunDeps(moto.endpoint, lines, { judge: leaky }),
+      );
       // Assess
       expect(summary.verdicts).toEqual([{ target: 'rates-guarded', outcome: 'healthy', failure: null }]);
       expect(guarded.requests.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
@@ -208,19 +247,33 @@ describe('credentials by reference', () => {
     }
   });
 
-  it('makes a missing secret inconclusive (the canary\'s fault), without calling the endpoint', async () => {
+  it("makes a missing secret inconclusive (the canary's fault), without calling the endpoint", async () => {
     // Prepare
     const lines: string[] = [];
     const before = modern.requests.length;
     // Act
-    const summary = await run({
-      targets: [{ name: 'rates-nosecret', url: modern.url, headerSecrets: { Authorization: { secretsManager: 'rates/missing', prefix: 'Bearer ' } } }],
-    }, motoRunDeps(moto.endpoint, lines));
+    const summary = await run(
+      {
+        targets: [
+          {
+            name: 'rates-nosecret',
+            url: modern.url,
+            headerSecrets: { Authorization: { secretsManager: 'rates/missing', prefix: 'Bearer ' } },
+          },
+        ],
+      },
+      motoRunDeps(moto.endpoint, lines),
+    );
     // Assess
     expect(summary.verdicts).toEqual([{ target: 'rates-nosecret', outcome: 'inconclusive', failure: null }]);
-    expect(records(lines)[0]!.verdict.detail).toMatch(/headerSecrets\.Authorization: Secrets Manager secret "rates\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1/);
+    expect(records(lines)[0]!.verdict.detail).toMatch(
+      /headerSecrets\.Authorization: Secrets Manager secret "rates\/missing" in eu-west-1 cannot be read \(ResourceNotFoundException.*Create it in eu-west-1/,
+    );
     expect(modern.requests.length).toBe(before);
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-nosecret')).toMatchObject({ runs: 1, worst: TICKET_WEIGHT });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-nosecret')).toMatchObject({
+      runs: 1,
+      worst: TICKET_WEIGHT,
+    });
   });
 });
 
@@ -230,7 +283,10 @@ describe('the run budget', () => {
     const lines: string[] = [];
     const never = (): Promise<Verdict> => new Promise<Verdict>(() => {});
     // Act: 7 s left in the invocation, a 30 s target budget.
-    const summary = await run({ targets: [{ name: 'rates-modern', url: modern.url }] }, motoRunDeps(moto.endpoint, lines, { judge: never, remainingMs: 7_000 }));
+    const summary = await run(
+      { targets: [{ name: 'rates-modern', url: modern.url }] },
+      motoRunDeps(moto.endpoint, lines, { judge: never, remainingMs: 7_000 }),
+    );
     // Assess
     expect(summary).toEqual({ verdicts: [{ target: 'rates-modern', outcome: 'inconclusive', failure: null }], published: true });
     expect(records(lines)[0]!.verdict.detail).toMatch(/Raise the Lambda timeout to at least 43 s/);
@@ -246,13 +302,20 @@ describe('when the home region cannot be reached', () => {
     const deps = motoRunDeps(moto.endpoint, lines, {
       cloudWatch: cloudWatchAt(await deadUrl(), HOME_REGION),
       now: () => Date.now() + skewMs,
-      publish: { sleep: async (ms) => { sleeps.push(ms); skewMs += ms; } },
+      publish: {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          skewMs += ms;
+        },
+      },
     });
     // Act
     const summary = await run({ targets: [{ name: 'rates-modern', url: modern.url }] }, deps);
     // Assess
     expect(summary).toEqual({ verdicts: [{ target: 'rates-modern', outcome: 'healthy', failure: null }], published: false });
-    const [runLine, failureLine] = lines.map((l) => JSON.parse(l) as { message: string; attempts?: number; errors?: string[]; targets?: string[] });
+    const [runLine, failureLine] = lines.map(
+      (l) => JSON.parse(l) as { message: string; attempts?: number; errors?: string[]; targets?: string[] },
+    );
     expect(runLine!.message).toBe('mcp-canary run');
     expect(failureLine).toMatchObject({ message: 'mcp-canary publish failed', homeRegion: HOME_REGION, targets: ['rates-modern'] });
     expect(failureLine!.attempts).toBe(sleeps.length + 1);

@@ -23,12 +23,25 @@ describe('the scheduled period', () => {
 
   it('falls back to the run start for a manual invoke (no scheduled time, or the placeholder unreplaced)', () => {
     expect(scheduledPeriodStart({ targets: [] }, at('2026-11-30T21:07:42Z')).toISOString()).toBe('2026-11-30T21:07:00.000Z');
-    expect(scheduledPeriodStart({ targets: [], scheduledTime: SCHEDULED_TIME_PLACEHOLDER }, at('2026-11-30T21:07:42Z')).toISOString()).toBe('2026-11-30T21:07:00.000Z');
+    expect(scheduledPeriodStart({ targets: [], scheduledTime: SCHEDULED_TIME_PLACEHOLDER }, at('2026-11-30T21:07:42Z')).toISOString()).toBe(
+      '2026-11-30T21:07:00.000Z',
+    );
   });
 
   it('is what every schedule asks Scheduler to fill in, with the rate as the period', () => {
-    const plan = planFleet({ homeRegion: 'eu-west-1', targets: [{ name: 'a', url: 'https://a.example.com/mcp' }, { name: 'b', url: 'https://b.example.com/mcp', schedule: 'rate(5 minutes)' }] });
-    const inputs = plan.regions[0]!.rates.flatMap((r) => r.schedules).map((s) => JSON.parse(s.input) as { scheduledTime: string; periodSeconds: number });
-    expect(inputs.map((i) => [i.scheduledTime, i.periodSeconds])).toEqual([[SCHEDULED_TIME_PLACEHOLDER, 60], [SCHEDULED_TIME_PLACEHOLDER, 300]]);
+    const plan = planFleet({
+      homeRegion: 'eu-west-1',
+      targets: [
+        { name: 'a', url: 'https://a.example.com/mcp' },
+        { name: 'b', url: 'https://b.example.com/mcp', schedule: 'rate(5 minutes)' },
+      ],
+    });
+    const inputs = plan.regions[0]!.rates.flatMap((r) => r.schedules).map(
+      (s) => JSON.parse(s.input) as { scheduledTime: string; periodSeconds: number },
+    );
+    expect(inputs.map((i) => [i.scheduledTime, i.periodSeconds])).toEqual([
+      [SCHEDULED_TIME_PLACEHOLDER, 60],
+      [SCHEDULED_TIME_PLACEHOLDER, 300],
+    ]);
   });
 });

@@ -26,15 +26,20 @@ beforeEach(async () => {
 const target = (headerSecrets: TargetInput['headerSecrets'], headers: Record<string, string> = {}) =>
   Target.parse({ name: 'rates', url: 'https://mcp.example.com/mcp', headers, headerSecrets });
 const createSecret = (name: string, value: string, region = PROBE_REGION) =>
-  motoSecretClients(moto.endpoint).secretsManager(region).send(new CreateSecretCommand({ Name: name, SecretString: value }));
-const reader = (opts: { now?: () => number } = {}) => new SecretReader(motoSecretClients(moto.endpoint), { defaultRegion: PROBE_REGION, ...opts });
+  motoSecretClients(moto.endpoint)
+    .secretsManager(region)
+    .send(new CreateSecretCommand({ Name: name, SecretString: value }));
+const reader = (opts: { now?: () => number } = {}) =>
+  new SecretReader(motoSecretClients(moto.endpoint), { defaultRegion: PROBE_REGION, ...opts });
 
 describe('Secrets Manager', () => {
   it('puts the secret, after its prefix, into the header and keeps the static headers', async () => {
     // Prepare
     await createSecret('rates/token', 'tok-2b7e151628aed2a6\n');
     // Act
-    const resolved = await reader().resolve(target({ Authorization: { secretsManager: 'rates/token', prefix: 'Bearer ' } }, { 'x-team': 'payments' }));
+    const resolved = await reader().resolve(
+      target({ Authorization: { secretsManager: 'rates/token', prefix: 'Bearer ' } }, { 'x-team': 'payments' }),
+    );
     // Assess
     expect(resolved.headers).toEqual({ 'x-team': 'payments', Authorization: 'Bearer tok-2b7e151628aed2a6' });
     expect(resolved.secretValues).toEqual(['tok-2b7e151628aed2a6']);
@@ -49,7 +54,7 @@ describe('Secrets Manager', () => {
     expect(resolved.headers['x-api-key']).toBe('k-abcdef123456');
   });
 
-  it('reads a secret referenced by ARN in the ARN\'s region, not the probe region', async () => {
+  it("reads a secret referenced by ARN in the ARN's region, not the probe region", async () => {
     // Prepare
     const { ARN } = await createSecret('rates/home-token', 'tok-in-us-west-2', 'us-west-2');
     // Act
@@ -66,7 +71,9 @@ describe('Secrets Manager', () => {
     const r = reader({ now: () => now });
     const t = target({ Authorization: { secretsManager: 'rates/rotating' } });
     await r.resolve(t);
-    await motoSecretClients(moto.endpoint).secretsManager(PROBE_REGION).send(new PutSecretValueCommand({ SecretId: 'rates/rotating', SecretString: 'tok-new-0002' }));
+    await motoSecretClients(moto.endpoint)
+      .secretsManager(PROBE_REGION)
+      .send(new PutSecretValueCommand({ SecretId: 'rates/rotating', SecretString: 'tok-new-0002' }));
     // Act
     now += 4 * 60_000;
     const cached = await r.resolve(t);
@@ -95,7 +102,9 @@ describe('Secrets Manager', () => {
     // Assess
     expect(error).toBeInstanceOf(CanaryError);
     expect(error).toMatchObject({ code: 'SECRET' });
-    expect(error.message).toMatch(/^headerSecrets\.Authorization: Secrets Manager secret "rates\/nope" in eu-west-1 cannot be read \(ResourceNotFoundException.*\)\. Create it in eu-west-1, or reference it by ARN\.$/);
+    expect(error.message).toMatch(
+      /^headerSecrets\.Authorization: Secrets Manager secret "rates\/nope" in eu-west-1 cannot be read \(ResourceNotFoundException.*\)\. Create it in eu-west-1, or reference it by ARN\.$/,
+    );
   });
 
   it('says a JSON key is missing without quoting the secret', async () => {
@@ -111,13 +120,30 @@ describe('Secrets Manager', () => {
   it('tells which permission to grant when access is denied', async () => {
     // Prepare
     const denied = new SecretsManagerClient({ region: PROBE_REGION, credentials: motoCredentials });
-    mockClient(denied).on(GetSecretValueCommand).rejects(Object.assign(new Error('User: arn:aws:sts::123456789012:assumed-role/canary is not authorized to perform: secretsmanager:GetSecretValue'), { name: 'AccessDeniedException' }));
-    const r = new SecretReader({ secretsManager: () => denied, ssm: () => { throw new Error('not used'); } }, { defaultRegion: PROBE_REGION });
+    mockClient(denied)
+      .on(GetSecretValueCommand)
+      .rejects(
+        Object.assign(
+          new Error('User: arn:aws:sts::123456789012:assumed-role/canary is not authorized to perform: secretsmanager:GetSecretValue'),
+          { name: 'AccessDeniedException' },
+        ),
+      );
+    const r = new SecretReader(
+      {
+        secretsManager: () => denied,
+        ssm: () => {
+          throw new Error('not used');
+        },
+      },
+      { defaultRegion: PROBE_REGION },
+    );
     // Act
     const error = await rejectionOf<CanaryError>(r.resolve(target({ Authorization: { secretsManager: 'rates/token' } })));
     // Assess
     expect(error.code).toBe('SECRET');
-    expect(error.message).toMatch(/cannot be read \(AccessDeniedException: User: .* is not authorized.*\)\. Grant the function secretsmanager:GetSecretValue \(and kms:Decrypt on its key\) on it\./);
+    expect(error.message).toMatch(
+      /cannot be read \(AccessDeniedException: User: .* is not authorized.*\)\. Grant the function secretsmanager:GetSecretValue \(and kms:Decrypt on its key\) on it\./,
+    );
     expect(error.cause).toMatchObject({ name: 'AccessDeniedException' });
   });
 
@@ -125,13 +151,17 @@ describe('Secrets Manager', () => {
     // Prepare
     const hanging = await startHangingServer();
     const clients = {
-      secretsManager: (region: string) => new SecretsManagerClient({ region, endpoint: hanging.url.replace('/mcp', ''), credentials: motoCredentials, maxAttempts: 1 }),
+      secretsManager: (region: string) =>
+        new SecretsManagerClient({ region, endpoint: hanging.url.replace('/mcp', ''), credentials: motoCredentials, maxAttempts: 1 }),
       ssm: (region: string) => new SSMClient({ region }),
     };
     try {
       // Act
-      const error = await rejectionOf<CanaryError>(new SecretReader(clients, { defaultRegion: PROBE_REGION, readTimeoutMs: 300 })
-        .resolve(target({ Authorization: { secretsManager: 'rates/token' } })));
+      const error = await rejectionOf<CanaryError>(
+        new SecretReader(clients, { defaultRegion: PROBE_REGION, readTimeoutMs: 300 }).resolve(
+          target({ Authorization: { secretsManager: 'rates/token' } }),
+        ),
+      );
       // Assess
       expect(error.message).toMatch(/"rates\/token" in eu-west-1 did not answer within 300 ms\. Check the function's network path/);
     } finally {
@@ -143,7 +173,9 @@ describe('Secrets Manager', () => {
 describe('SSM Parameter Store', () => {
   it('reads and decrypts a SecureString parameter', async () => {
     // Prepare
-    await motoSecretClients(moto.endpoint).ssm(PROBE_REGION).send(new PutParameterCommand({ Name: '/rates/api-key', Value: 'p-5e884898da28', Type: 'SecureString' }));
+    await motoSecretClients(moto.endpoint)
+      .ssm(PROBE_REGION)
+      .send(new PutParameterCommand({ Name: '/rates/api-key', Value: 'p-5e884898da28', Type: 'SecureString' }));
     // Act
     const resolved = await reader().resolve(target({ 'x-api-key': { ssmParameter: '/rates/api-key' } }));
     // Assess
@@ -154,6 +186,8 @@ describe('SSM Parameter Store', () => {
     // Act
     const error = await rejectionOf(reader().resolve(target({ 'x-api-key': { ssmParameter: '/rates/missing' } })));
     // Assess
-    expect(error.message).toMatch(/^headerSecrets\.x-api-key: SSM parameter "\/rates\/missing" in eu-west-1 cannot be read \(ParameterNotFound.*Create it in eu-west-1/);
+    expect(error.message).toMatch(
+      /^headerSecrets\.x-api-key: SSM parameter "\/rates\/missing" in eu-west-1 cannot be read \(ParameterNotFound.*Create it in eu-west-1/,
+    );
   });
 });

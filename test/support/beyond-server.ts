@@ -10,8 +10,16 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
-  bearerAuthChallengeResponse, createMcpHandler, getOAuthProtectedResourceMetadataUrl, localhostAllowedOrigins, McpServer,
-  OAuthError, OAuthErrorCode, oauthMetadataResponse, originValidationResponse, WebStandardStreamableHTTPServerTransport,
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  localhostAllowedOrigins,
+  McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  oauthMetadataResponse,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -62,12 +70,16 @@ export async function startBeyondServer(opts: BeyondServerOptions): Promise<Beyo
   const factory = () => {
     const server = new McpServer({ name: 'catalog', version: '1.0.0' });
     for (const t of tools) {
-      server.registerTool(t.name, {
-        description: t.description,
-        inputSchema: t.inputSchema,
-        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-        ...(t.annotations ? { annotations: t.annotations } : {}),
-      }, async () => ({ content: [{ type: 'text' as const, text: 'ok' }], ...(t.outputSchema ? { structuredContent: { ok: true } } : {}) }));
+      server.registerTool(
+        t.name,
+        {
+          description: t.description,
+          inputSchema: t.inputSchema,
+          ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+          ...(t.annotations ? { annotations: t.annotations } : {}),
+        },
+        async () => ({ content: [{ type: 'text' as const, text: 'ok' }], ...(t.outputSchema ? { structuredContent: { ok: true } } : {}) }),
+      );
     }
     return server;
   };
@@ -82,15 +94,24 @@ export async function startBeyondServer(opts: BeyondServerOptions): Promise<Beyo
     if (sid) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => { sessions.set(id, transport); },
-      onsessionclosed: (id: string) => { sessions.delete(id); },
+      onsessioninitialized: (id: string) => {
+        sessions.set(id, transport);
+      },
+      onsessionclosed: (id: string) => {
+        sessions.delete(id);
+      },
     });
     await factory().connect(transport);
     return transport.handleRequest(request);
   };
 
   const authMeta = () => ({
-    oauthMetadata: { issuer: 'http://127.0.0.1:1/', authorization_endpoint: 'http://127.0.0.1:1/authorize', token_endpoint: 'http://127.0.0.1:1/token', response_types_supported: ['code'] },
+    oauthMetadata: {
+      issuer: 'http://127.0.0.1:1/',
+      authorization_endpoint: 'http://127.0.0.1:1/authorize',
+      token_endpoint: 'http://127.0.0.1:1/token',
+      response_types_supported: ['code'],
+    },
     resourceServerUrl: new URL(`${base}/mcp`),
     dangerouslyAllowInsecureIssuerUrl: true,
   });
@@ -98,7 +119,11 @@ export async function startBeyondServer(opts: BeyondServerOptions): Promise<Beyo
   const handle = async (request: Request): Promise<Response> => {
     const body = request.method === 'POST' ? await request.clone().text() : '';
     let msg: { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
-    try { msg = body ? JSON.parse(body) : undefined; } catch { msg = undefined; }
+    try {
+      msg = body ? JSON.parse(body) : undefined;
+    } catch {
+      msg = undefined;
+    }
     seen.push({
       method: request.method,
       rpcMethod: typeof msg?.method === 'string' ? msg.method : null,
@@ -118,7 +143,10 @@ export async function startBeyondServer(opts: BeyondServerOptions): Promise<Beyo
       }
       if (request.headers.get('authorization') !== `Bearer ${opts.bearerToken}`) {
         const resourceMetadataUrl = withMeta ? getOAuthProtectedResourceMetadataUrl(new URL(`${base}/mcp`)) : undefined;
-        return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, 'missing or wrong token'), resourceMetadataUrl ? { resourceMetadataUrl } : {});
+        return bearerAuthChallengeResponse(
+          new OAuthError(OAuthErrorCode.InvalidToken, 'missing or wrong token'),
+          resourceMetadataUrl ? { resourceMetadataUrl } : {},
+        );
       }
     }
     if (opts.era === 'modern' && opts.statefulModern && (request.method === 'GET' || request.method === 'DELETE')) {
@@ -142,7 +170,9 @@ export async function startBeyondServer(opts: BeyondServerOptions): Promise<Beyo
   return {
     url: `${base}/mcp`,
     seen,
-    setTools: (next) => { tools = next; },
+    setTools: (next) => {
+      tools = next;
+    },
     close: async () => {
       for (const t of sessions.values()) await t.close().catch(() => {});
       server.closeAllConnections();

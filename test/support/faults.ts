@@ -33,8 +33,18 @@ export async function startFaultServer(handler: FaultHandler, opts: { tls?: { ke
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     let msg: { method?: unknown; id?: unknown } | undefined;
-    try { msg = body ? JSON.parse(body) : undefined; } catch { msg = undefined; }
-    const rx: Received = { method: req.method ?? 'GET', rpcMethod: typeof msg?.method === 'string' ? msg.method : null, rpcId: msg?.id, headers: req.headers, body };
+    try {
+      msg = body ? JSON.parse(body) : undefined;
+    } catch {
+      msg = undefined;
+    }
+    const rx: Received = {
+      method: req.method ?? 'GET',
+      rpcMethod: typeof msg?.method === 'string' ? msg.method : null,
+      rpcId: msg?.id,
+      headers: req.headers,
+      body,
+    };
     received.push(rx);
     try {
       await handler(req, res, rx);
@@ -69,7 +79,21 @@ export function selfSignedCert(): { key: string; cert: string } {
   try {
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
-    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+    const args = [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ];
     args.push('-days', '1');
     execFileSync('openssl', args, { stdio: 'ignore' });
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
@@ -98,7 +122,10 @@ export function modernEndpoint(opts: {
       case 'tools/list':
         return rpcResult(res, rx.rpcId, { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: opts.tools });
       case 'tools/call':
-        return rpcResult(res, rx.rpcId, { resultType: 'complete', ...(opts.call?.((JSON.parse(rx.body) as { params: { name: string } }).params) ?? { content: [] }) as object });
+        return rpcResult(res, rx.rpcId, {
+          resultType: 'complete',
+          ...((opts.call?.((JSON.parse(rx.body) as { params: { name: string } }).params) ?? { content: [] }) as object),
+        });
       default:
         if (opts.onOther) return opts.onOther(req, res, rx);
         res.writeHead(400).end();

@@ -13,7 +13,10 @@ import { runRecord } from '../../functions/run/log.ts';
 import { startBeyondServer, type BeyondServer } from '../support/beyond-server.ts';
 
 let server: BeyondServer | undefined;
-afterEach(async () => { await server?.close(); server = undefined; });
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 const tool = { name: 'get_rate', description: 'rate', inputSchema: z.object({}), annotations: { readOnlyHint: true } };
 
@@ -22,7 +25,7 @@ function target(url: string): Target {
 }
 
 describe.each(['modern', 'legacy'] as const)('trace context on a %s server', (era) => {
-  it('sends the verdict\'s trace id in every request, a new span each, and the canary\'s User-Agent', async () => {
+  it("sends the verdict's trace id in every request, a new span each, and the canary's User-Agent", async () => {
     // Prepare
     server = await startBeyondServer({ era, tools: [tool] });
     // Act
@@ -44,7 +47,9 @@ describe.each(['modern', 'legacy'] as const)('trace context on a %s server', (er
     } else {
       // The discover probe is a 2026-07-28 request and carries it; the 2025-11-25 session's requests have
       // no _meta envelope and are left exactly as the SDK made them.
-      expect(posts.find((s) => s.rpcMethod === 'server/discover')?.metaTraceparent).toBe(posts.find((s) => s.rpcMethod === 'server/discover')?.traceparent);
+      expect(posts.find((s) => s.rpcMethod === 'server/discover')?.metaTraceparent).toBe(
+        posts.find((s) => s.rpcMethod === 'server/discover')?.traceparent,
+      );
       expect(posts.filter((s) => s.rpcMethod !== 'server/discover').every((s) => s.metaTraceparent === null)).toBe(true);
     }
     // The run record is the verdict: the same trace id reaches the log line.
@@ -64,6 +69,11 @@ it('leaves bodies without the 2026-07-28 _meta envelope byte for byte', () => {
   const legacy = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
   expect(withMetaTraceparent(legacy, tp)).toBe(legacy);
   expect(withMetaTraceparent('not json', tp)).toBe('not json');
-  const modern = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+  const modern = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/list',
+    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+  });
   expect(JSON.parse(withMetaTraceparent(modern, tp) as string).params._meta.traceparent).toBe(tp);
 });

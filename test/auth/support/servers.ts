@@ -59,8 +59,25 @@ export async function startAuthServer(o: AuthServerOptions): Promise<AuthServer>
     scopes: ['openid', SCOPE, 'mcp:admin'],
     ttl: { ClientCredentials: o.tokenTtlSeconds ?? 3600 },
     clients: [
-      { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic', scope: SCOPE },
-      { client_id: JWT_CLIENT_ID, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'RS256', jwks: { keys: [o.clientKey.publicJwk] }, scope: SCOPE },
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: SCOPE,
+      },
+      {
+        client_id: JWT_CLIENT_ID,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: 'RS256',
+        jwks: { keys: [o.clientKey.publicJwk] },
+        scope: SCOPE,
+      },
     ],
     features: {
       devInteractions: { enabled: false },
@@ -70,7 +87,13 @@ export async function startAuthServer(o: AuthServerOptions): Promise<AuthServer>
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
           if (!o.resources().includes(indicator)) throw new errors.InvalidTarget();
-          return { scope: `${SCOPE} mcp:admin`, audience: indicator, accessTokenTTL: o.tokenTtlSeconds ?? 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: `${SCOPE} mcp:admin`,
+            audience: indicator,
+            accessTokenTTL: o.tokenTtlSeconds ?? 3600,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -85,7 +108,9 @@ export async function startAuthServer(o: AuthServerOptions): Promise<AuthServer>
         try {
           const token = (JSON.parse(String(chunk)) as { access_token?: string }).access_token;
           if (token) issued.push(token);
-        } catch { /* not JSON */ }
+        } catch {
+          /* not JSON */
+        }
         return end(chunk as never, ...(rest as []));
       }) as typeof res.end;
     }
@@ -121,7 +146,12 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
   let accepted = 0;
   let metadataRequests = 0;
   let url = '';
-  const prm = () => ({ resource: url, authorization_servers: o.authorizationServers ?? [o.issuer], scopes_supported: [SCOPE], bearer_methods_supported: ['header'] });
+  const prm = () => ({
+    resource: url,
+    authorization_servers: o.authorizationServers ?? [o.issuer],
+    scopes_supported: [SCOPE],
+    bearer_methods_supported: ['header'],
+  });
   const http = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path.startsWith('/.well-known/oauth-protected-resource')) {
@@ -130,7 +160,10 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
       return sendJson(res, 200, prm());
     }
     const challenge = (params: string) => {
-      const rm = o.advertise === 'header' || o.advertise === undefined ? `, resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"` : '';
+      const rm =
+        o.advertise === 'header' || o.advertise === undefined
+          ? `, resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`
+          : '';
       res.setHeader('www-authenticate', `Bearer ${params}${rm}`);
     };
     const header = req.headers.authorization;
@@ -150,7 +183,12 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
         return sendJson(res, 403, { error: 'insufficient_scope' });
       }
     } catch (e) {
-      const why = (e as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'The access token expired' : (e as { claim?: string }).claim === 'aud' ? 'The token audience is not this server' : 'The token is invalid';
+      const why =
+        (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
+          ? 'The access token expired'
+          : (e as { claim?: string }).claim === 'aud'
+            ? 'The token audience is not this server'
+            : 'The token is invalid';
       const echo = o.echoToken ? ` (got ${header.slice(7)})` : '';
       challenge(`error="invalid_token", error_description="${why}${echo}"`);
       return sendJson(res, 401, { error: 'invalid_token', error_description: `${why}${echo}` });
@@ -169,11 +207,15 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: 'rates-oauth', version: '2.0.0' });
-  server.registerTool('get_rate', {
-    description: 'EURUSD rate (test tool)',
-    inputSchema: z.object({}).catchall(z.unknown()),
-    outputSchema: z.object({ pair: z.string(), rate: z.number() }),
-    annotations: { readOnlyHint: true },
-  }, async () => ({ content: [{ type: 'text' as const, text: 'EURUSD 1.08' }], structuredContent: { pair: 'EURUSD', rate: 1.08 } }));
+  server.registerTool(
+    'get_rate',
+    {
+      description: 'EURUSD rate (test tool)',
+      inputSchema: z.object({}).catchall(z.unknown()),
+      outputSchema: z.object({ pair: z.string(), rate: z.number() }),
+      annotations: { readOnlyHint: true },
+    },
+    async () => ({ content: [{ type: 'text' as const, text: 'EURUSD 1.08' }], structuredContent: { pair: 'EURUSD', rate: 1.08 } }),
+  );
   return server;
 }

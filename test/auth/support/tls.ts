@@ -25,11 +25,45 @@ export function expiringCertificate(days: number): TestPki {
   const f = (n: string) => join(dir, n);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
   try {
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-subj', '/CN=mcp-canary test CA', '-days', '30');
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.pem'),
+      '-subj',
+      '/CN=mcp-canary test CA',
+      '-days',
+      '30',
+    );
     ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('leaf.key'), '-out', f('leaf.csr'), '-subj', '/CN=127.0.0.1');
     writeFileSync(f('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl('x509', '-req', '-in', f('leaf.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('leaf.pem'), '-days', String(days), '-extfile', f('ext.cnf'));
-    return { caPem: readFileSync(f('ca.pem'), 'utf8'), key: readFileSync(f('leaf.key'), 'utf8'), cert: readFileSync(f('leaf.pem'), 'utf8') };
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      f('leaf.csr'),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      f('leaf.pem'),
+      '-days',
+      String(days),
+      '-extfile',
+      f('ext.cnf'),
+    );
+    return {
+      caPem: readFileSync(f('ca.pem'), 'utf8'),
+      key: readFileSync(f('leaf.key'), 'utf8'),
+      cert: readFileSync(f('leaf.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -37,12 +71,20 @@ export function expiringCertificate(days: number): TestPki {
 
 /** An https MCP server (2026-07-28) with a read-only tool; `authorization` must match when given. */
 export async function startHttpsMcp(pki: TestPki, authorization?: string): Promise<{ url: string; close(): Promise<void> }> {
-  const modern = toNodeHandler(createMcpHandler(() => {
-    const s = new McpServer({ name: 'rates-tls', version: '1.0.0' });
-    s.registerTool('get_rate', { description: 'rate', inputSchema: z.object({}).catchall(z.unknown()), annotations: { readOnlyHint: true } },
-      async () => ({ content: [{ type: 'text' as const, text: 'EURUSD 1.08' }] }));
-    return s;
-  }, { legacy: 'reject' }));
+  const modern = toNodeHandler(
+    createMcpHandler(
+      () => {
+        const s = new McpServer({ name: 'rates-tls', version: '1.0.0' });
+        s.registerTool(
+          'get_rate',
+          { description: 'rate', inputSchema: z.object({}).catchall(z.unknown()), annotations: { readOnlyHint: true } },
+          async () => ({ content: [{ type: 'text' as const, text: 'EURUSD 1.08' }] }),
+        );
+        return s;
+      },
+      { legacy: 'reject' },
+    ),
+  );
   const server: Server = createServer({ key: pki.key, cert: pki.cert }, async (req, res) => {
     if (authorization !== undefined && req.headers.authorization !== authorization) {
       res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end();
@@ -68,7 +110,9 @@ export async function startHttpsMcp(pki: TestPki, authorization?: string): Promi
  */
 export async function fetchTrusting(caPem: string): Promise<FetchLike> {
   await fetch('data:,').then((r) => r.arrayBuffer());
-  const Agent = (globalThis as unknown as Record<symbol, { constructor: new (o: object) => unknown }>)[Symbol.for('undici.globalDispatcher.1')]!.constructor;
+  const Agent = (globalThis as unknown as Record<symbol, { constructor: new (o: object) => unknown }>)[
+    Symbol.for('undici.globalDispatcher.1')
+  ]!.constructor;
   const dispatcher = new Agent({ connect: { ca: caPem } });
   return (url, init) => fetch(url, { ...init, dispatcher } as RequestInit);
 }

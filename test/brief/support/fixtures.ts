@@ -6,7 +6,13 @@ import { dims, type AlarmProps } from '../../infra/support/cfn.ts';
 export const T0 = Date.UTC(2026, 10, 29, 22, 0, 0);
 export const minute = (k: number) => new Date(T0 + k * 60_000);
 
-export function verdict(target: string, outcome: Outcome, failure: FailureClass | null = null, detail = outcome === 'healthy' ? 'get_rate answered as expected' : 'tools/call answered HTTP 503', probes: ProbeResult[] = []): Verdict {
+export function verdict(
+  target: string,
+  outcome: Outcome,
+  failure: FailureClass | null = null,
+  detail = outcome === 'healthy' ? 'get_rate answered as expected' : 'tools/call answered HTTP 503',
+  probes: ProbeResult[] = [],
+): Verdict {
   return {
     target,
     outcome,
@@ -24,11 +30,27 @@ export function verdict(target: string, outcome: Outcome, failure: FailureClass 
 
 export function record(v: Verdict, probeRegion: string, startedAt: Date): RunRecord {
   const scheduledFor = new Date(Math.floor(startedAt.getTime() / 60_000) * 60_000);
-  return { message: RUN_RECORD_MESSAGE, target: v.target, probeRegion, startedAt: startedAt.toISOString(), scheduledFor: scheduledFor.toISOString(), verdict: v };
+  return {
+    message: RUN_RECORD_MESSAGE,
+    target: v.target,
+    probeRegion,
+    startedAt: startedAt.toISOString(),
+    scheduledFor: scheduledFor.toISOString(),
+    verdict: v,
+  };
 }
 
 /** The EventBridge "CloudWatch Alarm State Change" event for a synthesized alarm (documented shape). */
-export function alarmEvent(alarm: AlarmProps, change: { state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; previous: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA'; at: Date; account?: string; region?: string }) {
+export function alarmEvent(
+  alarm: AlarmProps,
+  change: {
+    state: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA';
+    previous: 'ALARM' | 'OK' | 'INSUFFICIENT_DATA';
+    at: Date;
+    account?: string;
+    region?: string;
+  },
+) {
   const account = change.account ?? '111122223333';
   const region = change.region ?? 'us-east-1';
   const ts = change.at.toISOString().replace('Z', '+0000');
@@ -43,14 +65,48 @@ export function alarmEvent(alarm: AlarmProps, change: { state: 'ALARM' | 'OK' | 
     resources: [`arn:aws:cloudwatch:${region}:${account}:alarm:${alarm.AlarmName}`],
     detail: {
       alarmName: alarm.AlarmName,
-      state: { value: change.state, reason: `Threshold Crossed: ${alarm.DatapointsToAlarm} out of the last ${alarm.EvaluationPeriods} datapoints`, timestamp: ts },
-      previousState: { value: change.previous, reason: '', timestamp: new Date(change.at.getTime() - 600_000).toISOString().replace('Z', '+0000') },
+      state: {
+        value: change.state,
+        reason: `Threshold Crossed: ${alarm.DatapointsToAlarm} out of the last ${alarm.EvaluationPeriods} datapoints`,
+        timestamp: ts,
+      },
+      previousState: {
+        value: change.previous,
+        reason: '',
+        timestamp: new Date(change.at.getTime() - 600_000).toISOString().replace('Z', '+0000'),
+      },
       configuration: {
         description: alarm.AlarmDescription,
         // A single-metric alarm's event carries its one metric in the same list.
-        metrics: (alarm.Metrics ?? [{ Id: 'm1', ReturnData: true, MetricStat: { Metric: { Namespace: alarm.Namespace!, MetricName: alarm.MetricName!, Dimensions: alarm.Dimensions! }, Period: alarm.Period!, Stat: alarm.Statistic! } }]).map((m) => (m.MetricStat
-          ? { id: m.Id, metricStat: { metric: { namespace: m.MetricStat.Metric.Namespace, name: m.MetricStat.Metric.MetricName, dimensions: dims(m.MetricStat.Metric.Dimensions) }, period: m.MetricStat.Period, stat: m.MetricStat.Stat }, returnData: false }
-          : { id: m.Id, expression: m.Expression, label: 'expression', returnData: true })),
+        metrics: (
+          alarm.Metrics ?? [
+            {
+              Id: 'm1',
+              ReturnData: true,
+              MetricStat: {
+                Metric: { Namespace: alarm.Namespace!, MetricName: alarm.MetricName!, Dimensions: alarm.Dimensions! },
+                Period: alarm.Period!,
+                Stat: alarm.Statistic!,
+              },
+            },
+          ]
+        ).map((m) =>
+          m.MetricStat
+            ? {
+                id: m.Id,
+                metricStat: {
+                  metric: {
+                    namespace: m.MetricStat.Metric.Namespace,
+                    name: m.MetricStat.Metric.MetricName,
+                    dimensions: dims(m.MetricStat.Metric.Dimensions),
+                  },
+                  period: m.MetricStat.Period,
+                  stat: m.MetricStat.Stat,
+                },
+                returnData: false,
+              }
+            : { id: m.Id, expression: m.Expression, label: 'expression', returnData: true },
+        ),
       },
     },
   };

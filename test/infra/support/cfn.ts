@@ -19,7 +19,11 @@ export interface AlarmMetric {
   readonly Expression?: string;
   readonly ReturnData?: boolean;
   readonly MetricStat?: {
-    readonly Metric: { readonly Namespace: string; readonly MetricName: string; readonly Dimensions: ReadonlyArray<{ Name: string; Value: unknown }> };
+    readonly Metric: {
+      readonly Namespace: string;
+      readonly MetricName: string;
+      readonly Dimensions: ReadonlyArray<{ Name: string; Value: unknown }>;
+    };
     readonly Period: number;
     readonly Stat: string;
   };
@@ -47,7 +51,9 @@ export interface AlarmProps {
 }
 
 export function alarmsOf(template: { Resources?: Record<string, { Type: string; Properties?: unknown }> }): AlarmProps[] {
-  return Object.values(template.Resources ?? {}).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties as AlarmProps);
+  return Object.values(template.Resources ?? {})
+    .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+    .map((r) => r.Properties as AlarmProps);
 }
 
 /** `[{ Name, Value }]` → `{ Name: Value }`. */

@@ -30,7 +30,8 @@ function tokenize(src: string): Token[] {
   while (pos < src.length && (m = re.exec(src))) {
     pos = re.lastIndex;
     if (m[1] !== undefined) out.push({ t: 'num', v: Number(m[1]) });
-    else if (m[2] !== undefined) out.push(m[2] === 'AND' || m[2] === 'OR' ? { t: 'op', v: m[2] === 'AND' ? '&&' : '||' } : { t: 'id', v: m[2] });
+    else if (m[2] !== undefined)
+      out.push(m[2] === 'AND' || m[2] === 'OR' ? { t: 'op', v: m[2] === 'AND' ? '&&' : '||' } : { t: 'id', v: m[2] });
     else out.push({ t: 'op', v: m[3]! });
   }
   if (src.slice(pos).trim()) throw new Error(`cannot read metric math at: ${src.slice(pos)}`);
@@ -97,18 +98,30 @@ export function evaluateExpression(expression: string, data: ReadonlyMap<string,
 
 function op(o: string, a: number, b: number): number | undefined {
   switch (o) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? undefined : a / b; // "the data point is dropped"
-    case '>=': return Number(a >= b);
-    case '<=': return Number(a <= b);
-    case '>': return Number(a > b);
-    case '<': return Number(a < b);
-    case '==': return Number(a === b);
-    case '!=': return Number(a !== b);
-    case '&&': return Number(a !== 0 && b !== 0);
-    case '||': return Number(a !== 0 || b !== 0);
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? undefined : a / b; // "the data point is dropped"
+    case '>=':
+      return Number(a >= b);
+    case '<=':
+      return Number(a <= b);
+    case '>':
+      return Number(a > b);
+    case '<':
+      return Number(a < b);
+    case '==':
+      return Number(a === b);
+    case '!=':
+      return Number(a !== b);
+    case '&&':
+      return Number(a !== 0 && b !== 0);
+    case '||':
+      return Number(a !== 0 || b !== 0);
   }
   throw new Error(`operator ${o}`);
 }
@@ -125,7 +138,8 @@ function apply(o: string, a: Value, b: Value): Value {
     }
   } else {
     // A series with a scalar: a value only where the series has one.
-    const [ts, s, left] = a.kind === 'ts' ? [a.ts, (b as { s: number }).s, true] : [(b as { ts: Series }).ts, (a as { s: number }).s, false];
+    const [ts, s, left] =
+      a.kind === 'ts' ? [a.ts, (b as { s: number }).s, true] : [(b as { ts: Series }).ts, (a as { s: number }).s, false];
     for (const [t, x] of ts) {
       const v = left ? op(o, x, s) : op(o, s, x);
       if (v !== undefined) out.set(t, v);
@@ -170,10 +184,14 @@ export interface AlarmRule {
 
 export function breaches(rule: Pick<AlarmRule, 'comparison' | 'threshold'>, v: number): boolean {
   switch (rule.comparison) {
-    case 'GreaterThanOrEqualToThreshold': return v >= rule.threshold;
-    case 'GreaterThanThreshold': return v > rule.threshold;
-    case 'LessThanThreshold': return v < rule.threshold;
-    case 'LessThanOrEqualToThreshold': return v <= rule.threshold;
+    case 'GreaterThanOrEqualToThreshold':
+      return v >= rule.threshold;
+    case 'GreaterThanThreshold':
+      return v > rule.threshold;
+    case 'LessThanThreshold':
+      return v < rule.threshold;
+    case 'LessThanOrEqualToThreshold':
+      return v <= rule.threshold;
   }
 }
 
@@ -193,7 +211,11 @@ export interface Evaluation {
  *   INSUFFICIENT_DATA (`missing`), and the current state (`ignore`); otherwise the existing points are
  *   counted. Every row of the guide's two tables holds (test/infra/replay.test.ts).
  */
-export function evaluateRange(rule: AlarmRule, range: ReadonlyArray<number | undefined>, current: AlarmState = 'INSUFFICIENT_DATA'): Evaluation {
+export function evaluateRange(
+  rule: AlarmRule,
+  range: ReadonlyArray<number | undefined>,
+  current: AlarmState = 'INSUFFICIENT_DATA',
+): Evaluation {
   const n = rule.evaluationPeriods;
   const m = rule.datapointsToAlarm;
   const existing = range.map((v, i) => ({ v, i })).filter((x): x is { v: number; i: number } => x.v !== undefined);
@@ -204,7 +226,10 @@ export function evaluateRange(rule: AlarmRule, range: ReadonlyArray<number | und
   };
   if (existing.length >= n) return decide(existing.slice(-n).map((x) => point(x, breaches(rule, x.v))));
   if (rule.treatMissingData === 'breaching' || rule.treatMissingData === 'notBreaching') {
-    const missing = range.map((v, i) => ({ v, i })).filter((x) => x.v === undefined).slice(-(n - existing.length));
+    const missing = range
+      .map((v, i) => ({ v, i }))
+      .filter((x) => x.v === undefined)
+      .slice(-(n - existing.length));
     return decide([
       ...existing.map((x) => point(x, breaches(rule, x.v))),
       ...missing.map((x) => point(x, rule.treatMissingData === 'breaching')),
@@ -216,7 +241,8 @@ export function evaluateRange(rule: AlarmRule, range: ReadonlyArray<number | und
     const oldestAge = range.length - existing[0]!.i;
     // The guide's "X - - - -": ALARM "because the oldest evaluated data point is breaching and there
     // aren't any non-breaching data points".
-    if (rule.treatMissingData === 'missing' && oldestAge >= m) return { state: 'ALARM', evaluated: existing.map((x) => ({ value: x.v, breaching: true })) };
+    if (rule.treatMissingData === 'missing' && oldestAge >= m)
+      return { state: 'ALARM', evaluated: existing.map((x) => ({ value: x.v, breaching: true })) };
     return keep();
   }
   return decide(existing.map((x) => point(x, breaches(rule, x.v))));

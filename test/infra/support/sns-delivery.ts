@@ -16,7 +16,14 @@ export interface RetryPolicy {
 }
 
 /** SNS's default HTTP/S policy: 3 retries 20 s apart. */
-export const SNS_DEFAULT_HTTPS: RetryPolicy = { minDelayTarget: 20, maxDelayTarget: 20, numRetries: 3, numNoDelayRetries: 0, numMinDelayRetries: 0, numMaxDelayRetries: 0 };
+export const SNS_DEFAULT_HTTPS: RetryPolicy = {
+  minDelayTarget: 20,
+  maxDelayTarget: 20,
+  numRetries: 3,
+  numNoDelayRetries: 0,
+  numMinDelayRetries: 0,
+  numMaxDelayRetries: 0,
+};
 
 /** Seconds after publishing at which each try is made (the first at 0). */
 export function attemptTimes(p: RetryPolicy): number[] {
@@ -32,7 +39,9 @@ export function attemptTimes(p: RetryPolicy): number[] {
   return times;
 }
 
-export type Delivery = { readonly delivered: true; readonly at: number; readonly tries: number } | { readonly delivered: false; readonly deadLettered: boolean; readonly tries: number };
+export type Delivery =
+  | { readonly delivered: true; readonly at: number; readonly tries: number }
+  | { readonly delivered: false; readonly deadLettered: boolean; readonly tries: number };
 
 /** One message published at `publishedAt` to an endpoint that refuses everything while `down(t)`. */
 export function deliver(p: RetryPolicy, publishedAt: number, down: (t: number) => boolean, hasDeadLetterQueue: boolean): Delivery {

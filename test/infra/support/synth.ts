@@ -21,7 +21,10 @@ export interface Synthesized {
 }
 
 export interface CfnTemplate {
-  readonly Resources: Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown>; readonly Metadata?: Record<string, unknown> }>;
+  readonly Resources: Record<
+    string,
+    { readonly Type: string; readonly Properties?: Record<string, unknown>; readonly Metadata?: Record<string, unknown> }
+  >;
   readonly Outputs?: Record<string, unknown>;
 }
 
@@ -50,7 +53,9 @@ export function synthFleet(config: FleetInput, options: McpCanaryFleetOptions = 
 
 /** Resources of a type in a template, by logical id. */
 export function resourcesOf(t: CfnTemplate, type: string): Array<[string, Record<string, unknown>]> {
-  return Object.entries(t.Resources).filter(([, r]) => r.Type === type).map(([id, r]) => [id, r.Properties ?? {}]);
+  return Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id, r]) => [id, r.Properties ?? {}]);
 }
 
 /** A small fleet in the shape of the example, with knobs tests can turn. */
@@ -63,12 +68,27 @@ export function smallFleet(overrides: Partial<FleetInput> = {}): FleetInput {
       pages: [{ url: 'https://events.pagerduty.example.com/integration/abc/enqueue' }],
       tickets: [{ email: 'tickets@example.com' }],
       canaryOwner: [{ email: 'owner@example.com' }],
-      briefs: [{ sqsQueueArn: 'arn:aws:sqs:us-east-1:111122223333:briefs' }, { lambdaArn: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay' }],
+      briefs: [
+        { sqsQueueArn: 'arn:aws:sqs:us-east-1:111122223333:briefs' },
+        { lambdaArn: 'arn:aws:lambda:us-east-1:111122223333:function:chat-relay' },
+      ],
     },
     targets: [
-      { name: 'rates-prod', url: 'https://rates.example.com/mcp', headerSecrets: { Authorization: { secretsManager: 'mcp/rates', prefix: 'Bearer ' } }, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } } },
+      {
+        name: 'rates-prod',
+        url: 'https://rates.example.com/mcp',
+        headerSecrets: { Authorization: { secretsManager: 'mcp/rates', prefix: 'Bearer ' } },
+        tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } },
+      },
       { name: 'docs', url: 'https://docs.example.com/mcp', headerSecrets: { 'X-Api-Key': { ssmParameter: '/mcp/docs/key' } } },
-      { name: 'slow-one', url: 'https://slow.example.com/mcp', schedule: 'rate(5 minutes)', probeRegions: ['eu-west-1'], budgetMs: 120_000, timeoutMs: 60_000 },
+      {
+        name: 'slow-one',
+        url: 'https://slow.example.com/mcp',
+        schedule: 'rate(5 minutes)',
+        probeRegions: ['eu-west-1'],
+        budgetMs: 120_000,
+        timeoutMs: 60_000,
+      },
     ],
     ...overrides,
   };

@@ -19,7 +19,15 @@ import { parseAlarmDescription } from '../../../functions/brief/alarm-words.ts';
 import { verdictValue } from '../../../functions/publish/schema.ts';
 import type { Outcome } from '../../../functions/verdict.ts';
 import { render, type AlarmProps } from './cfn.ts';
-import { evaluateExpression, evaluateRange, type AlarmRule, type AlarmState, type Comparison, type Series, type Treatment } from './cloudwatch-alarm.ts';
+import {
+  evaluateExpression,
+  evaluateRange,
+  type AlarmRule,
+  type AlarmState,
+  type Comparison,
+  type Series,
+  type Treatment,
+} from './cloudwatch-alarm.ts';
 
 /** One character per run: H healthy, W healthy with a warning, D degraded, I inconclusive, F failed, - no run. */
 export const RUN_CODES: Readonly<Record<string, { outcome: Outcome; warnings: number } | null>> = {
@@ -176,7 +184,15 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
       // Changes while the baseline settles are not part of the scenario (with no baseline there are none).
       if (next.state !== state && afterRun >= 1) {
         const actions = next.state === 'ALARM' ? alarm.AlarmActions : next.state === 'OK' ? alarm.OKActions : alarm.InsufficientDataActions;
-        out.push({ alarm: alarm.AlarmName, state: next.state, from: state, topics: (actions ?? []).map(render), at, afterRun, evaluated: next.evaluated });
+        out.push({
+          alarm: alarm.AlarmName,
+          state: next.state,
+          from: state,
+          topics: (actions ?? []).map(render),
+          at,
+          afterRun,
+          evaluated: next.evaluated,
+        });
       }
       state = next.state;
     }
