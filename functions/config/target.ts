@@ -40,7 +40,8 @@ const httpUrl = z.string().superRefine((s, ctx) => {
     ctx.addIssue({
       code: 'custom',
       message:
-        'carries credentials (user:password@host), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic <base64 of user:password>" (headers are never printed)',
+        // No example words that a secret could contain: the Redactor would cut them out of the advice.
+        'carries credentials before its host (…@), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic …" (headers are never printed)',
     });
   }
 });

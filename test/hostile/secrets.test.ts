@@ -181,5 +181,10 @@ describe('no secret in any output, whatever the server echoes', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/<url> carries credentials .*put credentials in a header/);
     expectNoSecret(r.stderr);
+    // The advice stays readable: it holds no word a short credential could be cut out of.
+    const plain = await runToEnd(process.execPath, [BIN, 'check', 'https://user:pass@mcp.example.com/mcp']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).not.toContain('[redacted]');
+    expect(plain.stderr).not.toContain('pass@');
   });
 });
