@@ -7,11 +7,15 @@ import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
-import { OAUTH_OPTIONS, oauthFlagFor, oauthInput } from './oauth-flags.ts';
+import { oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
 export interface CheckCommand {
   readonly kind: 'check';
   readonly json: boolean;
+  /** `--catalog FILE`: compare every target's tools/list with the catalog in it. */
+  readonly catalogFile?: string;
+  /** `--posture`: run the posture checks on every target, now. */
+  readonly posture: boolean;
   /** Targets from the flags; empty when `configFile` names them. */
   readonly targets: readonly Target[];
   readonly configFile?: string;
@@ -24,11 +28,16 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
-    // The OAuth and warning flags keep their own table (oauth-flags.ts), which builds `auth.oauth`.
-    parsed = parseArgs({ args: [...argv], options: { ...parseArgsOptions(), ...OAUTH_OPTIONS }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: true, strict: true });
   } catch (e) {
-    const unknown = /Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
-    const what = unknown ? `unknown flag ${unknown}` : (e as Error).message.split('\n')[0];
+    const message = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+    const missing = FLAGS.find((f) => f.name === /Option '--([\w-]+)[^']*' argument missing/.exec(message)?.[1]);
+    const what = unknown
+      ? `unknown flag ${unknown}`
+      : missing
+        ? `--${missing.name} needs a value: --${missing.name} ${missing.value ?? ''}`.trim()
+        : message.split('\n')[0];
     throw configError(`${what}. Run \`mcp-canary check --help\` for the flags.`, e);
   }
   const v = parsed.values as Values;
@@ -56,6 +65,7 @@ export function parseCommand(argv: readonly string[]): Command {
     return {
       kind: 'check',
       json: v.json === true,
+      ...beyond(v),
       targets: [],
       configFile: String(v.config),
       ...(v.target ? { targetName: String(v.target) } : {}),
@@ -63,11 +73,16 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (url === undefined) throw configError('missing <url>: `mcp-canary check https://mcp.example.com/mcp`.');
 
-  const input: Record<string, unknown> = { name: nameFromUrl(url), url, ...oauthInput(v as Parameters<typeof oauthInput>[0]) };
+  const input: Record<string, unknown> = { name: nameFromUrl(url), url, ...oauthInput(v) };
   for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
   const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
-  return { kind: 'check', json: v.json === true, targets: [target] };
+  return { kind: 'check', json: v.json === true, ...beyond(v), targets: [target] };
+}
+
+/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/beyond.ts). */
+function beyond(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
+  return { ...(typeof v.catalog === 'string' ? { catalogFile: v.catalog } : {}), posture: v.posture === true };
 }
 
 /** A flag's raw text as the config value its kind says. */

@@ -25,25 +25,6 @@ export interface BeyondFlags {
   readonly posture: boolean;
 }
 
-/** Takes `--catalog FILE` (or `--catalog=FILE`) and `--posture` out of argv. */
-export function takeBeyondFlags(argv: readonly string[]): { flags: BeyondFlags; rest: string[] } {
-  const rest: string[] = [];
-  let catalogFile: string | undefined;
-  let posture = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--posture') posture = true;
-    else if (a.startsWith('--catalog=')) catalogFile = a.slice('--catalog='.length);
-    else if (a === '--catalog') {
-      const file = argv[++i];
-      if (file === undefined || file.startsWith('--'))
-        throw configError('--catalog needs a FILE: the JSON `mcp-canary snapshot <url>` printed.');
-      catalogFile = file;
-    } else rest.push(a);
-  }
-  return { flags: { ...(catalogFile !== undefined ? { catalogFile } : {}), posture }, rest };
-}
-
 /** The targets with `--catalog` and `--posture` applied. */
 export async function applyBeyondFlags(targets: readonly Target[], flags: BeyondFlags): Promise<Target[]> {
   const catalog = flags.catalogFile === undefined ? undefined : await readCatalogFile(flags.catalogFile);

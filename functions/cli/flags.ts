@@ -40,7 +40,7 @@ export interface Flag {
   /** The flag this one needs (e.g. the tool's flags need --tool). */
   readonly requires?: string;
   /** HELP section. */
-  readonly section: 'target' | 'tool' | 'config' | 'output';
+  readonly section: 'target' | 'tool' | 'config' | 'beyond' | 'oauth' | 'warnings' | 'output';
 }
 
 export const FLAGS: readonly Flag[] = [
@@ -162,6 +162,87 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },
+  // Beyond up/down: read by main.ts, applied to flag and config targets alike (cli/beyond.ts).
+  {
+    name: 'catalog',
+    kind: 'string',
+    value: 'FILE',
+    section: 'beyond',
+    description: 'compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning',
+  },
+  {
+    name: 'posture',
+    kind: 'boolean',
+    section: 'beyond',
+    description: 'run the security posture checks and print them (warnings, never a failure)',
+  },
+  // OAuth: built into `auth.oauth` together (oauth-flags.ts), since one flag's meaning depends on the others.
+  { name: 'oauth-client-id', kind: 'string', value: 'ID', section: 'oauth', description: "the canary's client_id" },
+  {
+    name: 'oauth-client-secret-env',
+    kind: 'string',
+    value: 'NAME',
+    section: 'oauth',
+    description: 'client_secret_basic: the secret is read from env var NAME, never a flag value',
+  },
+  {
+    name: 'oauth-private-key-file',
+    kind: 'string',
+    value: 'PATH',
+    section: 'oauth',
+    description: 'private_key_jwt: a PKCS#8 PEM key (instead of a secret)',
+  },
+  { name: 'oauth-alg', kind: 'string', value: 'ALG', section: 'oauth', description: 'its algorithm', default: 'RS256' },
+  { name: 'oauth-scope', kind: 'string', value: '"a b"', section: 'oauth', description: 'scopes to request', default: 'none' },
+  {
+    name: 'oauth-resource',
+    kind: 'string',
+    value: 'URL',
+    section: 'oauth',
+    description: 'RFC 8707 resource',
+    default: "the server's metadata, else the URL",
+  },
+  {
+    name: 'oauth-token-url',
+    kind: 'string',
+    value: 'URL',
+    section: 'oauth',
+    description: 'the token endpoint; skips discovery',
+    default: 'discovered',
+  },
+  {
+    name: 'oauth-issuer',
+    kind: 'string',
+    value: 'URL',
+    section: 'oauth',
+    description: 'the expected issuer',
+    default: 'whichever the server names',
+  },
+  {
+    name: 'oauth-allow-private-network',
+    kind: 'boolean',
+    section: 'oauth',
+    description: 'follow OAuth URLs to private addresses',
+    default: 'refused',
+  },
+  {
+    name: 'cert-warning-days',
+    kind: 'integer',
+    value: 'N',
+    section: 'warnings',
+    field: 'certWarningDays',
+    description: 'warn when the TLS certificate expires within N days (0: off)',
+    default: '14',
+  },
+  {
+    name: 'credential-warning-days',
+    kind: 'integer',
+    value: 'N',
+    section: 'warnings',
+    field: 'credentialWarningDays',
+    description: 'warn when a JWT bearer or secret expiresAt is within N days (0: off)',
+    default: '7',
+  },
   { name: 'json', kind: 'boolean', section: 'output', description: 'print the verdicts as a JSON array on stdout, nothing else' },
   { name: 'version', kind: 'boolean', section: 'output', description: "print mcp-canary's version" },
   { name: 'help', kind: 'boolean', short: 'h', section: 'output', description: 'this text' },
@@ -197,6 +278,9 @@ const SECTIONS: Record<Flag['section'], string> = {
   tool: 'The canary tool',
   target: 'The endpoint',
   config: 'A fleet config',
+  beyond: 'Beyond up/down',
+  oauth: 'OAuth (client credentials; the token step is the first probe, "auth")',
+  warnings: 'Warnings (never change the outcome or the exit code)',
   output: 'Output',
 };
 

@@ -13,7 +13,7 @@ import { Redactor, secretsOf } from '../redact.ts';
 import { VERSION } from '../version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
 import { parseCommand } from './args.ts';
-import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, takeBeyondFlags, type BeyondFlags } from './beyond.ts';
+import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, type BeyondFlags } from './beyond.ts';
 import { HELP } from './help.ts';
 import { printable, renderVerdict } from './render.ts';
 
@@ -33,9 +33,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
-    const taken = takeBeyondFlags(argv);
-    beyond = taken.flags;
-    const cmd = parseCommand(taken.rest);
+    const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
       return ExitCode.ok;
@@ -45,6 +43,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return ExitCode.ok;
     }
     json = cmd.json;
+    beyond = { ...(cmd.catalogFile !== undefined ? { catalogFile: cmd.catalogFile } : {}), posture: cmd.posture };
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
     targets = await applyBeyondFlags(targets, beyond);
     // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).

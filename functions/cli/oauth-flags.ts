@@ -1,34 +1,19 @@
 /**
- * The CLI's OAuth and warning flags, declared once: their parseArgs options, their help lines, what
- * they put in the target, and which flag a config error names. The client secret is never a flag
- * value (it would sit in shell history and `ps`): the flag names the environment variable holding it.
+ * What the CLI's OAuth flags (declared in flags.ts) put in the target, and which flag a config error
+ * under `auth.oauth` names. Built here, not field by field: one flag's meaning depends on the others
+ * (a secret or a key, the algorithm only with a key). The client secret is never a flag value (it would
+ * sit in shell history and `ps`): the flag names the environment variable holding it.
  */
 import type { TargetInput } from '../config/target.ts';
 import { configError } from '../errors.ts';
 
-export const OAUTH_OPTIONS = {
-  'oauth-client-id': { type: 'string' },
-  'oauth-client-secret-env': { type: 'string' },
-  'oauth-private-key-file': { type: 'string' },
-  'oauth-alg': { type: 'string' },
-  'oauth-scope': { type: 'string' },
-  'oauth-resource': { type: 'string' },
-  'oauth-token-url': { type: 'string' },
-  'oauth-issuer': { type: 'string' },
-  'oauth-allow-private-network': { type: 'boolean' },
-  'cert-warning-days': { type: 'string' },
-  'credential-warning-days': { type: 'string' },
-} as const;
+type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
-type Values = { readonly [K in keyof typeof OAUTH_OPTIONS]?: (typeof OAUTH_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
-
-/** The target fields these flags set; nothing when none is given. */
-export function oauthInput(v: Values): Pick<TargetInput, 'auth' | 'certWarningDays' | 'credentialWarningDays'> {
-  const out: Pick<TargetInput, 'auth' | 'certWarningDays' | 'credentialWarningDays'> = {};
-  if (v['cert-warning-days'] !== undefined) out.certWarningDays = days('--cert-warning-days', v['cert-warning-days']);
-  if (v['credential-warning-days'] !== undefined)
-    out.credentialWarningDays = days('--credential-warning-days', v['credential-warning-days']);
-  const anyOAuth = Object.keys(v).some((k) => k.startsWith('oauth-') && v[k as keyof Values] !== undefined);
+/** The `auth` the OAuth flags set; nothing when none is given. */
+export function oauthInput(raw: Values): Pick<TargetInput, 'auth'> {
+  const out: Pick<TargetInput, 'auth'> = {};
+  const v = raw as Readonly<Record<string, string | undefined>> & { readonly 'oauth-allow-private-network'?: boolean };
+  const anyOAuth = Object.keys(raw).some((k) => k.startsWith('oauth-') && raw[k] !== undefined);
   if (!anyOAuth) return out;
   if (v['oauth-client-id'] === undefined)
     throw configError("the --oauth-* flags need --oauth-client-id ID: name the canary's OAuth client.");
@@ -41,7 +26,7 @@ export function oauthInput(v: Values): Pick<TargetInput, 'auth' | 'certWarningDa
     throw configError('--oauth-alg goes with --oauth-private-key-file PATH.');
   out.auth = {
     oauth: {
-      clientId: v['oauth-client-id'],
+      clientId: v['oauth-client-id']!,
       ...(v['oauth-client-secret-env'] !== undefined ? { clientSecret: { env: v['oauth-client-secret-env'] } } : {}),
       ...(v['oauth-private-key-file'] !== undefined
         ? {
@@ -70,20 +55,12 @@ const FLAG_FOR_OAUTH_FIELD: Record<string, string> = {
   tokenUrl: '--oauth-token-url',
   issuer: '--oauth-issuer',
   allowPrivateNetwork: '--oauth-allow-private-network',
-  certWarningDays: '--cert-warning-days',
-  credentialWarningDays: '--credential-warning-days',
 };
 
-/** The flag a config path under `auth.oauth` (or a warning field) came from, or undefined. */
+/** The flag a config path under `auth.oauth` came from, or undefined. */
 export function oauthFlagFor(path: readonly string[]): string | undefined {
   const [head, , field, sub] = path;
-  if (head === 'certWarningDays' || head === 'credentialWarningDays') return FLAG_FOR_OAUTH_FIELD[head];
   if (head !== 'auth') return undefined;
   if (field === 'privateKeyJwt' && sub === 'alg') return '--oauth-alg';
   return FLAG_FOR_OAUTH_FIELD[field ?? ''] ?? '--oauth-*';
-}
-
-function days(flag: string, raw: string): number {
-  if (!/^\d+$/.test(raw)) throw configError(`${flag} must be a whole number of days, got "${raw}"`);
-  return Number(raw);
 }

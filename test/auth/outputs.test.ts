@@ -159,7 +159,7 @@ describe('the CLI, as a child process', () => {
       ['--oauth-client-id', 'c', '--oauth-client-secret-env', 'X', '--header', 'Authorization: Bearer x'],
       'and the Authorization header both set Authorization',
     ],
-    [['--cert-warning-days', 'soon'], '--cert-warning-days must be a whole number of days'],
+    [['--cert-warning-days', 'soon'], '--cert-warning-days must be a whole number'],
   ];
   for (const [flags, message] of bad) {
     it(`exits 2 with one line for ${flags.join(' ')}`, async () => {

@@ -114,7 +114,7 @@ describe('mcp-canary check --posture', () => {
 
 describe('bad input, exit 2 with one line', () => {
   it.each([
-    [['check', 'http://127.0.0.1:9/mcp', '--catalog'], '--catalog needs a FILE'],
+    [['check', 'http://127.0.0.1:9/mcp', '--catalog'], '--catalog needs a value: --catalog FILE'],
     [
       ['check', 'http://127.0.0.1:9/mcp', '--catalog', '/nonexistent/catalog.json'],
       '--catalog /nonexistent/catalog.json: cannot read the file (ENOENT)',

@@ -24,7 +24,14 @@ const SAMPLE: Record<Flag['kind'], { raw: string | null; expected: (f: Flag) => 
   'path-json': { raw: 'rate=1.5', expected: () => ({ rate: 1.5 }) },
 };
 /** Integers that pass the schema's bounds for each integer flag. */
-const INTEGER_SAMPLES: Record<string, number> = { 'timeout-ms': 1500, 'budget-ms': 20000, 'degraded-ms': 700, retries: 2 };
+const INTEGER_SAMPLES: Record<string, number> = {
+  'timeout-ms': 1500,
+  'budget-ms': 20000,
+  'degraded-ms': 700,
+  retries: 2,
+  'cert-warning-days': 30,
+  'credential-warning-days': 3,
+};
 const STRING_SAMPLES: Record<string, string> = {
   tool: 'get_rate',
   'expect-text': 'EUR',
