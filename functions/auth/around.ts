@@ -45,7 +45,11 @@ export async function beforeAttempt(
   const cache = deps.tokenCache ?? processTokenCache;
   const secretValues: string[] = [];
   const watch = deps.certificates ?? processCertificateWatch;
-  const certificate = watch.warning(target.url, target.certWarningDays).catch(() => null);
+  // Never waited for past the run's budget: a slow handshake drops the warning, never the verdict.
+  const certificate = untilAborted(
+    watch.warning(target.url, target.certWarningDays).catch(() => null),
+    ctx.budget,
+  );
   const staticWarnings = [
     // Only the headers the user gave: a token the canary obtains and refreshes itself never warns.
     ...bearerWarnings(target.headers, target.credentialWarningDays, wallNow()),
@@ -98,4 +102,17 @@ export async function afterAttempt(p: Prepared, v: Verdict): Promise<Verdict> {
   });
   if (v.failure === FailureClass.auth) p.cache.invalidate(auth.key, auth.token);
   return { ...v, detail, probes: [{ ...auth.probe, durationMs: Math.round(auth.probe.durationMs) }, ...probes], warnings };
+}
+
+/** `work`, or null once `signal` aborts (the run's budget is spent), whichever comes first. */
+function untilAborted<T>(work: Promise<T | null>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const stop = () => resolve(null);
+    signal.addEventListener('abort', stop, { once: true });
+    void work.then((v) => {
+      signal.removeEventListener('abort', stop);
+      resolve(v);
+    });
+  });
 }

@@ -40,6 +40,15 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
   const oauth = target.auth!.oauth;
   const secrets = deps.secrets ?? {};
   for (const s of redactionValues(secrets)) onSecret(s);
+  // client_secret_basic sends the secret as `Basic base64(id:secret)`: a token endpoint that echoes the
+  // header must not print it either (both the form-encoded and the plain encoding of the pair).
+  if (secrets.clientSecret) {
+    const pairs = [
+      `${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(secrets.clientSecret)}`,
+      `${oauth.clientId}:${secrets.clientSecret}`,
+    ];
+    for (const pair of pairs) onSecret(Buffer.from(pair).toString('base64'));
+  }
   const cache = deps.cache ?? processTokenCache;
   const wallNow = deps.wallNow ?? Date.now;
   const started = deps.now();

@@ -85,8 +85,9 @@ export type CertificateReader = (host: string, port: number, timeoutMs: number) 
 
 /**
  * The endpoint's certificate, looked at once an hour per origin: a separate TLS handshake beside the
- * run (not before it), so no run waits for it and 59 runs in 60 make no extra connection. Trust is
- * not judged here (the probes do that and fail `tls`); only the expiry date is read.
+ * run (not before it), so 59 runs in 60 make no extra connection and the one that does waits for it
+ * only while its budget lasts (judge passes the budget signal). Trust is not judged here (the probes
+ * do that and fail `tls`); only the expiry date is read.
  */
 export class CertificateWatch {
   private readonly seen = new Map<string, { readonly at: number; readonly notAfter: Promise<number | null> }>();
@@ -126,7 +127,8 @@ export function readCertificate(host: string, port: number, timeoutMs: number): 
     socket.once('secureConnect', () => {
       const notAfter = Date.parse(socket.getPeerCertificate().valid_to);
       clearTimeout(timer);
-      socket.end();
+      // destroy, not end: a peer that never answers our FIN would keep the socket past the verdict.
+      socket.destroy();
       if (Number.isNaN(notAfter)) reject(new Error('no certificate expiry'));
       else resolve(notAfter);
     });

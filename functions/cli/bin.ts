@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { redactionValues } from '../auth/secrets.ts';
 import { parseHeaders } from './args.ts';
-import { guardConsole, main } from './main.ts';
-import { Redactor, secretsOf } from '../redact.ts';
+import { ExitCode, guardConsole, main } from './main.ts';
+import { oneLine, Redactor, secretsOf } from '../redact.ts';
 
 const argv = process.argv.slice(2);
 // Header values and everything secret in a URL (userinfo, query values, a key in the path) are
@@ -32,10 +32,21 @@ secrets.push(...redactionValues({ clientSecret: secretEnv ? process.env[secretEn
 const redactor = new Redactor(secrets);
 guardConsole(redactor);
 
-const code = await main(argv, {
-  stdout: (s) => process.stdout.write(redactor.text(s)),
-  stderr: (s) => process.stderr.write(redactor.text(s)),
-});
+let code: number;
+try {
+  code = await main(argv, {
+    stdout: (s) => process.stdout.write(redactor.text(s)),
+    stderr: (s) => process.stderr.write(redactor.text(s)),
+  });
+} catch (e) {
+  // A canary bug is not an endpoint failure: the canary could not judge (inconclusive, as the scheduled
+  // run says of an engine crash), in one redacted line, never exit 1 and a raw stack.
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  process.stderr.write(
+    redactor.text(`mcp-canary: the canary itself failed (${oneLine(what, 300)}); this is a canary bug, not the endpoint\n`),
+  );
+  code = ExitCode.inconclusive;
+}
 // The verdict is out: flush both streams and end. judge() closes every socket and timer it opened;
 // this is the belt to that, so no library's leftover handle holds the process past the budget.
 await Promise.all([new Promise((r) => process.stdout.write('', r)), new Promise((r) => process.stderr.write('', r))]);

@@ -10,15 +10,16 @@ export async function loadFleet(file: string): Promise<Fleet> {
   return parseFleet(await readConfigFile(file), file);
 }
 
-/**
- * The config a file holds, unparsed: JSON, or a TS/JS module's default export. `label` is how messages
- * name where the file came from (the CLI flag, or the CDK app's environment variable).
- */
-
 export function parseFleet(raw: unknown, source = 'config'): Fleet {
   return parseOrThrow(Fleet, raw, source);
 }
 
+/**
+ * The config a file holds, unparsed: JSON, or a TS/JS module's default export. `label` is how messages
+ * name where the file came from (the CLI flag, or the CDK app's environment variable). A syntax error
+ * is reported by its place, never by the parser's message: that quotes the file, and a CLI config may
+ * hold a static header value.
+ */
 export async function readConfigFile(file: string, label = `--config ${file}`): Promise<unknown> {
   const path = resolve(file);
   const ext = extname(path);
@@ -32,18 +33,27 @@ export async function readConfigFile(file: string, label = `--config ${file}`): 
     try {
       return JSON.parse(text);
     } catch (e) {
-      throw configError(`${file}: is not valid JSON (${(e as Error).message}). Fix the syntax.`, e);
+      throw configError(`${label}: is not valid JSON (${placeOf(text, (e as Error).message)}). Fix the syntax.`);
     }
   }
   if (['.ts', '.mts', '.js', '.mjs'].includes(ext)) {
     try {
       const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
-      if (mod.default === undefined) throw configError(`${file}: has no default export. Add \`export default defineFleet({ ... })\`.`);
+      if (mod.default === undefined) throw configError(`${label}: has no default export. Add \`export default defineFleet({ ... })\`.`);
       return mod.default;
     } catch (e) {
       if (e instanceof Error && e.name === 'CanaryError') throw e;
-      throw configError(`${label}: cannot load the module (${(e as Error).message}). Check the path and its syntax.`, e);
+      // The first line only: a transform error goes on to quote the offending source line.
+      throw configError(`${label}: cannot load the module (${(e as Error).message.split('\n')[0]}). Check the path and its syntax.`);
     }
   }
   throw configError(`${label}: unknown file type "${ext}". Use .json, .ts or .js.`);
+}
+
+/** `line 3, column 12` from the parser's "position N", or `a syntax error` when it names none. */
+function placeOf(text: string, message: string): string {
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return 'a syntax error';
+  const before = text.slice(0, Number(position)).split('\n');
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
