@@ -6,7 +6,7 @@
  * never touched.
  */
 import type { Target } from '../config/target.ts';
-import type { FetchLike } from '../probe/wire.ts';
+import { Connections, type FetchLike } from '../probe/wire.ts';
 import { WarningKind, type PostureResult, type Revision, type Warning } from '../verdict.ts';
 import { runCheck } from './checks.ts';
 import { processCadence, type PostureCadence } from './cadence.ts';
@@ -33,17 +33,25 @@ export async function runPosture(target: Target, revision: Revision | null, deps
   // A check needs a whole request; the slot stays unclaimed so the next run with time tries again.
   if (!cadence.due(key) || deps.remainingMs < Math.min(target.timeoutMs, 1_000)) return null;
   cadence.claim(key);
+  const timeoutMs = Math.min(target.timeoutMs, deps.remainingMs);
   const base: FetchLike = deps.fetch ?? ((u, i) => fetch(u, i));
+  const wrapped = deps.middleware ? deps.middleware(base) : base;
+  // A pool of their own, closed with every socket when the checks end: nothing outlives the verdict.
+  const connections = new Connections(timeoutMs, deps.fetch);
   const ctx = {
     url: target.url,
     headers: target.headers,
     revision,
-    fetch: deps.middleware ? deps.middleware(base) : base,
-    timeoutMs: Math.min(target.timeoutMs, deps.remainingMs),
+    fetch: ((u, i) => connections.send(wrapped, u, i ?? {})) as FetchLike,
+    timeoutMs,
     budget: deps.budget,
     wallNow: () => cadence.wallNow(),
   };
-  return Promise.all(checks.map((c) => runCheck(c, ctx)));
+  try {
+    return await Promise.all(checks.map((c) => runCheck(c, ctx)));
+  } finally {
+    await connections.close();
+  }
 }
 
 export function postureWarnings(results: readonly PostureResult[] | null): Warning[] {

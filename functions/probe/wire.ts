@@ -53,26 +53,57 @@ interface Pool {
   destroy(): Promise<void>;
 }
 
-export class Wire {
-  readonly exchanges: Exchange[] = [];
-  private readonly maxBytes: number;
-  private readonly baseFetch: FetchLike;
+/**
+ * Requests on a connection pool of their own whose sockets, a connect in progress included, all end at
+ * `close()`: the attempt's wire uses one, and so does anything else that talks to the endpoint beside a
+ * run (the posture checks). With an injected `fetch` (tests) it only tracks sockets.
+ */
+export class Connections {
   private pool: Promise<Pool | undefined> | undefined;
   private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly options: WireOptions) {
-    this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    const base: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
-    this.baseFetch = options.middleware ? options.middleware(base) : base;
+  constructor(
+    private readonly connectTimeoutMs: number,
+    private readonly injected?: FetchLike,
+  ) {
     trackSockets();
   }
 
-  /** Closes the attempt's sockets, a connect still in progress included. */
+  /** `base` (the injected or global fetch, maybe wrapped) sent on this pool. */
+  async send(base: FetchLike, url: string | URL, init: RequestInit): Promise<Response> {
+    const dispatcher = this.injected ? undefined : await (this.pool ??= freshPool(this.connectTimeoutMs));
+    // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
+    // request at once: without one turn of the event loop each run opened a second connection (a second
+    // TCP and TLS handshake on the run's critical path, npm run bench).
+    if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
+    return socketOwner.run(this.sockets, () => base(url, { ...init, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
+  }
+
+  /** Closes every socket these requests opened, a connect still in progress included. */
   async close(): Promise<void> {
     const pool = await this.pool;
     await pool?.destroy().catch(() => {});
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+  }
+}
+
+export class Wire {
+  readonly exchanges: Exchange[] = [];
+  private readonly maxBytes: number;
+  private readonly baseFetch: FetchLike;
+  private readonly connections: Connections;
+
+  constructor(private readonly options: WireOptions) {
+    this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const base: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+    this.baseFetch = options.middleware ? options.middleware(base) : base;
+    this.connections = new Connections(options.timeoutMs, options.fetch);
+  }
+
+  /** Closes the attempt's sockets, a connect still in progress included. */
+  close(): Promise<void> {
+    return this.connections.close();
   }
 
   /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
@@ -112,14 +143,7 @@ export class Wire {
 
     let response: Response;
     try {
-      const dispatcher = this.options.fetch ? undefined : await (this.pool ??= freshPool(this.options.timeoutMs));
-      // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
-      // request at once: without one turn of the event loop each run opened a second connection (a second
-      // TCP and TLS handshake on the run's critical path, npm run bench).
-      if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
-      response = await socketOwner.run(this.sockets, () =>
-        this.baseFetch(url, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit),
-      );
+      response = await this.connections.send(this.baseFetch, url, { ...init, signal });
     } catch (e) {
       exchange.error = { kind: why(e), code: errorCode(e) };
       throw e;
