@@ -136,6 +136,18 @@ export interface Verdict {
   readonly posture?: readonly PostureResult[];
 }
 
+/** A verdict the canary makes itself, when the engine judged nothing (its own config, a crash, a cut run). */
+export function canaryVerdict(
+  target: string,
+  outcome: Outcome,
+  failure: FailureClass | null,
+  detail: string,
+  durationMs: number,
+  traceId: string,
+): Verdict {
+  return { target, outcome, failure, detail, revision: null, server: null, durationMs, retries: 0, probes: [], warnings: [], traceId };
+}
+
 /** Ranks outcomes for "the worst of several": failed > inconclusive > degraded > healthy. */
 export function worstOutcome(outcomes: readonly Outcome[]): Outcome {
   const rank: Record<Outcome, number> = { healthy: 0, degraded: 1, inconclusive: 2, failed: 3 };

@@ -11,7 +11,7 @@ export const AlarmKind = {
   critical: 'critical',
   /** Tickets: not healthy (degraded, failing, inconclusive) in some region for N runs in a row. */
   warning: 'warning',
-  /** The canary owner: a target·region reported no run for N periods. */
+  /** The canary owner: fewer regions reported than probe, or none at all (see infra/constructs/target-alarms.ts). */
   deadMan: 'dead-man',
 } as const;
 export type AlarmKind = (typeof AlarmKind)[keyof typeof AlarmKind];

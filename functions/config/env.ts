@@ -20,7 +20,7 @@ export interface RunEnv {
   readonly homeRegion: string;
   /** CloudWatch namespace of the metrics. @default - `McpCanary` */
   readonly namespace: string;
-  /** The `ProbeRegion` dimension: the region the function runs in. */
+  /** The region the function runs in: the run record's `probeRegion`, where secrets are read by name. */
   readonly probeRegion: string;
 }
 

@@ -7,7 +7,7 @@ import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } fr
 import { headerValueProblem, type Target } from '../config/target.ts';
 import { redactConsoleWhile, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
-import { Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
+import { canaryVerdict, Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
 import { runAttempt, type Attempt } from './attempt.ts';
 import { runExtras, withExtras } from './extras.ts';
 import type { PostureCadence } from '../posture/cadence.ts';
@@ -31,7 +31,7 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   const sleep = deps.sleep ?? abortableSleep;
   const started = now();
   const own = configProblem(target);
-  if (own) return new Redactor(secretsOf(target)).value(canaryVerdict(target.name, own, newTraceId()));
+  if (own) return new Redactor(secretsOf(target)).value(canaryVerdict(target.name, Outcome.inconclusive, null, own, 0, newTraceId()));
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
   // One trace per run, made first: every request of every attempt carries it in `traceparent`.
@@ -125,22 +125,6 @@ function configProblem(target: Target): string | null {
     if (problem) return `headers.${name}: the value ${problem}. This is the canary's configuration, not the endpoint`;
   }
   return null;
-}
-
-function canaryVerdict(target: string, detail: string, traceId: string): Verdict {
-  return {
-    target,
-    outcome: Outcome.inconclusive,
-    failure: null,
-    detail,
-    revision: null,
-    server: null,
-    durationMs: 0,
-    retries: 0,
-    probes: [],
-    warnings: [],
-    traceId,
-  };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -14,14 +14,14 @@ import { publishRuns, type PublishOptions } from '../publish/metrics.ts';
 import type { RunRecord } from '../publish/schema.ts';
 import { oneLine, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
-import { FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
+import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
 import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { logRecord, PUBLISH_FAILED_MESSAGE, runRecord, stdoutLine, type LogLine, type PublishFailedRecord } from './log.ts';
 import { SECRET_READ_TIMEOUT_MS, type ResolvedHeaders } from './secrets.ts';
 
 export interface RunDeps {
-  /** The `ProbeRegion` dimension and log field. */
+  /** The run record's `probeRegion`: the region the function runs in. */
   readonly probeRegion: string;
   readonly homeRegion: string;
   readonly namespace: string;
@@ -119,7 +119,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
   let redactor = new Redactor(p.valid ? secretsOf(p.target) : p.headerValues);
   let verdict: Verdict;
   if (!p.valid) {
-    verdict = canaryVerdict(p.name, Outcome.inconclusive, null, p.detail, 0);
+    verdict = canaryVerdict(p.name, Outcome.inconclusive, null, p.detail, 0, newTraceId());
   } else {
     const target = p.target;
     verdict = await (async (): Promise<Verdict> => {
@@ -134,6 +134,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
           null,
           `headerSecrets: the credentials were not read in time (${elapsed()} ms). Check the function's network path to Secrets Manager / SSM.`,
           elapsed(),
+          newTraceId(),
         );
       }
       if (secrets.kind === 'error') return crashed(target.name, secrets.error, elapsed());
@@ -155,6 +156,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
           FailureClass.timeout,
           `no verdict within the run budget: budgetMs ${target.budgetMs} + ${JUDGE_GRACE_MS} ms grace; the endpoint held the run open`,
           elapsed(),
+          newTraceId(),
         );
       }
       return canaryVerdict(
@@ -163,6 +165,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
         null,
         `the function's timeout ended the run after ${elapsed()} ms, before budgetMs ${target.budgetMs}. Raise the Lambda timeout to at least ${ctx.timeoutHint} s.`,
         elapsed(),
+        newTraceId(),
       );
     })();
   }
@@ -176,22 +179,5 @@ function crashed(name: string, error: unknown, durationMs: number): Verdict {
     error instanceof CanaryError
       ? error.message
       : `the canary itself failed judging this target (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); this is a canary bug, not the endpoint`;
-  return canaryVerdict(name, Outcome.inconclusive, null, oneLine(detail, 500), durationMs);
-}
-
-/** A verdict the run makes itself, when the engine gave none. */
-function canaryVerdict(target: string, outcome: Outcome, failure: Failure | null, detail: string, durationMs: number): Verdict {
-  return {
-    target,
-    outcome,
-    failure,
-    detail,
-    revision: null,
-    server: null,
-    durationMs,
-    retries: 0,
-    probes: [],
-    warnings: [],
-    traceId: newTraceId(),
-  };
+  return canaryVerdict(name, Outcome.inconclusive, null, oneLine(detail, 500), durationMs, newTraceId());
 }
