@@ -1,9 +1,8 @@
 /**
  * The 2026-07-28 client obligations that the named conformance scenarios check (request-metadata,
- * http-standard-headers, http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref).
- * Those scenarios exist only in the suite's 0.2.0 alphas, not in the pinned 0.1.16 (see README.md),
- * so the same obligations are checked here against the canary's real requests on real sockets, until
- * the suite version that carries them is pinned. Each block names the SEP it follows.
+ * http-standard-headers, http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref),
+ * at socket level against the canary's real requests: fast, in the unit lane, with a few edges the
+ * suite does not probe. The suite itself runs them too (conformance.test.ts). Each block names its SEP.
  */
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
