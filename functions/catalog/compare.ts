@@ -50,7 +50,7 @@ export function diffCatalog(live: readonly ToolShape[], recorded: ToolFingerprin
     if (parts.length > 0 || readOnlyDropped) changes.push({ tool: name, change: 'changed', parts, readOnlyDropped });
   }
   for (const t of live) {
-    if (!(t.name in recorded)) changes.push({ tool: t.name, change: 'added', parts: [], readOnlyDropped: false });
+    if (!Object.hasOwn(recorded, t.name)) changes.push({ tool: t.name, change: 'added', parts: [], readOnlyDropped: false });
   }
   return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fingerprintCatalog } from '../catalog/fingerprint.ts';
-import { credentialId } from '../catalog/credential.ts';
+import { credentialHeaders, credentialId } from '../catalog/credential.ts';
 import { CatalogSetting } from '../catalog/schema.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import type { Target } from '../config/target.ts';
@@ -96,7 +96,7 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
       return a.outcome === Outcome.inconclusive ? 3 : 1;
     }
     const map = fingerprintCatalog(a.listed.tools);
-    const catalog = a.listed.cacheScope === 'private' ? { byCredential: { [credentialId(target.headers)]: map } } : map;
+    const catalog = a.listed.cacheScope === 'private' ? { byCredential: { [credentialId(credentialHeaders(target))]: map } } : map;
     // Tool names come from the server: one that echoes the credential must not print it.
     io.stdout(`${redactor.text(JSON.stringify({ catalog }, null, 2))}\n`);
     return 0;

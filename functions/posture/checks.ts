@@ -4,7 +4,7 @@
  * failed check whose detail says so. None changes anything on the server (the 2025-11-25 version check
  * opens a session and DELETEs it).
  */
-import { connect as tlsConnect } from 'node:tls';
+import { readCertificate } from '../auth/expiry.ts';
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { oneLine } from '../redact.ts';
 import { Revision, type PostureResult } from '../verdict.ts';
@@ -184,9 +184,9 @@ const unauthenticated: Check = async (ctx) => {
   }
 };
 
-/** Days a certificate has left (negative when expired). */
-export function daysLeft(validTo: string, nowMs: number): number {
-  return Math.floor((Date.parse(validTo) - nowMs) / 86_400_000);
+/** Days a certificate has left (negative when expired), from its notAfter in ms. */
+function daysLeft(notAfterMs: number, nowMs: number): number {
+  return Math.floor((notAfterMs - nowMs) / 86_400_000);
 }
 
 const hsts: Check = async (ctx) => {
@@ -195,9 +195,11 @@ const hsts: Check = async (ctx) => {
   const r = harmless(ctx.revision);
   const [a, validTo] = await Promise.all([
     send(ctx, { method: 'POST', headers: { ...ctx.headers, ...r.headers }, body: r.body }),
-    certificateValidTo(url, ctx.timeoutMs).catch(() => null),
+    // The expiry check's own reader: an absolute timeout within what is left of the budget, and a
+    // socket destroyed, never left half-closed, whatever the peer does.
+    readCertificate(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port || 443), ctx.timeoutMs).catch(() => null),
   ]);
-  const certificateDaysLeft = validTo ? daysLeft(validTo, ctx.wallNow()) : undefined;
+  const certificateDaysLeft = validTo === null ? undefined : daysLeft(validTo, ctx.wallNow());
   const cert = certificateDaysLeft === undefined ? 'certificate not read' : `certificate: ${certificateDaysLeft} day(s) left`;
   const extra = certificateDaysLeft === undefined ? {} : { certificateDaysLeft };
   const header = a.headers.get('strict-transport-security');
@@ -209,30 +211,6 @@ const hsts: Check = async (ctx) => {
     extra,
   );
 };
-
-/**
- * The certificate's expiry, read with a bare TLS handshake. Trust is not judged here (the run's own
- * requests do that and fail `tls`); this only records how long the certificate has left.
- */
-function certificateValidTo(url: URL, timeoutMs: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const isIp = /^[\d.]+$|:/.test(host);
-    const socket = tlsConnect(
-      { host, port: Number(url.port || 443), ...(isIp ? {} : { servername: host }), rejectUnauthorized: false, timeout: timeoutMs },
-      () => {
-        const validTo = socket.getPeerCertificate()?.valid_to ?? null;
-        socket.end();
-        resolve(validTo);
-      },
-    );
-    socket.on('timeout', () => {
-      socket.destroy();
-      reject(new Error('timeout'));
-    });
-    socket.on('error', reject);
-  });
-}
 
 export const CHECKS: Readonly<Record<PostureCheck, Check>> = {
   [PostureCheck.origin]: origin,

@@ -4,6 +4,7 @@
  * outcome, the failure class and the exit code stay the engine's.
  */
 import { compareCatalog } from '../catalog/compare.ts';
+import { credentialHeaders } from '../catalog/credential.ts';
 import { Revision } from '../verdict.ts';
 import type { Target } from '../config/target.ts';
 import type { PostureCadence } from '../posture/cadence.ts';
@@ -27,7 +28,7 @@ export async function runExtras(
 ): Promise<{ warnings: Warning[]; posture: PostureResult[] | null }> {
   const warnings: Warning[] = [];
   if (target.catalog && attempt.listed) {
-    warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, target.headers, { canaryTool: target.tool?.name }));
+    warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), { canaryTool: target.tool?.name }));
   }
   // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
   const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;

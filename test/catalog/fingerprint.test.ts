@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, fingerprintCatalog, fingerprintTool, parseFingerprint } from '../../functions/catalog/fingerprint.ts';
 import { diffCatalog, compareCatalog, MAX_DRIFT_WARNINGS } from '../../functions/catalog/compare.ts';
 import { CatalogSetting } from '../../functions/catalog/schema.ts';
+import { credentialHeaders, credentialId } from '../../functions/catalog/credential.ts';
 
 /** The same JSON value with every object's keys in a shuffled order. */
 function shuffleKeys(v: unknown, seed: number): unknown {
@@ -105,5 +106,30 @@ describe('compare', () => {
     const w = compareCatalog(many, {}, {});
     expect(w).toHaveLength(MAX_DRIFT_WARNINGS + 1);
     expect(w.at(-1)!.detail).toContain('5 more tool(s) changed');
+  });
+});
+
+describe('the credential id', () => {
+  it('names an OAuth target by its client, not by the token the canary refreshes every hour', () => {
+    const auth = { oauth: { clientId: 'canary-1' } };
+    const a = credentialId(credentialHeaders({ headers: { Authorization: 'Bearer token-of-this-hour', 'X-Tenant': 't1' }, auth }));
+    const b = credentialId(credentialHeaders({ headers: { Authorization: 'Bearer token-of-next-hour', 'X-Tenant': 't1' }, auth }));
+    expect(a).toBe(b);
+    expect(credentialId(credentialHeaders({ headers: { 'X-Tenant': 't1' }, auth: { oauth: { clientId: 'canary-2' } } }))).not.toBe(a);
+    // A static bearer is the credential itself.
+    expect(credentialId(credentialHeaders({ headers: { Authorization: 'Bearer k1' } }))).not.toBe(
+      credentialId(credentialHeaders({ headers: { Authorization: 'Bearer k2' } })),
+    );
+  });
+});
+
+describe('drift against a recorded catalog', () => {
+  it('reports a tool named like an Object.prototype member as added', () => {
+    const recorded = fingerprintCatalog([{ name: 'get_rate', inputSchema: { type: 'object' } }]);
+    const live = [
+      { name: 'get_rate', inputSchema: { type: 'object' } },
+      { name: 'constructor', inputSchema: { type: 'object' } },
+    ];
+    expect(diffCatalog(live as never, recorded).map((c) => [c.tool, c.change])).toEqual([['constructor', 'added']]);
   });
 });
