@@ -41,7 +41,14 @@ export async function briefAlarmChange(event: unknown, deps: BriefDeps): Promise
     change.previousState !== undefined &&
     change.previousState !== 'INSUFFICIENT_DATA';
   if (change.state === 'INSUFFICIENT_DATA' && !silent) return { published: false, reason: 'INSUFFICIENT_DATA: nothing to brief' };
-  if (change.state === 'OK' && change.previousState !== 'ALARM') {
+  // The dead-man back from every region's silence (INSUFFICIENT_DATA that was not the new alarm's first
+  // state) resolves what its INSUFFICIENT_DATA brief said.
+  const backFromSilence =
+    change.kind === AlarmKind.deadMan &&
+    change.state === 'OK' &&
+    change.previousState === 'INSUFFICIENT_DATA' &&
+    !change.previousReason.startsWith('Unchecked: Initial alarm creation');
+  if (change.state === 'OK' && change.previousState !== 'ALARM' && !backFromSilence) {
     return { published: false, reason: `OK after ${change.previousState ?? 'nothing'}: no alarm to resolve` };
   }
   const periodMs = (change.periodSeconds ?? DEFAULT_PERIOD_SECONDS) * 1000;

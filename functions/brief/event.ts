@@ -19,6 +19,8 @@ export interface AlarmChange {
   readonly periodSeconds: number | undefined;
   readonly state: AlarmState;
   readonly previousState: AlarmState | undefined;
+  /** CloudWatch's reason for the previous state: "Unchecked: Initial alarm creation" for a new alarm. */
+  readonly previousReason: string;
   /** CloudWatch's own reason text for the new state. */
   readonly reason: string;
   readonly changedAt: Date;
@@ -37,7 +39,7 @@ interface AlarmEvent {
   readonly detail?: {
     readonly alarmName?: string;
     readonly state?: { readonly value?: string; readonly reason?: string; readonly timestamp?: string };
-    readonly previousState?: { readonly value?: string };
+    readonly previousState?: { readonly value?: string; readonly reason?: string };
     readonly configuration?: { readonly description?: string; readonly metrics?: readonly EventMetric[] };
   };
 }
@@ -63,6 +65,7 @@ export function readAlarmChange(event: unknown, fleet: string, fallbackRegions: 
     periodSeconds: period,
     state,
     previousState: asState(e.detail?.previousState?.value),
+    previousReason: e.detail?.previousState?.reason ?? '',
     reason: e.detail?.state?.reason ?? '',
     changedAt,
     endpoint,

@@ -60,7 +60,7 @@ export class FleetDashboard extends Construct {
     ]);
     rows.push([
       new GraphWidget({
-        title: 'Targets with the most failing regions (Sum of Verdict, top 10)',
+        title: 'Targets with the most failed runs, all regions (Sum of Verdict per graph period, top 10)',
         left: [insights(`SELECT SUM(${MetricName.verdict}) FROM ${schema} GROUP BY ${Dimension.target} ORDER BY SUM() DESC LIMIT 10`, '')],
         leftYAxis: { min: 0 },
         width: WIDTH / 2,

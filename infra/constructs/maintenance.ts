@@ -42,7 +42,8 @@ export class MaintenanceStack extends Stack {
           description: `mcp-canary ${names.fleet}: maintenance window ${w.name} (${w.schedule}, ${w.duration}) mutes the paging and ticket alarms of ${(w.targets ?? props.targets).length} target(s); canary-owner alarms stay live`,
           schedule: ScheduleExpression.expression(w.schedule.trim(), w.timezone ? TimeZone.of(w.timezone) : undefined),
           duration: Duration.minutes(durationMinutes(w.duration)!),
-          alarms: part.map((name) => Alarm.fromAlarmName(this, `${w.name}${suffix}-${name}`, name)),
+          // Construct ids may not hold '/', which alarm names do: the id says the same with '-'.
+          alarms: part.map((name) => Alarm.fromAlarmName(this, `${w.name}${suffix}-${name.replace(/\//g, '-')}`, name)),
         });
         this.rules.push(rule);
       });

@@ -13,7 +13,8 @@
  * - dead-man (canary owner): fewer than R regions reported in M of M+1 periods (M = max(N, 2): the
  *   newest period is allowed to be incomplete), or no region reported at all for the alarm's whole
  *   evaluation range: `missing` data then makes it INSUFFICIENT_DATA, which tells the owner too. A new
- *   alarm starts in INSUFFICIENT_DATA and stays there until runs arrive, so a deploy tells no one.
+ *   alarm starts in INSUFFICIENT_DATA and stays there until runs arrive, so a deploy pages and alarms
+ *   no one (the first runs send each alarm's one OK, which pagers ignore for an incident they lack).
  */
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';

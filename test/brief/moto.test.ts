@@ -240,6 +240,24 @@ describe('the brief against moto', () => {
     expect(delivered!.Subject).toBe('INSUFFICIENT_DATA: no run of rates-prod in any of its 3 regions: the canary is silent everywhere');
   });
 
+  it('briefs the end of that silence, but not the first OK of a new alarm', async () => {
+    const { topicArn, queueUrl } = await briefsQueue();
+    const fresh = {
+      state: 'OK',
+      previous: 'INSUFFICIENT_DATA',
+      at: minute(3),
+      previousReason: 'Unchecked: Initial alarm creation',
+    } as const;
+    expect(await briefAlarmChange(alarmEvent(deadMan, fresh), deps(topicArn))).toMatchObject({ published: false });
+    const back = await briefAlarmChange(
+      alarmEvent(deadMan, { state: 'OK', previous: 'INSUFFICIENT_DATA', at: minute(12) }),
+      deps(topicArn),
+    );
+    expect(back.published).toBe(true);
+    const [delivered] = await received(queueUrl);
+    expect(delivered!.Subject).toBe('OK: runs of rates-prod are recorded again in its regions');
+  });
+
   it('fails loudly when it cannot publish, so Lambda retries and then dead-letters it', async () => {
     await expect(
       briefAlarmChange(

@@ -49,6 +49,8 @@ export function alarmEvent(
     at: Date;
     account?: string;
     region?: string;
+    /** CloudWatch's reason for the previous state ("Unchecked: Initial alarm creation" for a new alarm). */
+    previousReason?: string;
   },
 ) {
   const account = change.account ?? '111122223333';
@@ -72,7 +74,7 @@ export function alarmEvent(
       },
       previousState: {
         value: change.previous,
-        reason: '',
+        reason: change.previousReason ?? '',
         timestamp: new Date(change.at.getTime() - 600_000).toISOString().replace('Z', '+0000'),
       },
       configuration: {
