@@ -52,9 +52,39 @@ function networkFailure(check: PostureCheck, e: unknown): PostureResult {
   return fail(check, `no answer: ${typeof cause === 'string' ? cause : e instanceof Error ? e.name : 'error'}`);
 }
 
+/**
+ * The probe request of the Origin and credential checks. On 2026-07-28 a harmless stateless request;
+ * on 2025-11-25 an `initialize`, the one request a server must take without a session (a sessionless
+ * `ping` is refused for the missing session first, which says nothing about Origin or credentials). A
+ * session it opens anyway is DELETEd at once, with the target's own credentials.
+ */
+async function probe(ctx: CheckContext, headers: Record<string, string>): Promise<Answer> {
+  if (ctx.revision !== Revision.legacy) {
+    const r = harmless(ctx.revision);
+    return send(ctx, { method: 'POST', headers: { ...headers, ...r.headers }, body: r.body });
+  }
+  const a = await send(ctx, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'mcp-canary-posture-probe',
+      method: 'initialize',
+      params: { protocolVersion: Revision.legacy, capabilities: {}, clientInfo: { name: 'mcp-canary-posture', version: '0' } },
+    }),
+  });
+  const sid = a.headers.get('mcp-session-id');
+  if (sid) {
+    await send(ctx, {
+      method: 'DELETE',
+      headers: { ...ctx.headers, 'mcp-session-id': sid, 'mcp-protocol-version': Revision.legacy },
+    }).catch(() => {});
+  }
+  return a;
+}
+
 const origin: Check = async (ctx) => {
-  const r = harmless(ctx.revision);
-  const a = await send(ctx, { method: 'POST', headers: { ...ctx.headers, ...r.headers, origin: FOREIGN_ORIGIN }, body: r.body });
+  const a = await probe(ctx, { ...ctx.headers, origin: FOREIGN_ORIGIN });
   if (a.status === 403) return pass(PostureCheck.origin, `a foreign Origin was refused with 403`);
   return fail(
     PostureCheck.origin,
@@ -145,8 +175,8 @@ const unauthenticated: Check = async (ctx) => {
   if (Object.keys(ctx.headers).length === 0) return skipped(PostureCheck.unauthenticated, 'the target sends no credentials');
   const bearer = Object.entries(ctx.headers).some(([k, v]) => k.toLowerCase() === 'authorization' && /^bearer\s/i.test(v));
   // tools/list, not discover: a server may rightly serve discovery to anyone.
-  const r = ctx.revision === Revision.modern ? rpc(Revision.modern, 'tools/list') : harmless(Revision.legacy);
-  const a = await send(ctx, { method: 'POST', headers: r.headers, body: r.body });
+  const r = rpc(Revision.modern, 'tools/list');
+  const a = ctx.revision === Revision.modern ? await send(ctx, { method: 'POST', headers: r.headers, body: r.body }) : await probe(ctx, {});
   if (!bearer) {
     if (a.status === 401 || a.status === 403)
       return pass(PostureCheck.unauthenticated, `a request without credentials was refused with ${a.status}`);
