@@ -3,7 +3,6 @@
  * naming the field (never paging the endpoint's owner), server text cannot drive the terminal or forge
  * a line, and the whole process ends within the budget + 10 %.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, type Finished } from '../support/child.ts';
 import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultServer } from '../support/faults.ts';
+import { startBlackhole } from '../support/blackhole.ts';
 
 const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
@@ -111,9 +111,9 @@ describe('terminal safety', () => {
 
 describe('the process bound', () => {
   it('a server that never completes the TCP handshake: the process exits within the budget + 10 %', async () => {
-    const blackhole = spawn('python3', ['-c', BLACKHOLE], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const blackhole = await startBlackhole();
+    const { port } = blackhole;
     try {
-      const port = await new Promise<string>((resolve) => blackhole.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
       const started = performance.now();
       const r = await cli(['check', `http://127.0.0.1:${port}/mcp`, '--timeout-ms', '1000', '--budget-ms', '3000', '--json']);
       const wallMs = performance.now() - started;
@@ -125,21 +125,6 @@ describe('the process bound', () => {
     }
   });
 });
-
-/** A listener whose accept queue is full, so a new connection's SYN is never answered. */
-const BLACKHOLE = `
-import socket, time
-s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)
-port = s.getsockname()[1]
-fill = []
-for i in range(4):
-    c = socket.socket(); c.setblocking(False)
-    try: c.connect(('127.0.0.1', port))
-    except BlockingIOError: pass
-    fill.append(c)
-print(port, flush=True)
-time.sleep(60)
-`;
 
 describe('renderVerdict', () => {
   it('prints a newline, CR and ESC inside any verdict field as visible escapes on their own line', async () => {

@@ -14,6 +14,7 @@ import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer
 import { freePort } from '../support/moto.ts';
 import { target } from '../probe/helpers.ts';
 import { BUDGET_MS, expectVerdict, hugeBody, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
+import { startBlackhole } from '../support/blackhole.ts';
 
 let api: RatesApi;
 beforeAll(async () => {
@@ -703,10 +704,9 @@ describe("the canary's own bounds", () => {
   });
 
   it('a server that never completes the TCP handshake → failed/timeout, and no socket outlives the verdict', async () => {
-    const { spawn } = await import('node:child_process');
-    const blackhole = spawn('python3', ['-c', BLACKHOLE], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const blackhole = await startBlackhole();
+    const { port } = blackhole;
     try {
-      const port = await new Promise<string>((resolve) => blackhole.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
       const before = new Set(process.getActiveResourcesInfo().filter((r) => r === 'ConnectWrap'));
       const v = await judge(target(`http://127.0.0.1:${port}/mcp`, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS }));
       expectVerdict(v, 'failed', 'timeout');
@@ -718,21 +718,6 @@ describe("the canary's own bounds", () => {
     }
   });
 });
-
-/** A listener whose accept queue is full, so a new connection's SYN is never answered. */
-const BLACKHOLE = `
-import socket, time
-s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)
-port = s.getsockname()[1]
-fill = []
-for i in range(4):
-    c = socket.socket(); c.setblocking(False)
-    try: c.connect(('127.0.0.1', port))
-    except BlockingIOError: pass
-    fill.append(c)
-print(port, flush=True)
-time.sleep(60)
-`;
 
 function rpcError2022(res: import('node:http').ServerResponse, id: unknown, supported: string[]): void {
   res.writeHead(400, { 'content-type': 'application/json' }).end(
