@@ -54,7 +54,7 @@ function cases(): Case[] {
     alarms: alarmsOfTarget(example, 'McpCanary', 'rates-prod'),
   });
   for (const n of [2, 3, 4, 5]) {
-    for (const quorum of [1, 2, 3, 5]) {
+    for (const quorum of [1, 2, 3, 4, 5]) {
       const sizes = [1, 3, 5].filter((r) => r >= quorum);
       const config: FleetInput = {
         homeRegion: HOME,
