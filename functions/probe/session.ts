@@ -13,11 +13,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { oneLine } from '../redact.ts';
 import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
 import type { Classified } from './classify.ts';
-import { CLIENT_INFO } from './identity.ts';
+import { CLIENT_INFO } from '../version.ts';
 import { outputSchemaValidator } from './validator.ts';
 import type { Wire } from './wire.ts';
-
-export { CLIENT_INFO } from './identity.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';

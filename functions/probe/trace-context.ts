@@ -8,19 +8,13 @@
  *
  * A fetch middleware in the SDK's own shape (`(next) => fetch`); the SDK has none for trace context.
  */
-import { randomBytes } from 'node:crypto';
+import { newSpanId } from '../trace.ts';
 import { PROTOCOL_VERSION_META_KEY, TRACEPARENT_META_KEY, type Middleware } from '@modelcontextprotocol/client';
 import { USER_AGENT } from '../version.ts';
 import type { FetchLike } from './wire.ts';
 
 export const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const TRACEPARENT_PATTERN = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
-
-/** A span id: 8 random bytes as 16 lowercase hex; the spec forbids all zeros. */
-export function newSpanId(): string {
-  const id = randomBytes(8).toString('hex');
-  return /^0+$/.test(id) ? newSpanId() : id;
-}
 
 /** `00-<trace id>-<span id>-01`: version 00, sampled (the canary wants its few requests traced). */
 export function traceparent(traceId: string, spanId: string): string {

@@ -6,7 +6,7 @@ import { parseCommand } from '../../functions/cli/args.ts';
 import { DEFAULT_BUDGET_MS, DEFAULT_DEGRADED_MS, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../../functions/config/target.ts';
 import { FLAGS, flagForField, type Flag } from '../../functions/cli/flags.ts';
 import { HELP, main } from '../../functions/cli/main.ts';
-import { CLIENT_INFO, USER_AGENT } from '../../functions/probe/identity.ts';
+import { CLIENT_INFO, USER_AGENT } from '../../functions/version.ts';
 import { judge } from '../../functions/probe/judge.ts';
 import { startFaultServer } from '../support/faults.ts';
 import { legacyEndpoint } from '../hostile/harness.ts';
