@@ -87,7 +87,7 @@ export function fleetError(index: number, name: string, field: string, message: 
 }
 
 /** Adds each target's name after `targets[i]` in a schema message, so the user finds it by name. */
-export function nameTargets(message: string, raw: unknown): string {
+function nameTargets(message: string, raw: unknown): string {
   const targets = (raw as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(targets)) return message;
   // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).

@@ -55,7 +55,7 @@ export function diffCatalog(live: readonly ToolShape[], recorded: ToolFingerprin
   return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
 
-export function describeChange(c: ToolChange, canaryTool?: string): string {
+function describeChange(c: ToolChange, canaryTool?: string): string {
   const name = JSON.stringify(oneLine(c.tool, 80));
   if (c.change === 'added') return `catalog drift: tool ${name} added`;
   if (c.change === 'removed') return `catalog drift: tool ${name} removed`;
@@ -71,7 +71,7 @@ export function describeChange(c: ToolChange, canaryTool?: string): string {
 }
 
 /** The recorded map to compare with, for the credential this run speaks with. */
-export function recordedFor(
+function recordedFor(
   catalog: CatalogSetting,
   headers: Readonly<Record<string, string>>,
 ): { map: ToolFingerprints } | { missing: string } {

@@ -11,7 +11,7 @@
  */
 import { scryptSync } from 'node:crypto';
 
-export const ANONYMOUS = 'anonymous';
+const ANONYMOUS = 'anonymous';
 export const CREDENTIAL_ID_PATTERN = /^(cred-[0-9a-f]{12}|anonymous)$/;
 
 const SALT = 'mcp-canary catalog credential v1';

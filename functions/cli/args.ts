@@ -146,7 +146,7 @@ function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
 }
 
 /** `rate=1.08`, `quote.currency="EUR"`: a dotted path, `=`, a JSON value. */
-export function parseExpectJson(raw: readonly string[], flag = '--expect-json'): Record<string, unknown> {
+function parseExpectJson(raw: readonly string[], flag = '--expect-json'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const item of raw) {
     const eq = item.indexOf('=');

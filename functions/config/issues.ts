@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { configError, type CanaryError } from '../errors.ts';
 
 /** `targets[2].url`: the path as a user would type it in the config file. */
-export function fieldPath(path: readonly PropertyKey[], root = ''): string {
+function fieldPath(path: readonly PropertyKey[], root = ''): string {
   let out = root;
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;

@@ -18,9 +18,9 @@ export interface Classified {
 }
 
 /** JSON-RPC code for "unsupported protocol version" on 2026-07-28 (`data.supported`, `data.requested`). */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** JSON-RPC code for "the client capabilities do not declare the required capability" (`data.requiredCapabilities`). */
-export const MISSING_CLIENT_CAPABILITY = -32021;
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 export function classifyError(what: string, error: unknown, exchange: Exchange | undefined): Classified {
   const wire = exchange?.error;
