@@ -8,7 +8,7 @@
  *   node --import tsx test/products/support/inside.ts <product>
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,9 @@ async function main(): Promise<void> {
     }
     const result: InsideResult = { product: product.name, home, offLoopback, serverStartMs, runs, serverLog: serverLog.slice(-4000) };
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  } catch (e) {
+    rmSync(home, { recursive: true, force: true }); // no RESULT: the test never learns where it was
+    throw e;
   } finally {
     server.kill('SIGKILL');
     await upstream.close();
