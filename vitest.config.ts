@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Two lanes, both run by `npm test`. `npm run test:unit` (vitest --project unit) is the fast one: Node
  * and loopback servers only. The integration lane holds the tests that need a tool beside Node
- * (moto_server, cfn-lint, openssl) or the npm registry, and the two that are slow by design.
+ * (moto_server, cfn-lint, openssl, unshare) or the npm registry, and the two that are slow by design.
  */
 const INTEGRATION = [
   'test/brief/moto.test.ts', // moto_server
@@ -20,6 +20,7 @@ const INTEGRATION = [
   'test/package/pack.test.ts', // npm pack + npm install from the registry
   'test/infra/scale.test.ts', // slow by design: 1,000 targets × 3 regions synthesized (~25 s CPU)
   'test/hostile/load.test.ts', // slow by design: 200 endpoints judged in one process (~9 s)
+  'test/products/products.test.ts', // unshare + ip (loopback-only network namespaces, root); Node 22 for two servers
 ];
 
 export default defineConfig({
