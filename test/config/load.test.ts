@@ -16,7 +16,9 @@ describe('readConfigFile', () => {
       () => null,
       (e: Error) => e,
     );
-    expect(error?.message).toMatch(/^--config .*fleet\.json: is not valid JSON \(line 2, column \d+\)\. Fix the syntax\.$/);
+    expect(error?.message).toMatch(
+      /^--config .*fleet\.json: is not valid JSON \(.*fleet\.json:2:83: a comma "," or "}" is missing here\)\. Fix the syntax\.$/,
+    );
     expect(error?.message).not.toContain('sk-live');
     expect(error?.cause).toBeUndefined();
   });

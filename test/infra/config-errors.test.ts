@@ -81,13 +81,19 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     expect(e.message).toContain('targets[2] ("slow-one").probeRegions has 1 region(s) but the fleet quorum is 2');
   });
 
-  it('refuses N runs in a row that span more than the one day an alarm can evaluate', () => {
+  it('refuses N runs in a row that span more than the seven days an alarm with an hour-long period can evaluate', () => {
     const e = synthError({
       ...base,
       failureThreshold: 10,
-      targets: [{ name: 'hourly', url: 'https://h.example.com/mcp', schedule: 'rate(3 hours)' }],
+      targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }],
     });
-    expect(e.message).toContain('targets[0] ("hourly").schedule rate(3 hours) × failureThreshold 10 spans more than one day');
+    expect(e.message).toContain(
+      'targets[0] ("daily").schedule rate(1 day) × 11 periods (the dead-man alarm\'s, for failureThreshold 10) spans 11 day(s), more than the 7 day(s)',
+    );
+    // Up to the limit is deployable: 3 runs in a row of a daily canary is a 4-day dead-man window.
+    expect(() =>
+      planFleet({ ...base, targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }] }),
+    ).not.toThrow();
   });
 
   it('refuses a target too large for a schedule payload', () => {

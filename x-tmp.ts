@@ -1,0 +1,38 @@
+import { parseFleet } from './functions/config/load.ts';
+const base = { homeRegion: 'us-east-1', targets: [{ name: 'a', url: 'https://a.example.com/mcp' }] };
+const t = (p: object) => ({ ...base, targets: [{ ...base.targets[0], ...p }] });
+const cases: unknown[] = [
+  { ...base, homeRegion: 'eu-nowhere-9' },
+  { ...base, homeRegion: 'eu-west-9' },
+  { ...base, homeRegion: 'us-iso-east-1' },
+  { ...base, probeRegions: ['us-east-1', 'cn-north-1'] },
+  { ...base, schedule: 'rate(1 minutes)' },
+  { ...base, schedule: 'rate(5 minute)' },
+  { ...base, schedule: 'rate(5 mins)' },
+  { ...base, schedule: 'cron(0/5 * * * ? *)' },
+  { ...base, schedule: 'cron(0 8 * * ? *)' },
+  { ...base, schedule: 'cron(0 8 * * *)' },
+  { ...base, schedule: 'at(2027-01-01T00:00:00)' },
+  t({ headerSecrets: { Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:oops' } } }),
+  t({ headerSecrets: { Authorization: { secretsManager: 'arn:aws:s3:::my-bucket/key' } } }),
+  t({ headerSecrets: { Authorization: { secretManager: 'x' } } }),
+  t({ headerSecrets: { Authorization: { ssmParameter: '/my params/key' } } }),
+  t({ headerSecrets: { Authorization: { ssmParameter: 'a/b' } } }),
+  { ...base, notify: { pages: [{ sqsQueueArn: 'arn:junk' }] } },
+  { ...base, notify: { pages: [{ sqsQueueArn: 'arn:aws-cn:sqs:cn-north-1:111122223333:q' }] } },
+  { ...base, notify: { pages: [{ sqsQueueArn: 'arn:aws:sqs:us-east-1:111122223333:q.fifo' }] } },
+  { ...base, namespace: 'AWS/Lambda' },
+  t({ toool: { name: 'x' } }),
+  t({ tool: { name: 'x', argumnts: {} } }),
+  { ...base, failureThreshold: 0 },
+  { ...base, failureThreshold: 'three' },
+  t({ revision: '2025-03-26' }),
+  t({ retries: 1.5 }),
+  { ...base, targets: [] },
+  t({ posture: ['tls', 'bogus'] }),
+  t({ headers: { 'Bad Name': 'v' } }),
+  { ...base, maintenance: [{ name: 'w', schedule: 'cron(0 2 30 FEB *)', duration: '1 hour' }] },
+  null,
+  { ...base, homeRegion: 5 },
+];
+for (const c of cases) { try { parseFleet(c); console.log('OK?!', JSON.stringify(c)); } catch (e) { console.log('-', (e as Error).message); } }
