@@ -5,7 +5,7 @@
 import { localOnlyRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
-import { parseFleet } from '../functions/config/load.ts';
+import { parseNamingTargets } from '../functions/config/load.ts';
 import { windowEnd } from '../functions/config/maintenance.ts';
 import { CanaryError, configError } from '../functions/errors.ts';
 import { deadManRuns } from './constructs/target-alarms.ts';
@@ -30,13 +30,7 @@ export function alarmWindowLimit(periodSeconds: number): number {
  * field. `now` is when "in the past" is judged: a maintenance window that has ended by then is refused.
  */
 export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
-  let fleet: Fleet;
-  try {
-    fleet = parseFleet(raw, 'mcp-canary fleet config');
-  } catch (e) {
-    if (e instanceof CanaryError) throw configError(nameTargets(e.message, raw), e);
-    throw e;
-  }
+  const fleet = parseNamingTargets(raw, 'mcp-canary fleet config');
   fleet.targets.forEach((t, i) => {
     const headers = Object.keys(t.headers);
     if (headers.length > 0) {
@@ -115,15 +109,4 @@ function days(seconds: number): string {
 /** `targets[2] ("rates-prod").budgetMs (90000 ms) …`: the config path a user would look for, and the name. */
 export function fleetError(index: number, name: string, field: string, message: string): CanaryError {
   return configError(`mcp-canary fleet config: targets[${index}] (${JSON.stringify(name)}).${field} ${message}.`);
-}
-
-/** Adds each target's name after `targets[i]` in a schema message, so the user finds it by name. */
-function nameTargets(message: string, raw: unknown): string {
-  const targets = (raw as { targets?: unknown } | null)?.targets;
-  if (!Array.isArray(targets)) return message;
-  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
-  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
-    const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
-    return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
-  });
 }

@@ -146,14 +146,14 @@ export function ssmRefProblem(ref: string): string | null {
 }
 
 function secretNameProblem(name: string): string | null {
-  if (name === '' || SECRET_NAME.test(name)) return null; // empty: the schema says "names the secret"
+  if (name === '' || SECRET_NAME.test(name)) return null; // empty: the schema says so itself
   if (name.length > 512) return `is a secret name of ${name.length} characters; Secrets Manager allows 512`;
   return `has ${badCharacter(name, /[A-Za-z0-9/_+=.@-]/)} in the secret name; a name is letters, digits and / _ + = . @ -`;
 }
 
 /** SSM's name rules, except the length (it depends on the region: see `ssmNameLengthProblem`). */
 function ssmNameProblem(name: string): string | null {
-  if (name === '') return null; // the schema says "names the parameter"
+  if (name === '') return null; // empty: the schema says so itself
   if (!/^[A-Za-z0-9_./-]+$/.test(name))
     return `has ${badCharacter(name, /[A-Za-z0-9_./-]/)} in the parameter name; SSM allows letters, digits, "_", ".", "-" and "/" between levels`;
   const secretRef = /^\/aws\/reference\/secretsmanager\/(.+)$/.exec(name);

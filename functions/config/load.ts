@@ -2,18 +2,39 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configError } from '../errors.ts';
+import { CanaryError, configError } from '../errors.ts';
 import { Fleet } from './fleet.ts';
 import { parseOrThrow } from './issues.ts';
 import { jsonSyntaxError } from './json-place.ts';
 import { moduleSyntaxError, placeIn } from './module-place.ts';
 
+/** The fleet in a file, or a config error whose fields name their target too: `targets[1] ("docs").url …`. */
 export async function loadFleet(file: string): Promise<Fleet> {
-  return parseFleet(await readConfigFile(file), file);
+  return parseNamingTargets(await readConfigFile(file), file);
 }
 
 export function parseFleet(raw: unknown, source = 'config'): Fleet {
   return parseOrThrow(Fleet, raw, source);
+}
+
+/** `parseFleet`, with each target's name after `targets[i]` in the message, so the user finds it by name. */
+export function parseNamingTargets(raw: unknown, source: string): Fleet {
+  try {
+    return parseFleet(raw, source);
+  } catch (e) {
+    if (e instanceof CanaryError) throw configError(nameTargets(e.message, raw), e);
+    throw e;
+  }
+}
+
+function nameTargets(message: string, raw: unknown): string {
+  const targets = (raw as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets)) return message;
+  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
+  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
+    const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
+  });
 }
 
 /**

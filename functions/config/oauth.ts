@@ -31,21 +31,29 @@ export const OAuthSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z.string().min(1, 'names the secret (ARN or name)').superRefine(refineBy(secretRefProblem)),
+        secretsManager: z
+          .string()
+          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
+          .superRefine(refineBy(secretRefProblem)),
         jsonKey: z.string().optional(),
         expiresAt: expiresAt.optional(),
       })
       .strict(),
     z
       .object({
-        ssmParameter: z.string().min(1, 'names the parameter').superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: z
+          .string()
+          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
+          .superRefine(refineBy(ssmRefProblem)),
         expiresAt: expiresAt.optional(),
       })
       .strict(),
     z
       .object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name'), expiresAt: expiresAt.optional() })
       .strict(),
-    z.object({ file: z.string().min(1, 'names the file'), expiresAt: expiresAt.optional() }).strict(),
+    z
+      .object({ file: z.string().min(1, 'is empty: give the path of the file that holds the secret'), expiresAt: expiresAt.optional() })
+      .strict(),
   ],
   {
     error: unionError(

@@ -98,7 +98,10 @@ export const HeaderSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z.string().min(1, 'names the secret (ARN or name)').superRefine(refineBy(secretRefProblem)),
+        secretsManager: z
+          .string()
+          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
+          .superRefine(refineBy(secretRefProblem)),
         /** When the secret is a JSON object, the key whose value to use. */
         jsonKey: z.string().optional(),
         /** Prepended to the secret, e.g. "Bearer ". */
@@ -107,7 +110,10 @@ export const HeaderSecretRef = z.union(
       .strict(),
     z
       .object({
-        ssmParameter: z.string().min(1, 'names the parameter').superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: z
+          .string()
+          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
+          .superRefine(refineBy(ssmRefProblem)),
         prefix: z.string().optional(),
       })
       .strict(),

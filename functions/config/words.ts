@@ -12,6 +12,9 @@ import { closest, didYouMean } from './did-you-mean.ts';
 export const ZOD_STOCK_PHRASES =
   /\bInvalid (input|option|string|number|key|value|discriminator|element|[A-Z]{2,}|email|url|date|uuid|ISO)|Too (big|small)|Unrecognized key|expected [a-z]+, received|expected one of|expected [a-z]+ to (be|have)/;
 
+/** A required field left out. */
+export const MISSING = 'is required: add it';
+
 /** Issues as the error map sees them (with input and schema) or as `safeParse` returns them. */
 type Issue = (z.core.$ZodIssue | z.core.$ZodRawIssue) & { readonly inst?: unknown; readonly input?: unknown };
 
@@ -123,7 +126,7 @@ export function inOurWords(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type': {
       const missing = 'input' in issue && issue.input === undefined;
-      if (missing) return 'is required: add it';
+      if (missing) return MISSING;
       const want = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
       const plain = typeof issue.input === 'number' || typeof issue.input === 'string' || typeof issue.input === 'boolean';
       const got = 'input' in issue ? (plain ? given(issue) : `, got ${typeName(issue.input)}`) : '';
