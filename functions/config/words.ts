@@ -125,7 +125,8 @@ function size(issue: Issue & { origin: string; minimum?: number | bigint; maximu
 export function inOurWords(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type': {
-      const missing = 'input' in issue && issue.input === undefined;
+      // A finalized issue from a parse without this map has no input, but zod's words say it was missing.
+      const missing = 'input' in issue ? issue.input === undefined : /received undefined/.test(issue.message ?? '');
       if (missing) return MISSING;
       const want = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
       const plain = typeof issue.input === 'number' || typeof issue.input === 'string' || typeof issue.input === 'boolean';
