@@ -1,14 +1,17 @@
 /**
  * The default CDK app (`cdk.json` runs it): the fleet in `mcp-canary.config.ts`, or in the file
  * `MCP_CANARY_CONFIG` names (a `.ts`/`.js` module whose default export is the fleet, or `.json`),
- * checked by cdk-nag's AwsSolutions pack on every synth. A config error prints its one-line message
- * (target and field named) and exits 2, instead of a stack trace.
+ * checked by cdk-nag's AwsSolutions pack on every synth. A config error, wherever it is found (reading
+ * the file, the schema, the deploy rules, the stacks), prints its one-line message (target and field
+ * named) and exits 2, instead of a stack trace; `npm run synth` passes the 2 on (infra/synth.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { FleetInput } from '../functions/config/fleet.ts';
 import { readConfigFile } from '../functions/config/load.ts';
 import { McpCanaryFleet } from './fleet.ts';
+import { CONFIG_ERROR_EXIT, CONFIG_ERROR_FILE_ENV } from './synth.ts';
 
 export const CONFIG_ENV = 'MCP_CANARY_CONFIG';
 
@@ -19,15 +22,20 @@ async function readConfig(): Promise<FleetInput> {
   return (await readConfigFile(file, `${CONFIG_ENV}=${file}`)) as FleetInput;
 }
 
-const app = new App();
-try {
-  new McpCanaryFleet(app, 'McpCanary', await readConfig());
-} catch (e) {
-  if (e instanceof Error && e.name === 'CanaryError') {
+/** Runs a step of the synth; a config error ends the process with exit 2 and the message alone. */
+async function step(run: () => unknown): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    if (!(e instanceof Error && e.name === 'CanaryError')) throw e;
     console.error(e.message);
-    process.exit(2);
+    const mark = process.env[CONFIG_ERROR_FILE_ENV];
+    if (mark) writeFileSync(mark, '');
+    process.exit(CONFIG_ERROR_EXIT);
   }
-  throw e;
 }
+
+const app = new App();
+await step(async () => new McpCanaryFleet(app, 'McpCanary', await readConfig()));
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-app.synth();
+await step(() => app.synth());

@@ -5,22 +5,32 @@
 import { localOnlyRefs } from '../functions/auth/secrets.ts';
 import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
-import { parseFleet } from '../functions/config/load.ts';
+import { parseNamingTargets } from '../functions/config/load.ts';
+import { windowEnd } from '../functions/config/maintenance.ts';
 import { CanaryError, configError } from '../functions/errors.ts';
+import { deadManRuns } from './constructs/target-alarms.ts';
 import { resolveTarget } from './resolve.ts';
 
-/** CloudWatch: evaluation periods × period must not exceed one day. */
+/**
+ * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
+ * than seven days, so Period multiplied by EvaluationPeriods can't be more than 604,800 seconds. For
+ * alarms with a period of less than one hour (3,600 seconds), the total evaluation period can't be
+ * longer than one day (86,400 seconds)."
+ */
 export const MAX_ALARM_WINDOW_SECONDS = 86_400;
+export const MAX_LONG_PERIOD_ALARM_WINDOW_SECONDS = 7 * 86_400;
 
-/** Parses the fleet and applies the deploy-time rules; throws `CanaryError` (CONFIG) naming target and field. */
-export function checkFleet(raw: FleetInput): Fleet {
-  let fleet: Fleet;
-  try {
-    fleet = parseFleet(raw, 'mcp-canary fleet config');
-  } catch (e) {
-    if (e instanceof CanaryError) throw configError(nameTargets(e.message, raw), e);
-    throw e;
-  }
+/** The longest window an alarm with this period may evaluate. */
+export function alarmWindowLimit(periodSeconds: number): number {
+  return periodSeconds < 3600 ? MAX_ALARM_WINDOW_SECONDS : MAX_LONG_PERIOD_ALARM_WINDOW_SECONDS;
+}
+
+/**
+ * Parses the fleet and applies the deploy-time rules; throws `CanaryError` (CONFIG) naming target and
+ * field. `now` is when "in the past" is judged: a maintenance window that has ended by then is refused.
+ */
+export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
+  const fleet = parseNamingTargets(raw, 'mcp-canary fleet config');
   fleet.targets.forEach((t, i) => {
     const headers = Object.keys(t.headers);
     if (headers.length > 0) {
@@ -69,30 +79,34 @@ export function checkFleet(raw: FleetInput): Fleet {
         `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`,
       );
     }
-    if (fleet.failureThreshold * period > MAX_ALARM_WINDOW_SECONDS) {
+    // The dead-man alarm reads the most periods of a target's alarms (target-alarms.ts): it must fit too.
+    const periods = deadManRuns(fleet.failureThreshold) + 1;
+    const limit = alarmWindowLimit(period);
+    if (periods * period > limit) {
       throw fleetError(
         i,
         t.name,
         scheduleField,
-        `${schedule} × failureThreshold ${fleet.failureThreshold} spans more than one day, the longest window a CloudWatch alarm evaluates. Use a faster schedule or a lower failureThreshold`,
+        `${schedule} × ${periods} periods (the dead-man alarm's, for failureThreshold ${fleet.failureThreshold}) spans ${days(periods * period)}, more than the ${days(limit)} a CloudWatch alarm with this period can evaluate. Use a faster schedule or a lower failureThreshold`,
+      );
+    }
+  });
+  fleet.maintenance.forEach((w, i) => {
+    const end = windowEnd(w);
+    if (end && end.getTime() <= now.getTime()) {
+      throw configError(
+        `mcp-canary fleet config: maintenance[${i}] (${JSON.stringify(w.name)}).schedule ${w.schedule.trim()} ${w.timezone ? `(${w.timezone}) ` : ''}ended at ${end.toISOString().slice(0, 16).replace('T', ' ')} UTC, before this synth: a mute rule for the past mutes nothing. Remove the window, or give it a date to come.`,
       );
     }
   });
   return fleet;
 }
 
+function days(seconds: number): string {
+  return seconds % 86_400 === 0 ? `${seconds / 86_400} day(s)` : `${Math.round((seconds / 3600) * 10) / 10} hours`;
+}
+
 /** `targets[2] ("rates-prod").budgetMs (90000 ms) …`: the config path a user would look for, and the name. */
 export function fleetError(index: number, name: string, field: string, message: string): CanaryError {
   return configError(`mcp-canary fleet config: targets[${index}] (${JSON.stringify(name)}).${field} ${message}.`);
-}
-
-/** Adds each target's name after `targets[i]` in a schema message, so the user finds it by name. */
-function nameTargets(message: string, raw: unknown): string {
-  const targets = (raw as { targets?: unknown } | null)?.targets;
-  if (!Array.isArray(targets)) return message;
-  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
-  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
-    const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
-    return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
-  });
 }

@@ -4,9 +4,10 @@
  * alarm and the dead-man heartbeat both see it) with the variable's name and the fix.
  */
 import { configError } from '../errors.ts';
-import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
+import { namespaceProblem } from './aws-names.ts';
 import { required } from './env-utils.ts';
 import { DEFAULT_NAMESPACE } from './fleet.ts';
+import { partitionOf } from './regions.ts';
 
 export const EnvVar = {
   homeRegion: 'MCP_CANARY_HOME_REGION',
@@ -26,7 +27,7 @@ export interface RunEnv {
 
 export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
   const homeRegion = required(env, EnvVar.homeRegion, "the region that holds the canary's metrics and alarms, e.g. eu-west-1");
-  if (!REGION_PATTERN.test(homeRegion)) {
+  if (!partitionOf(homeRegion)) {
     throw configError(
       `Environment variable ${EnvVar.homeRegion} is not an AWS region: got ${JSON.stringify(homeRegion)}. Set it to e.g. eu-west-1.`,
     );
@@ -37,9 +38,10 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
     'the region the function runs in (Lambda sets it; set it yourself when running locally)',
   );
   const ns = env[EnvVar.namespace]?.trim() || DEFAULT_NAMESPACE;
-  if (!NAMESPACE_PATTERN.test(ns)) {
+  const problem = namespaceProblem(ns);
+  if (problem) {
     throw configError(
-      `Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: got ${JSON.stringify(ns)}. Use letters, digits and . _ / # : - (or unset it for ${DEFAULT_NAMESPACE}).`,
+      `Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: it ${problem} (or unset it for ${DEFAULT_NAMESPACE}).`,
     );
   }
   return { homeRegion, namespace: ns, probeRegion };

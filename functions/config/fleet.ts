@@ -4,9 +4,14 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
-import { NAMESPACE_PATTERN, REGION_PATTERN } from './aws-names.ts';
+import { arnProblem, LAMBDA_FUNCTION_ARN, SQS_QUEUE_ARN } from './arns.ts';
+import { namespaceProblem } from './aws-names.ts';
 import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
+import { checkPartition } from './partition.ts';
+import { regionProblem } from './regions.ts';
+import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
+import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
 /** Failed runs in a row before a page (Gatus' failure-threshold). */
@@ -18,22 +23,27 @@ export const DEFAULT_NAMESPACE = 'McpCanary';
  */
 export const MAX_PROBE_REGIONS = 10;
 
-const region = z.string().regex(REGION_PATTERN, 'is not an AWS region, e.g. eu-west-1');
+const region = z.string().superRefine(refineBy(regionProblem));
+/**
+ * Valid for EventBridge Scheduler first (its own rules), then usable by the canary (a rate); written the
+ * one way per period (`rate(60 minutes)` → `rate(1 hour)`), since the stacks name a function per period.
+ */
 const schedule = z
   .string()
-  .regex(
-    /^rate\((1 minute|[1-9]\d* minutes|1 hour|[1-9]\d* hours)\)$/,
-    'must be an EventBridge rate expression, e.g. "rate(1 minute)" or "rate(5 minutes)"',
-  );
+  .superRefine(refineBy((s) => schedulerProblem(s) ?? canaryScheduleProblem(s)))
+  .transform((s) => {
+    const seconds = rateSeconds(s);
+    return seconds === null ? s : rateFor(seconds);
+  });
 
 export const Subscription = z.union(
   [
     z.object({ email: z.email('is not an email address') }).strict(),
     z.object({ url: z.url({ protocol: /^https$/, error: 'must be an https URL (e.g. a PagerDuty CloudWatch integration URL)' }) }).strict(),
-    z.object({ sqsQueueArn: z.string().startsWith('arn:', 'must be an SQS queue ARN') }).strict(),
-    z.object({ lambdaArn: z.string().startsWith('arn:', 'must be a Lambda function ARN') }).strict(),
+    z.object({ sqsQueueArn: z.string().superRefine(refineBy((s) => arnProblem(s, SQS_QUEUE_ARN))) }).strict(),
+    z.object({ lambdaArn: z.string().superRefine(refineBy((s) => arnProblem(s, LAMBDA_FUNCTION_ARN))) }).strict(),
   ],
-  { error: 'must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }' },
+  { error: unionError('must be one of { email }, { url }, { sqsQueueArn }, { lambdaArn }') },
 );
 export type Subscription = z.infer<typeof Subscription>;
 
@@ -55,7 +65,7 @@ export const Fleet = z
     failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
     /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
     quorum: z.number().int().min(1).optional(),
-    namespace: z.string().regex(NAMESPACE_PATTERN, 'is not a valid CloudWatch namespace').default(DEFAULT_NAMESPACE),
+    namespace: z.string().superRefine(refineBy(namespaceProblem)).default(DEFAULT_NAMESPACE),
     runbookUrl: z.url().optional(),
     notify: z
       .object({
@@ -77,6 +87,7 @@ export const Fleet = z
   .strict()
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
+    checkPartition(f, ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
       const first = seen.get(t.name);

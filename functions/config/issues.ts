@@ -1,41 +1,81 @@
-/** Turns zod issues into one line that names the field and says what to do. */
+/** Turns zod issues into one line each that names the field and says what to do (words.ts writes the sentences). */
 import type { z } from 'zod';
 import { configError, type CanaryError } from '../errors.ts';
+import { closest } from './did-you-mean.ts';
+import { inOurWords, MISSING, ourErrorMap, ZOD_STOCK_PHRASES } from './words.ts';
 
-/** `targets[2].url`: the path as a user would type it in the config file. */
+/** `targets[2].url`, `headers["Bad Name"]`: the path as a user would type it in the config file. */
 function fieldPath(path: readonly PropertyKey[], root = ''): string {
   let out = root;
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
+    else if (!/^[A-Za-z_$][\w$-]*$/.test(String(key))) out += `[${JSON.stringify(String(key))}]`;
     else out += out ? `.${String(key)}` : String(key);
   }
-  return out || '(root)';
+  return out || '(the config)';
 }
 
 /** How a field is named in messages: a config path by default, a CLI flag for the CLI. */
 export type FieldNamer = (path: readonly PropertyKey[]) => string;
 
 export function describeIssue(issue: z.core.$ZodIssue, root: string | FieldNamer = ''): string {
+  const chosen = issue.code === 'invalid_union' ? theOptionMeant(issue.errors) : null;
+  if (chosen) return chosen.map((i) => describeIssue({ ...i, path: [...issue.path, ...i.path] }, root)).join('; ');
   const field = typeof root === 'function' ? root(issue.path) : fieldPath(issue.path, root);
-  if (issue.code === 'unrecognized_keys') {
-    return `${field} has unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
-  }
-  if (issue.code === 'invalid_type') {
-    // zod keeps the input out of issues by default; its message names what it received.
-    const received = /received (\w+)/.exec(issue.message)?.[1];
-    if (received === 'undefined') return `${field} is required`;
-    return `${field} must be ${article(issue.expected)}${received ? `, got ${article(received)}` : ''}`;
-  }
-  return `${field} ${issue.message}`;
+  // A parse that did not go through parseOrThrow (the run's event) still gets the project's words.
+  const message = ZOD_STOCK_PHRASES.test(issue.message) ? inOurWords(issue) : issue.message;
+  return `${field} ${message}`;
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root: string | FieldNamer = ''): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: the issues keep what was given, so a left-out key is told from a wrong one (never printed).
+  const result = schema.safeParse(input, { error: ourErrorMap, reportInput: true });
   if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => describeIssue(i, root));
+  const lines = withoutExplained(result.error.issues).map((i) => describeIssue(i, root));
   throw configError(`${what}: ${lines.join('; ')}`) as CanaryError;
 }
 
-function article(type: string): string {
-  return type === 'null' || type === 'undefined' ? type : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+/**
+ * When no form of a union fits, the form the user meant, if one stands out: the one with a misspelt key
+ * (`{ secretManager }` → "did you mean secretsManager?"), else the one whose keys the value has (every
+ * other lacks one of its keys, has keys it does not know, or is not even an object). Its own issues then
+ * say what is wrong inside it (`notify.pages[0].url must be text`) instead of "must be one of …". When
+ * several fit the keys, the one the value got furthest into.
+ */
+function theOptionMeant(options: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | null {
+  const missing = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && isMissing(i);
+  const unknownAtTop = (i: z.core.$ZodIssue) => i.code === 'unrecognized_keys' && i.path.length === 0;
+  const misspelt = options.filter(
+    (issues) => issues.some((i) => unknownAtTop(i) && /did you mean/.test(i.message)) && issues.every((i) => unknownAtTop(i) || missing(i)),
+  );
+  if (misspelt.length === 1) return misspelt[0]!.filter(unknownAtTop);
+  const shaped = options.filter(
+    (issues) => !issues.some((i) => unknownAtTop(i) || missing(i) || (i.code === 'invalid_type' && i.path.length === 0)),
+  );
+  if (shaped.length === 1) return shaped[0]!.length > 0 ? shaped[0]! : null;
+  // Several forms fit the keys: the one the value got furthest into (its first issue lies deepest).
+  const depth = (issues: readonly z.core.$ZodIssue[]) => Math.min(...issues.map((i) => i.path.length));
+  const deepest = [...shaped].sort((a, b) => depth(b) - depth(a));
+  return deepest.length > 1 && depth(deepest[0]!) > depth(deepest[1]!) ? deepest[0]! : null;
+}
+
+/** `tokenUrll` misspelt is also `tokenUrl` missing: the "did you mean" says both, so the second goes. */
+function withoutExplained(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const at = (path: readonly PropertyKey[]) => path.map(String).join('\u0000');
+  const meant = new Set<string>();
+  for (const i of issues) {
+    if (i.code !== 'unrecognized_keys') continue;
+    const siblings = issues
+      .filter((j) => j.message === MISSING && at(j.path.slice(0, -1)) === at(i.path))
+      .map((j) => String(j.path.at(-1)));
+    for (const key of i.keys) for (const near of closest(key, siblings)) meant.add(at([...i.path, near]));
+  }
+  return issues.filter((i) => !(isMissing(i) && meant.has(at(i.path))));
+}
+
+/** A key left out: known by the input the issue reports, or by the words zod or we wrote for it. */
+function isMissing(i: z.core.$ZodIssue): boolean {
+  if (i.code !== 'invalid_type') return false;
+  if ('input' in i) return i.input === undefined;
+  return i.message === MISSING || /received undefined/.test(i.message);
 }

@@ -2,23 +2,46 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configError } from '../errors.ts';
+import { CanaryError, configError } from '../errors.ts';
 import { Fleet } from './fleet.ts';
 import { parseOrThrow } from './issues.ts';
+import { jsonSyntaxError } from './json-place.ts';
+import { moduleSyntaxError, placeIn } from './module-place.ts';
 
+/** The fleet in a file, or a config error whose fields name their target too: `targets[1] ("docs").url …`. */
 export async function loadFleet(file: string): Promise<Fleet> {
-  return parseFleet(await readConfigFile(file), file);
+  return parseNamingTargets(await readConfigFile(file), file);
 }
 
 export function parseFleet(raw: unknown, source = 'config'): Fleet {
   return parseOrThrow(Fleet, raw, source);
 }
 
+/** `parseFleet`, with each target's name after `targets[i]` in the message, so the user finds it by name. */
+export function parseNamingTargets(raw: unknown, source: string): Fleet {
+  try {
+    return parseFleet(raw, source);
+  } catch (e) {
+    if (e instanceof CanaryError) throw configError(nameTargets(e.message, raw), e);
+    throw e;
+  }
+}
+
+function nameTargets(message: string, raw: unknown): string {
+  const targets = (raw as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets)) return message;
+  // Only the fleet's own `targets[i]`, not a list of target names inside another field (maintenance[0].targets[0]).
+  return message.replace(/(?<![.\w])targets\[(\d+)\](?! \()/g, (whole, i: string) => {
+    const name = (targets[Number(i)] as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' && name ? `${whole} (${JSON.stringify(name)})` : whole;
+  });
+}
+
 /**
  * The config a file holds, unparsed: JSON, or a TS/JS module's default export. `label` is how messages
  * name where the file came from (the CLI flag, or the CDK app's environment variable). A syntax error
- * is reported by its place, never by the parser's message: that quotes the file, and a CLI config may
- * hold a static header value.
+ * is reported by its line, column and what is wrong, never by the parser's message: that quotes the
+ * file, and a CLI config may hold a static header value.
  */
 export async function readConfigFile(file: string, label = `--config ${file}`): Promise<unknown> {
   const path = resolve(file);
@@ -26,34 +49,56 @@ export async function readConfigFile(file: string, label = `--config ${file}`): 
   if (ext === '.json') {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // An editor's byte-order mark is not part of the JSON.
+      text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
     } catch (e) {
       throw configError(`${label}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}). Check the path.`, e);
     }
     try {
       return JSON.parse(text);
-    } catch (e) {
-      throw configError(`${label}: is not valid JSON (${placeOf(text, (e as Error).message)}). Fix the syntax.`);
+    } catch {
+      const at = jsonSyntaxError(text);
+      const where = at ? `${file}:${at.line}:${at.column}: ${at.problem}` : `${file}: a syntax error`;
+      throw configError(`${label}: is not valid JSON (${where}). Fix the syntax.`);
     }
   }
   if (['.ts', '.mts', '.js', '.mjs'].includes(ext)) {
+    let mod: { default?: unknown };
     try {
-      const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
-      if (mod.default === undefined) throw configError(`${label}: has no default export. Add \`export default defineFleet({ ... })\`.`);
-      return mod.default;
+      mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
     } catch (e) {
-      if (e instanceof Error && e.name === 'CanaryError') throw e;
-      // The first line only: a transform error goes on to quote the offending source line.
-      throw configError(`${label}: cannot load the module (${(e as Error).message.split('\n')[0]}). Check the path and its syntax.`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ERR_MODULE_NOT_FOUND' && !(await exists(path)))
+        throw configError(`${label}: cannot read the file (ENOENT). Check the path.`);
+      const syntax = await moduleSyntaxError(path, e);
+      if (syntax) throw configError(`${label}: has a syntax error (${file}:${syntax}). Fix the syntax.`);
+      throw configError(`${label}: cannot load the module (${loadFailure(e, path, file)}). Check its imports and that it runs.`);
     }
+    if (mod.default === undefined) throw configError(`${label}: has no default export. Add \`export default defineFleet({ ... })\`.`);
+    return mod.default;
   }
   throw configError(`${label}: unknown file type "${ext}". Use .json, .ts or .js.`);
 }
 
-/** `line 3, column 12` from the parser's "position N", or `a syntax error` when it names none. */
-function placeOf(text: string, message: string): string {
-  const position = /position (\d+)/.exec(message)?.[1];
-  if (position === undefined) return 'a syntax error';
-  const before = text.slice(0, Number(position)).split('\n');
-  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+async function exists(path: string): Promise<boolean> {
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Node's own module errors (ERR_…: a missing import, a bad specifier) name paths, and are shown. An error
+ * the config's code threw is named by its kind and place only: its message may quote the file
+ * ("sk_live_… is not defined" for an unquoted header value).
+ */
+function loadFailure(e: unknown, path: string, file: string): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  // tsx, seeing a .ts file outside an ESM package, loads it as CommonJS, and Node refuses that halfway.
+  if (code === 'ERR_REQUIRE_CYCLE_MODULE')
+    return 'Node loaded it as CommonJS: rename it to .mts, or put it in a package whose package.json says "type": "module"';
+  if (e instanceof Error && code?.startsWith('ERR_')) return e.message.split('\n')[0]!.slice(0, 300);
+  const name = e instanceof Error ? e.name : typeof e;
+  const at = new RegExp(`${placeIn(path)}:(\\d+):(\\d+)`).exec((e as Error)?.stack ?? '');
+  return at ? `${name} at ${file}:${at[1]}:${at[2]}` : `${name} while it ran`;
 }

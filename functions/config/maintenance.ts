@@ -7,57 +7,19 @@
  * The schedule is a mute rule's: `cron(minute hour day-of-month month day-of-week)` (five fields, in
  * `timezone`, UTC by default) or `at(yyyy-mm-ddThh:mm)` once. The canary owner's alarms (dead-man,
  * Lambda errors, schedule DLQ) are never muted: a window must not hide a dead canary.
+ *
+ * "In the past" is a deploy-time question: `cdk synth` refuses an `at(…)` window that has already ended
+ * (infra/checks.ts, with `windowEnd` below), since a mute rule for the past mutes nothing. The schema itself does
+ * not, because the same file drives `mcp-canary check --config`, which mutes no alarm and ignores the
+ * windows: a local check must not start failing on the day an old window ends.
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
+import { cronFields, expand, fieldProblem, MUTE_RULE_FIELDS, neverFires } from './cron.ts';
 
 /** A mute rule lasts 1 minute to 15 days (CloudWatch's limits). */
 export const MIN_WINDOW_MINUTES = 1;
 export const MAX_WINDOW_MINUTES = 15 * 24 * 60;
-
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
-
-interface CronField {
-  readonly name: string;
-  readonly min: number;
-  readonly max: number;
-  readonly names?: readonly string[];
-  /** The first name's number (JAN = 1, SUN = 0). */
-  readonly namesFrom?: number;
-}
-const CRON_FIELDS: readonly CronField[] = [
-  { name: 'minute', min: 0, max: 59 },
-  { name: 'hour', min: 0, max: 23 },
-  { name: 'day-of-month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: MONTHS, namesFrom: 1 },
-  { name: 'day-of-week', min: 0, max: 7, names: DAYS, namesFrom: 0 },
-];
-
-function value(f: CronField, s: string): number | null {
-  const i = f.names?.indexOf(s.toUpperCase()) ?? -1;
-  if (i >= 0) return i + (f.namesFrom ?? 0);
-  if (!/^\d+$/.test(s)) return null;
-  const n = Number(s);
-  return n >= f.min && n <= f.max ? n : null;
-}
-
-// What is wrong with one field (`*`, n, a-b, a step like `*/15` or `0-30/5`, lists of those), or null.
-function fieldProblem(f: CronField, text: string): string | null {
-  if (text === '?' && (f.name === 'day-of-month' || f.name === 'day-of-week')) return null;
-  for (const item of text.split(',')) {
-    const [range, step, extra] = item.split('/');
-    if (extra !== undefined || (step !== undefined && !/^[1-9]\d*$/.test(step)))
-      return `${f.name} "${item}" has a bad step: write */15 or 0-30/5`;
-    if (range === '*') continue;
-    const [from, to, more] = (range ?? '').split('-');
-    if (more !== undefined || from === undefined || value(f, from) === null || (to !== undefined && value(f, to) === null)) {
-      return `${f.name} "${item}" is not ${f.min}–${f.max}${f.names ? ` or ${f.names[0]}–${f.names.at(-1)}` : ''}`;
-    }
-    if (to !== undefined && value(f, to)! < value(f, from)!) return `${f.name} range "${range}" runs backwards`;
-  }
-  return null;
-}
 
 /** Why a schedule is not a mute-rule schedule, or null when it is one. */
 export function scheduleProblem(s: string): string | null {
@@ -68,19 +30,20 @@ export function scheduleProblem(s: string): string | null {
     const real = date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d! && h! < 24 && mi! < 60;
     return real ? null : `${s} is not a real date and time: write at(yyyy-mm-ddThh:mm), e.g. at(2026-12-24T22:00)`;
   }
-  const cron = /^cron\((.*)\)$/.exec(s);
-  if (!cron)
+  const fields = cronFields(s);
+  if (!fields)
     return `must be cron(minute hour day-of-month month day-of-week) or at(yyyy-mm-ddThh:mm), got ${JSON.stringify(s)}, e.g. "cron(0 2 * * SUN)"`;
-  const fields = cron[1]!.trim().split(/\s+/);
   if (fields.length !== 5)
     return `${s} has ${fields.length} field(s); a mute-rule cron has 5 (minute hour day-of-month month day-of-week), e.g. "cron(0 2 * * SUN)"`;
-  for (const [i, f] of CRON_FIELDS.entries()) {
+  for (const [i, f] of MUTE_RULE_FIELDS.entries()) {
     const problem = fieldProblem(f, fields[i]!);
     if (problem) return `${s}: ${problem}`;
   }
   const restricts = (t: string) => t !== '*' && t !== '?';
   if (restricts(fields[2]!) && restricts(fields[4]!))
     return `${s} restricts both day-of-month and day-of-week: use one and put * in the other`;
+  if (neverFires(expand(MUTE_RULE_FIELDS[2]!, fields[2]!), expand(MUTE_RULE_FIELDS[3]!, fields[3]!)))
+    return `${s} never starts: no month it names has the day-of-month it names (e.g. 30 FEB). Pick a day that exists`;
   return null;
 }
 
@@ -164,4 +127,38 @@ export function checkMaintenance(
       }
     });
   });
+}
+
+/**
+ * When a one-time window ends, as an instant: `at(2026-12-24T22:00)` in its time zone plus its duration.
+ * Null for a recurring (cron) window, which never ends, or a schedule that is not valid.
+ */
+export function windowEnd(w: Pick<MaintenanceWindow, 'schedule' | 'duration' | 'timezone'>): Date | null {
+  const at = /^at\((\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})\)$/.exec(w.schedule.trim());
+  const minutes = durationMinutes(w.duration);
+  if (!at || minutes === null) return null;
+  const [y, mo, d, h, mi] = at.slice(1).map(Number) as [number, number, number, number, number];
+  return new Date(zonedToUtc(Date.UTC(y, mo - 1, d, h, mi), w.timezone ?? 'UTC') + minutes * 60_000);
+}
+
+/**
+ * The UTC instant of a wall-clock time in an IANA zone (Intl knows the zones; no library needed for the
+ * offset): two passes of "wall clock minus the zone's offset there", which settles across a DST change.
+ */
+function zonedToUtc(wall: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const offset = (t: number) => {
+    const p = Object.fromEntries(parts.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - Math.floor(t / 60_000) * 60_000;
+  };
+  const first = wall - offset(wall);
+  return wall - offset(first);
 }

@@ -5,15 +5,15 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
+import { secretRefProblem, ssmRefProblem } from './arns.ts';
+import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_CERT_WARNING_DAYS = 14;
 export const DEFAULT_CREDENTIAL_WARNING_DAYS = 7;
 export const DEFAULT_OAUTH_ALG = 'RS256';
 
 /** The JWS algorithms the SDK's private_key_jwt signer accepts for a PEM key (HS* is a shared secret, not a key). */
-export const OAuthAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'], {
-  error: 'must be one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512',
-});
+export const OAuthAlg = z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512']);
 
 /**
  * When the secret itself expires (an Entra ID client secret, a rotated key): the canary warns
@@ -31,20 +31,34 @@ export const OAuthSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
+        secretsManager: z
+          .string()
+          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
+          .superRefine(refineBy(secretRefProblem)),
         jsonKey: z.string().optional(),
         expiresAt: expiresAt.optional(),
       })
       .strict(),
-    z.object({ ssmParameter: z.string().min(1, 'names the parameter'), expiresAt: expiresAt.optional() }).strict(),
+    z
+      .object({
+        ssmParameter: z
+          .string()
+          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
+          .superRefine(refineBy(ssmRefProblem)),
+        expiresAt: expiresAt.optional(),
+      })
+      .strict(),
     z
       .object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name'), expiresAt: expiresAt.optional() })
       .strict(),
-    z.object({ file: z.string().min(1, 'names the file'), expiresAt: expiresAt.optional() }).strict(),
+    z
+      .object({ file: z.string().min(1, 'is empty: give the path of the file that holds the secret'), expiresAt: expiresAt.optional() })
+      .strict(),
   ],
   {
-    error:
+    error: unionError(
       'must be a reference, never the secret itself: { secretsManager: "<arn or name>" }, { ssmParameter: "<name>" }, { env: "VAR" } or { file: "path" }',
+    ),
   },
 );
 export type OAuthSecretRef = z.infer<typeof OAuthSecretRef>;

@@ -6,7 +6,9 @@
 import * as z from 'zod';
 import { CatalogSetting } from '../catalog/schema.ts';
 import { PostureSetting } from '../posture/schema.ts';
+import { secretRefProblem, ssmRefProblem } from './arns.ts';
 import { authFields, checkAuth } from './oauth.ts';
+import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -14,9 +16,8 @@ export const DEFAULT_DEGRADED_MS = 5_000;
 export const MAX_RETRIES = 3;
 
 /** `auto` probes 2026-07-28 first and falls back to 2025-11-25; a pinned revision never falls back. */
-export const RevisionSetting = z.enum(['auto', '2026-07-28', '2025-11-25'], {
-  error: 'must be one of auto, 2026-07-28, 2025-11-25',
-});
+// No message of its own: the project's error map names the values, what was given and the nearest one.
+export const RevisionSetting = z.enum(['auto', '2026-07-28', '2025-11-25']);
 
 const httpUrl = z.string().superRefine((s, ctx) => {
   let u: URL;
@@ -97,7 +98,10 @@ export const HeaderSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z.string().min(1, 'names the secret (ARN or name)'),
+        secretsManager: z
+          .string()
+          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
+          .superRefine(refineBy(secretRefProblem)),
         /** When the secret is a JSON object, the key whose value to use. */
         jsonKey: z.string().optional(),
         /** Prepended to the secret, e.g. "Bearer ". */
@@ -106,12 +110,15 @@ export const HeaderSecretRef = z.union(
       .strict(),
     z
       .object({
-        ssmParameter: z.string().min(1, 'names the parameter'),
+        ssmParameter: z
+          .string()
+          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
+          .superRefine(refineBy(ssmRefProblem)),
         prefix: z.string().optional(),
       })
       .strict(),
   ],
-  { error: 'must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }' },
+  { error: unionError('must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }') },
 );
 export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
 

@@ -166,8 +166,8 @@ describe('mcp-canary check --config', () => {
     );
     const r = await cli(['check', '--config', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('targets[1].url is not an http(s) URL: got "b.example"');
-    expect(r.stderr).toContain('targets[1].timeoutMs must be a number, got a string');
+    expect(r.stderr).toContain('targets[1] ("b").url is not an http(s) URL: got "b.example"');
+    expect(r.stderr).toContain('targets[1] ("b").timeoutMs must be a number, got "10s"');
   });
 
   it('exits 2 for an unknown --target, listing the known ones', async () => {

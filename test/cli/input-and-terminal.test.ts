@@ -42,7 +42,7 @@ describe('config input', () => {
     );
     const r = await cli(['check', '--config', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('targets[0].headers.X-Api-Key value has a character outside Latin-1');
+    expect(r.stderr).toContain('targets[0] ("a").headers.X-Api-Key value has a character outside Latin-1');
     expect(r.stderr).not.toContain('secretpart');
   });
 

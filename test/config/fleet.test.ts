@@ -44,11 +44,11 @@ describe('fleet config', () => {
   });
 
   it.each([
-    [{ ...ok, homeRegion: 'europe' }, 'homeRegion is not an AWS region, e.g. eu-west-1'],
+    [{ ...ok, homeRegion: 'europe' }, 'homeRegion is not an AWS region: got "europe". Use a region code from AWS\'s list, e.g. eu-west-1'],
     [{ ...ok, targets: [] }, 'targets needs at least one target'],
     [{ ...ok, targets: [{ name: 'has space', url: 'https://a.example' }] }, 'targets[0].name must be 1–64 letters'],
     [{ ...ok, targets: [ok.targets[0], ok.targets[0]] }, 'targets[1].name "rates" is already used by targets[0]'],
-    [{ ...ok, schedule: 'every minute' }, 'schedule must be an EventBridge rate expression'],
+    [{ ...ok, schedule: 'every minute' }, 'schedule "every minute" is not an EventBridge Scheduler expression: write rate(value unit)'],
     [{ ...ok, probeRegions: ['eu-west-1'], quorum: 2 }, 'quorum (2) is more than the 1 probe region(s)'],
     [{ ...ok, notify: { pages: [{ url: 'http://pd.example' }] } }, 'notify.pages[0].url must be an https URL'],
     [

@@ -2,11 +2,20 @@
  * Invalid config fails `cdk synth` (constructing the fleet) with one message that names the target,
  * by index and name, and the field, and says what to do. Secrets in a refused config are never echoed.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../functions/config/fleet.ts';
+import { readConfigFile } from '../../functions/config/load.ts';
+import { checkFleet } from '../../infra/checks.ts';
 import { McpCanaryFleet } from '../../infra/fleet.ts';
 import { planFleet } from '../../infra/plan.ts';
+import { BULLETS } from '../config/bullets.ts';
 import { newTestApp, smallFleet } from './support/synth.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-config-errors-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function synthError(config: FleetInput, name?: string): Error {
   const { app, cleanup } = newTestApp();
@@ -81,13 +90,45 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     expect(e.message).toContain('targets[2] ("slow-one").probeRegions has 1 region(s) but the fleet quorum is 2');
   });
 
-  it('refuses N runs in a row that span more than the one day an alarm can evaluate', () => {
+  it('refuses N runs in a row that span more than the seven days an alarm with an hour-long period can evaluate', () => {
     const e = synthError({
       ...base,
       failureThreshold: 10,
-      targets: [{ name: 'hourly', url: 'https://h.example.com/mcp', schedule: 'rate(3 hours)' }],
+      targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }],
     });
-    expect(e.message).toContain('targets[0] ("hourly").schedule rate(3 hours) × failureThreshold 10 spans more than one day');
+    expect(e.message).toContain(
+      'targets[0] ("daily").schedule rate(1 day) × 11 periods (the dead-man alarm\'s, for failureThreshold 10) spans 11 day(s), more than the 7 day(s)',
+    );
+    // Up to the limit is deployable: 3 runs in a row of a daily canary is a 4-day dead-man window.
+    expect(() =>
+      planFleet({ ...base, targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }] }),
+    ).not.toThrow();
+  });
+
+  it('writes one period one way, so two spellings of it make one run function, not a clash', () => {
+    const plan = planFleet({
+      ...base,
+      targets: [
+        { name: 'a', url: 'https://a.example.com/mcp', schedule: 'rate(60 minutes)' },
+        { name: 'b', url: 'https://b.example.com/mcp', schedule: 'rate(1 hour)' },
+      ],
+    });
+    expect(plan.regions[0]!.rates.map((r) => [r.schedule, r.rateSlug])).toEqual([['rate(1 hour)', '1h']]);
+    const { app, cleanup } = newTestApp();
+    try {
+      expect(
+        () =>
+          new McpCanaryFleet(app, 'McpCanary', {
+            ...base,
+            targets: [
+              { name: 'a', url: 'https://a.example.com/mcp', schedule: 'rate(60 minutes)' },
+              { name: 'b', url: 'https://b.example.com/mcp', schedule: 'rate(1 hour)' },
+            ],
+          }),
+      ).not.toThrow();
+    } finally {
+      cleanup();
+    }
   });
 
   it('refuses a target too large for a schedule payload', () => {
@@ -108,5 +149,48 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe("the CDK app refuses what synth used to accept (issue 16's list)", () => {
+  // The app's own path: MCP_CANARY_CONFIG names a file, read by readConfigFile, built by McpCanaryFleet.
+  it.each(BULLETS.map((b) => [b.name, b] as const))('%s', async (_, bullet) => {
+    const file = join(dir, `${bullet.name.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(bullet.config));
+    const config = (await readConfigFile(file, `MCP_CANARY_CONFIG=${file}`)) as FleetInput;
+    const e = synthError(config);
+    expect(e.name).toBe('CanaryError');
+    expect(e.message.split('\n')).toHaveLength(1);
+    let from = 0;
+    for (const fragment of bullet.says) {
+      const at = e.message.indexOf(fragment, from);
+      expect(at, `${fragment}\n  in: ${e.message}`).toBeGreaterThanOrEqual(0);
+      from = at + fragment.length;
+    }
+  });
+});
+
+describe('"in the past" for a maintenance window is judged at synth', () => {
+  const fleet = (schedule: string, timezone?: string): FleetInput => ({
+    ...base,
+    maintenance: [{ name: 'release', schedule, duration: '2 hours', ...(timezone ? { timezone } : {}) }],
+  });
+
+  it('accepts a window that has started but not ended: it still mutes until its end', () => {
+    const now = new Date('2027-03-31T09:00:00Z');
+    expect(() => checkFleet(fleet('at(2027-03-31T08:00)'), now)).not.toThrow();
+    expect(() => checkFleet(fleet('at(2027-03-31T07:00)'), now)).toThrow(/ended at 2027-03-31 09:00 UTC, before this synth/);
+  });
+
+  it("reads the window's time zone: 10:00 in Tokyo ended before 09:00 UTC", () => {
+    const now = new Date('2027-03-31T09:00:00Z');
+    // 10:00 JST is 01:00 UTC; two hours later it ended at 03:00 UTC.
+    expect(() => checkFleet(fleet('at(2027-03-31T10:00)', 'Asia/Tokyo'), now)).toThrow(/\(Asia\/Tokyo\) ended at 2027-03-31 03:00 UTC/);
+    // 08:00 in New York (EDT, UTC-4) is 12:00 UTC: still to come.
+    expect(() => checkFleet(fleet('at(2027-03-31T08:00)', 'America/New_York'), now)).not.toThrow();
+  });
+
+  it('never calls a recurring (cron) window past', () => {
+    expect(() => checkFleet(fleet('cron(0 2 * * SUN)'), new Date('2199-01-01T00:00:00Z'))).not.toThrow();
   });
 });

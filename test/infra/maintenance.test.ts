@@ -24,7 +24,7 @@ describe('a fleet with maintenance windows', () => {
   const s = synthFleet(
     withWindows([
       { name: 'rates-deploy', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates-prod'] },
-      { name: 'all-hands', schedule: 'at(2026-12-24T22:00)', duration: 'PT90M' },
+      { name: 'all-hands', schedule: 'at(2099-12-24T22:00)', duration: 'PT90M' },
     ]),
   );
   const template = s.json('McpCanary-maintenance');
@@ -38,7 +38,7 @@ describe('a fleet with maintenance windows', () => {
     });
     expect(rules['McpCanary-maintenance-all-hands']).toMatchObject({
       MuteTargets: { AlarmNames: ['rates-prod', 'docs', 'slow-one'].flatMap((t) => [`McpCanary/${t}/critical`, `McpCanary/${t}/warning`]) },
-      Rule: { Schedule: { Expression: 'at(2026-12-24T22:00)', Duration: 'PT1H30M' } },
+      Rule: { Schedule: { Expression: 'at(2099-12-24T22:00)', Duration: 'PT1H30M' } },
     });
   });
 
