@@ -47,7 +47,7 @@ const role: Rule = (c, at) => {
       Quotas.rolePolicySize,
       characters,
       at,
-      secrets > 0 ? `${secrets} of its resources are secrets its targets reference` : undefined,
+      secrets > 0 ? `${secrets.toLocaleString('en-US')} of its resources are secrets its targets reference` : undefined,
     ),
     over(c.stack, Quotas.trustPolicySize, policyCharacters(l, props(c).AssumeRolePolicyDocument), at),
     over(c.stack, Quotas.managedPoliciesPerRole, managed, at),

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ArnFormat, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnResource, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { Alarm, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CompositePrincipal, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,19 @@ describe('quotas at synth', () => {
     expect(e?.message).toContain(`Canary-home: Long`);
     expect(e?.message).toContain('has 300 characters in its name (at its longest); CloudWatch allows 255 per alarm name');
     expect(fleet!.quotas.findings.map((f) => f.stack)).toEqual(['Canary-home']);
+  });
+
+  it('checks a fleet inside a Stage (as CDK Pipelines deploys it)', () => {
+    let fleet: McpCanaryFleet | undefined;
+    const e = synthError((app) => {
+      fleet = new McpCanaryFleet(new Stage(app, 'Prod'), 'McpCanary', smallFleet());
+      new CfnResource(fleet.home, 'Ballast', { type: 'AWS::CloudFormation::WaitConditionHandle' }).addMetadata(
+        'ballast',
+        'x'.repeat(1_000_000),
+      );
+    });
+    expect(e?.message).toContain('McpCanary-home: the template has');
+    expect(fleet!.quotas.findings.map((f) => f.rule)).toEqual([Quotas.templateBytes.id]);
   });
 
   it('lets an account with a raised quota acknowledge an adjustable finding, and not a hard one', () => {

@@ -357,7 +357,9 @@ describe('the run role at 200 credentialed targets in one region (the shape toda
     const [finding] = checkStack(stackWith({ RunRole2D500A0A: runRoleWithSecrets(200) }));
     expect(finding!.rule).toBe(Quotas.rolePolicySize.id);
     expect(finding!.message).toMatch(/^Quota-test: RunRole2D500A0A \(role RunRole\) has 16,\d{3} characters of inline policy/);
-    expect(finding!.message).toContain('IAM allows 10,240 per role (200 of its resources are secrets its targets reference)');
+    expect(finding!.message).toContain(
+      'IAM allows 10,240 per role, its inline policies and attached AWS::IAM::Policy together (200 of its resources are secrets its targets reference)',
+    );
     expect(finding!.message).toContain(
       'Fix: grant fewer resources one by one: each secret a target references (headerSecrets, auth.oauth) adds one',
     );
