@@ -34,9 +34,10 @@ const role: Rule = (c, at) => {
   const attached = Object.values(resources)
     .filter((r) => (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::RolePolicy') && attachedTo(r, id))
     .map((r) => r.Properties?.PolicyDocument);
-  const docs = [...inline, ...attached];
-  const characters = docs.reduce<number>((n, d) => n + policyCharacters(l, d), 0);
-  const secrets = docs.flatMap((d) => JSON.stringify(l.value(d)).match(/arn:[^"]*?:(secretsmanager|ssm):[^"]*/g) ?? []).length;
+  const docs = [...inline, ...attached].filter((d) => d !== undefined).map((d) => JSON.stringify(l.value(d)));
+  const characters = docs.reduce((n, d) => n + d.length, 0);
+  // What grows a run role with its fleet: one resource per secret reference (named in the message).
+  const secrets = docs.flatMap((d) => d.match(/arn:[^"]*?:(secretsmanager|ssm):[^"]*/g) ?? []).length;
   const managed =
     list(props(c).ManagedPolicyArns).length +
     Object.values(resources).filter((r) => r.Type === 'AWS::IAM::ManagedPolicy' && list(r.Properties?.Roles).some((x) => refersTo(x, id)))
