@@ -37,6 +37,9 @@ const PARTITIONS: ReadonlyArray<[prefix: string, partition: string, urlSuffix: s
   ['eusc-', 'aws-eusc', 'amazonaws.eu'],
 ];
 
+/** `AWS::NoValue`: the property is removed. */
+export const NO_VALUE = Symbol('AWS::NoValue');
+
 export class Longest implements Resolver {
   readonly region: string;
   readonly account: string;
@@ -181,9 +184,6 @@ export class Longest implements Resolver {
     return longestOf(Object.values(mapping).flatMap((m) => Object.values(m)));
   }
 }
-
-/** `AWS::NoValue`: the property is removed. */
-export const NO_VALUE = Symbol('AWS::NoValue');
 
 const isIntrinsic = (key: string) => key === 'Ref' || key.startsWith('Fn::');
 
