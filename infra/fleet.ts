@@ -15,6 +15,7 @@ import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
 import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
 import { FleetNames } from './names.ts';
 import { planFleet, type FleetPlan } from './plan.ts';
+import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the construct id */
@@ -42,9 +43,12 @@ export class McpCanaryFleet extends Construct {
   readonly probeStacks: Array<ProbeRegionStack | ProbeScheduleStack> = [];
   /** Alarm mute rules of the fleet's maintenance windows; absent when it has none. */
   readonly maintenance?: MaintenanceStack;
+  /** AWS's quotas, checked over the fleet's templates at synth (infra/quotas): a finding fails synth. */
+  readonly quotas: QuotaChecks;
 
   constructor(scope: Construct, id: string, config: FleetInput, options: McpCanaryFleetOptions = {}) {
     super(scope, id);
+    this.quotas = addQuotaChecks(this);
     this.names = new FleetNames(options.name ?? id);
     this.plan = planFleet(config, { alarmStacks: options.alarmStacks, schedulesPerStack: options.schedulesPerStack });
     const { names, plan } = this;
