@@ -48,8 +48,9 @@ describe('classify', () => {
   it('classifies SDK timeouts, JSON-RPC errors and -32022', () => {
     expect(classifyError('x', new SdkError(SdkErrorCode.RequestTimeout, 'timed out'), undefined).failure).toBe('timeout');
     expect(classifyError('x', new ProtocolError(-32603, 'boom'), undefined)).toMatchObject({
-      failure: 'protocol',
-      detail: 'x: JSON-RPC error -32603: boom',
+      failure: 'server_error',
+      detail:
+        'x: the server answered JSON-RPC error -32603 (internal error): "boom" — the MCP server, or what is behind it, failed this step',
     });
     expect(classifyError('x', new ProtocolError(-32022, 'unsupported'), undefined).failure).toBe('revision');
   });
