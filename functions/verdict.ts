@@ -127,6 +127,9 @@ export interface ServerInfo {
   readonly version: string;
 }
 
+/** What the canary tool's answer was checked against: `isError` always, the rest when the tool or target has it. */
+export type AnswerCheck = 'isError' | 'outputSchema' | 'expectText' | 'expectJson';
+
 /** The result of one run against one target. */
 export interface Verdict {
   readonly target: string;
@@ -139,7 +142,7 @@ export interface Verdict {
   readonly revision: NegotiatedRevision | null;
   readonly server: ServerInfo | null;
   readonly durationMs: number;
-  /** In-run retries used (after `unreachable`, `timeout` or a 5xx only). */
+  /** In-run retries used (after `unreachable`, `timeout` or a 5xx only; a JSON-RPC error is an answer, not retried). */
   readonly retries: number;
   readonly probes: readonly ProbeResult[];
   /** Always present; empty when there is nothing to warn about. */
@@ -148,6 +151,8 @@ export interface Verdict {
   readonly traceId: string;
   /** Present on the runs that ran the target's posture checks (at most hourly per warm process). */
   readonly posture?: readonly PostureResult[];
+  /** Present when the canary tool was called: what its answer was checked against (only `isError`: unchecked). */
+  readonly checked?: readonly AnswerCheck[];
 }
 
 /** A verdict the canary makes itself, when the engine judged nothing (its own config, a crash, a cut run). */

@@ -4,10 +4,11 @@
  * stack per probe region (run functions, schedules, their dead-letter queue). Invalid config fails
  * here, at synth, with the target and the field named.
  */
-import type { Environment } from 'aws-cdk-lib';
+import { Annotations, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
+import { uncheckedTargets } from '../functions/probe/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
@@ -48,6 +49,8 @@ export class McpCanaryFleet extends Construct {
     this.names = new FleetNames(options.name ?? id);
     this.plan = planFleet(config, { alarmStacks: options.alarmStacks, schedulesPerStack: options.schedulesPerStack });
     const { names, plan } = this;
+    // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
+    for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this).addWarningV2('mcp-canary:unchecked-answer', line);
     const env = (region: string): Environment => ({ account: options.account, region });
     const description = (what: string) => `mcp-canary ${names.fleet}: ${what}`;
 

@@ -4,7 +4,16 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Target } from '../config/target.ts';
-import { FailureClass, Outcome, Revision, type NegotiatedRevision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
+import {
+  FailureClass,
+  Outcome,
+  Revision,
+  type AnswerCheck,
+  type NegotiatedRevision,
+  type ProbeName,
+  type ProbeResult,
+  type ServerInfo,
+} from '../verdict.ts';
 import { oneLine } from '../redact.ts';
 import { classifyError, type Classified } from './classify.ts';
 import { connect } from './connect.ts';
@@ -13,6 +22,7 @@ import { closeSession, openSession, recoveredDetail, sessionLost, type Session, 
 import { hasLookAlike, shownName } from './names.ts';
 import { classifyRounds, roundsSoFar } from './rounds.ts';
 import { callCanaryTool } from './tool.ts';
+import { configuredChecks } from './unchecked.ts';
 import { Wire, type Exchange, type FetchLike } from './wire.ts';
 
 export interface Attempt {
@@ -26,6 +36,8 @@ export interface Attempt {
   readonly durationMs: number;
   /** What tools/list answered (catalog drift compares it), or null when the run did not get that far. */
   readonly listed: Listed | null;
+  /** What the canary tool's answer is checked against, when it was called. */
+  readonly checked?: readonly AnswerCheck[];
 }
 
 export interface Listed {
@@ -65,6 +77,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   let server: ServerInfo | null = null;
   let recoveredNote: string | null = null;
   let listedTools: Listed | null = null;
+  let checked: AnswerCheck[] | undefined;
 
   const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
     outcome,
@@ -76,6 +89,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
     probes,
     durationMs: now() - started,
     listed: listedTools,
+    ...(checked ? { checked } : {}),
   });
   const identity = () => `${revision}${server ? ` ${server.name} ${server.version}` : ''}`;
   const failedWith = (c: Classified): Attempt =>
@@ -183,6 +197,10 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
       }
+      checked = configuredChecks(
+        wanted,
+        listings.some((t) => t.outputSchema !== undefined),
+      );
       const call = {
         timeoutMs: target.timeoutMs,
         signal: ctx.budget,
@@ -197,6 +215,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
           ),
         (v) => v.detail,
       );
+      if (!called.ok && called.c.failure === FailureClass.unsafeTool) checked = undefined;
       if (!called.ok) return failedWith(called.c);
     }
 

@@ -132,14 +132,25 @@ function statusHint(status: number, exchange: Exchange | undefined): string {
 }
 
 /**
- * A 401 challenge in a detail: its `error` and `resource_metadata` (RFC 9728: where on-call finds the
- * authorization server) read with the SDK's own parser, whole, whatever the challenge's length; the
- * rest of it cut.
+ * A 401 challenge in a detail, cut like any server text; its `error` and `resource_metadata` (RFC 9728:
+ * where on-call finds the authorization server), read with the SDK's own parser, are kept whole when the
+ * cut dropped them (and its error_description).
  */
 function describeChallenge(header: string): string {
-  const { resourceMetadataUrl } = extractWWWAuthenticateParams(new Response(null, { headers: { 'www-authenticate': header } }));
-  const metadata = resourceMetadataUrl ? `; resource_metadata: ${oneLine(resourceMetadataUrl.href, 400)}` : '';
-  return `WWW-Authenticate: ${oneLine(header, 160)}${metadata}`;
+  const { resourceMetadataUrl, error, errorDescription } = extractWWWAuthenticateParams(
+    new Response(null, { headers: { 'www-authenticate': header } }),
+  );
+  const shown = oneLine(header, 160);
+  const kept = [
+    ...(error && !shown.includes(`"${error}"`) ? [`error: ${oneLine(error, 80)}`] : []),
+    ...(errorDescription && !shown.includes(errorDescription)
+      ? [`error_description: ${JSON.stringify(oneLine(errorDescription, 160))}`]
+      : []),
+    ...(resourceMetadataUrl && !shown.includes(resourceMetadataUrl.href)
+      ? [`resource_metadata: ${oneLine(resourceMetadataUrl.href, 400)}`]
+      : []),
+  ];
+  return `WWW-Authenticate: ${shown}${kept.map((k) => `; ${k}`).join('')}`;
 }
 
 /** ", application/json: \"the server's words\"": what the answer was, for any detail. */
