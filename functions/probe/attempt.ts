@@ -127,7 +127,8 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       try {
         return { ok: true, value: await fn(current) };
       } catch (e) {
-        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current) };
+        if (!sessionGone(current, wire.last(rpcMethod)?.status))
+          return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current, ctx.budget.aborted) };
         forgotten.add(current);
         if (recoveredNote) return { ok: false, c: sessionLost(what) };
         try {
@@ -144,7 +145,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
             forgotten.add(current);
             return { ok: false, c: sessionLost(what) };
           }
-          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current) };
+          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current, ctx.budget.aborted) };
         }
       }
     };
@@ -231,12 +232,12 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   }
 }
 
-function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session): Classified {
+function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session, budgetSpent: boolean): Classified {
   const exchange = wire.last(rpcMethod);
   const flipped = eraFlip(what, exchange, s, wire.last('server/discover'));
   if (flipped) return flipped;
   const calls = wire.exchanges.filter((x) => x.rpcMethod === rpcMethod);
-  const rounds = classifyRounds(what, e, calls);
+  const rounds = classifyRounds(what, e, calls, budgetSpent);
   if (rounds) return rounds;
   const c = classifyError(what, e, exchange);
   if (c.failure === FailureClass.timeout && exchange?.resumeFrom) return unresumed(what, c, exchange, wire);

@@ -24,14 +24,15 @@ const UNATTENDED = 'a canary tool must answer unattended';
 const ASKS: Readonly<Record<string, string>> = {
   'elicitation/create': 'user input (elicitation)',
   'sampling/createMessage': 'a model completion (sampling)',
-  'roots/list': 'the client’s roots',
+  'roots/list': "the client's roots",
 };
 
 /**
  * The class of an SDK error about a non-complete result, or null when the error is not one. `calls` are
- * the wire's exchanges of this step, in order (each round is one).
+ * the wire's exchanges of this step, in order (each round is one); `budgetSpent`, whether the run's budget
+ * has run out (it ends the SDK's pacing between rounds with a bare RequestTimeout).
  */
-export function classifyRounds(what: string, error: unknown, calls: readonly Exchange[]): RoundsVerdict | null {
+export function classifyRounds(what: string, error: unknown, calls: readonly Exchange[], budgetSpent = false): RoundsVerdict | null {
   if (!(error instanceof SdkError)) return null;
   const data = (error.data ?? {}) as Record<string, unknown>;
   const rounds = calls.filter((x) => x.resultType === 'input_required').length;
@@ -65,6 +66,14 @@ export function classifyRounds(what: string, error: unknown, calls: readonly Exc
         retryable: false,
       };
     }
+    case SdkErrorCode.RequestTimeout:
+      // The call's maxTotalTimeout is what was left of the run's budget (tool.ts): it ran out between rounds.
+      if (rounds === 0 || (data.maxTotalTimeout === undefined && !budgetSpent)) return null;
+      return {
+        failure: FailureClass.timeout,
+        detail: `${what}: the run's budget ran out${roundsSoFar(calls)}: the call never completed`,
+        retryable: false,
+      };
     case SdkErrorCode.InvalidResult:
       if (typeof data.key === 'string' || data.violation === 'input-required-missing-both') {
         return {
