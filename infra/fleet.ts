@@ -49,8 +49,6 @@ export class McpCanaryFleet extends Construct {
     this.names = new FleetNames(options.name ?? id);
     this.plan = planFleet(config, { alarmStacks: options.alarmStacks, schedulesPerStack: options.schedulesPerStack });
     const { names, plan } = this;
-    // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
-    for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this).addWarningV2('mcp-canary:unchecked-answer', line);
     const env = (region: string): Environment => ({ account: options.account, region });
     const description = (what: string) => `mcp-canary ${names.fleet}: ${what}`;
 
@@ -62,6 +60,8 @@ export class McpCanaryFleet extends Construct {
       plan,
       logRetention: options.logRetention,
     });
+    // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
+    for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this.home).addWarningV2('mcp-canary:unchecked-answer', line);
 
     for (const [index, targets] of plan.alarmStacks) {
       const label = String(index).padStart(2, '0');

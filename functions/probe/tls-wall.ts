@@ -14,7 +14,7 @@ import { connect } from 'node:tls';
 /** Where a TLS 1.2 `handshake_failure` stopped: after the key exchange (the client's certificate refused), or before it. */
 export type TlsWall = 'client_certificate' | 'no_common_parameters';
 
-const SERVER_ALERT = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z_]+)$/;
+const SERVER_ALERT = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13|SSL\/TLS)_ALERT_([A-Z_]+)$/;
 const CERTIFICATE_ALERTS: ReadonlySet<string> = new Set([
   'CERTIFICATE_REQUIRED',
   'BAD_CERTIFICATE',

@@ -155,7 +155,7 @@ describe('row: multi-round-trip results are read by SdkErrorCode, never by messa
 });
 
 describe('row: TLS alerts from the server are about the client; its own checks have their own codes', () => {
-  it.each(['SSLV3', 'TLSV1', 'TLSV13'])('every certificate alert, on every %s spelling → "requires a client certificate"', (v) => {
+  it.each(['SSLV3', 'TLSV1', 'TLSV13', 'SSL/TLS'])('every certificate alert, on every %s spelling → "requires a client certificate"', (v) => {
     for (const alert of ['CERTIFICATE_REQUIRED', 'BAD_CERTIFICATE', 'CERTIFICATE_UNKNOWN', 'UNKNOWN_CA', 'CERTIFICATE_EXPIRED']) {
       expect(describeTls(`ERR_SSL_${v}_ALERT_${alert}`, null)).toMatch(/^the server requires a client certificate/);
     }
