@@ -31,16 +31,16 @@ export const SPOKEN_REVISIONS: readonly string[] = [Revision.modern, ...SUPPORTE
 export const SPOKEN = SPOKEN_REVISIONS.join(', ');
 
 /**
- * The JSON-RPC error the server answered with: what the wire read (or, with no wire record, what the
- * SDK threw). The SDK also throws ProtocolErrors of its own — an outputSchema check, `-32602` — that no
- * server sent: those are not the server's answer. Its own `-32022` (a discover result that offers no
- * revision the client speaks) is era evidence all the same.
+ * The JSON-RPC error the server answered with: what the wire read. The SDK also throws ProtocolErrors of
+ * its own that no server sent — an outputSchema it cannot compile, structuredContent that breaks it —
+ * and those are not the server's answer. Its own `-32022` (a discover result that offers no revision the
+ * client speaks) is era evidence all the same.
  */
 export function rpcErrorOf(error: unknown, x: Exchange | undefined): RpcError | null {
   if (x?.rpcError) return x.rpcError;
-  if (!(error instanceof ProtocolError)) return null;
-  if (x && error.code !== ProtocolErrorCode.UnsupportedProtocolVersion) return null;
-  return { code: error.code, message: error.message, data: error.data };
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UnsupportedProtocolVersion)
+    return { code: error.code, message: error.message, data: error.data };
+  return null;
 }
 
 /** `-32603 (internal error): "fetch failed"`: the code, its meaning where JSON-RPC or MCP names one, the server's words. */

@@ -82,9 +82,11 @@ describe('row: codes that name their cause outrank the step and the HTTP status'
     expect(classifyError('tools/call', undefined, exchange({ status, rpcError: { code: -32603, message: 'no' } })).failure).toBe('auth');
   });
 
-  it("a ProtocolError the SDK raised itself (no JSON-RPC error on the wire) is not the server's answer", () => {
-    const c = classifyError('tools/call', new ProtocolError(-32602, 'Structured content does not match'), exchange({}));
-    expect(c.failure).toBe('protocol');
+  it("a ProtocolError the SDK raised itself (no JSON-RPC error on the wire, or no exchange at all) is not the server's answer", () => {
+    const e = new ProtocolError(-32602, 'Structured content does not match');
+    expect(classifyError('tools/call', e, exchange({})).failure).toBe('protocol');
+    expect(classifyError('tools/call', e, undefined).failure).toBe('protocol');
+    expect(classifyError('discover', new ProtocolError(-32022, 'none in common'), undefined).failure).toBe('revision');
   });
 });
 
@@ -155,11 +157,14 @@ describe('row: multi-round-trip results are read by SdkErrorCode, never by messa
 });
 
 describe('row: TLS alerts from the server are about the client; its own checks have their own codes', () => {
-  it.each(['SSLV3', 'TLSV1', 'TLSV13', 'SSL/TLS'])('every certificate alert, on every %s spelling → "requires a client certificate"', (v) => {
-    for (const alert of ['CERTIFICATE_REQUIRED', 'BAD_CERTIFICATE', 'CERTIFICATE_UNKNOWN', 'UNKNOWN_CA', 'CERTIFICATE_EXPIRED']) {
-      expect(describeTls(`ERR_SSL_${v}_ALERT_${alert}`, null)).toMatch(/^the server requires a client certificate/);
-    }
-  });
+  it.each(['SSLV3', 'TLSV1', 'TLSV13', 'SSL/TLS'])(
+    'every certificate alert, on every %s spelling → "requires a client certificate"',
+    (v) => {
+      for (const alert of ['CERTIFICATE_REQUIRED', 'BAD_CERTIFICATE', 'CERTIFICATE_UNKNOWN', 'UNKNOWN_CA', 'CERTIFICATE_EXPIRED']) {
+        expect(describeTls(`ERR_SSL_${v}_ALERT_${alert}`, null)).toMatch(/^the server requires a client certificate/);
+      }
+    },
+  );
 
   it('handshake_failure is named by where it stopped', () => {
     const code = 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE';
