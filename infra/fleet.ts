@@ -4,10 +4,11 @@
  * stack per probe region (run functions, schedules, their dead-letter queue). Invalid config fails
  * here, at synth, with the target and the field named.
  */
-import type { Environment } from 'aws-cdk-lib';
+import { Annotations, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
+import { uncheckedTargets } from '../functions/probe/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
@@ -63,6 +64,8 @@ export class McpCanaryFleet extends Construct {
       plan,
       logRetention: options.logRetention,
     });
+    // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
+    for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this.home).addWarningV2('mcp-canary:unchecked-answer', line);
 
     for (const [index, targets] of plan.alarmStacks) {
       const label = String(index).padStart(2, '0');

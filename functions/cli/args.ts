@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { configError } from '../errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
+import { parseExactJson } from '../probe/expect.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
 import { oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
@@ -77,7 +78,18 @@ export function parseCommand(argv: readonly string[]): Command {
   for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
   const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
-  return { kind: 'check', json: v.json === true, ...beyond(v), targets: [target] };
+  return { kind: 'check', json: v.json === true, ...beyond(v), targets: [withExactExpectations(target, v['expect-json'])] };
+}
+
+/**
+ * `--expect-json id=9007199254740993`: JSON.parse (and so the schema's copy) rounds an integer beyond
+ * 2^53 to a double; the value compared is read again with those integers as BigInt (probe/expect.ts).
+ */
+function withExactExpectations(t: Target, raw: Values[string]): Target {
+  if (!t.tool || !Array.isArray(raw)) return t;
+  const expectJson: Record<string, unknown> = { ...t.tool.expectJson };
+  for (const item of raw) expectJson[item.slice(0, item.indexOf('='))] = parseExactJson(item.slice(item.indexOf('=') + 1));
+  return { ...t, tool: { ...t.tool, expectJson } };
 }
 
 /** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/beyond.ts). */

@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } else {
     io.stdout(
       redactor.text(
-        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
+        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url, targets[i]!.tool?.name)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
       ),
     );
   }

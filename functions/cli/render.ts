@@ -4,6 +4,8 @@
  * through `printable`: an escape sequence, BEL, CR or BS would drive the terminal, and a newline in a
  * server's name would print a forged "HEALTHY" line above the real verdict.
  */
+import { shownName } from '../probe/names.ts';
+import { uncheckedAnswer } from '../probe/unchecked.ts';
 import type { Verdict } from '../verdict.ts';
 
 /**
@@ -21,7 +23,8 @@ export function printable(s: string): string {
 
 const MARK = { ok: '✓', fail: '✗' } as const;
 
-export function renderVerdict(v: Verdict, url?: string): string {
+/** `toolName`: the target's canary tool, for the notice when nothing but isError checks its answer. */
+export function renderVerdict(v: Verdict, url?: string, toolName?: string): string {
   const lines: string[] = [];
   const era = [v.revision, v.server ? `${v.server.name} ${v.server.version}` : null].filter(Boolean).join(', ');
   lines.push(printable(`${v.target}${url ? `  ${displayUrl(url)}` : ''}${era ? `  (${era})` : ''}`));
@@ -37,6 +40,10 @@ export function renderVerdict(v: Verdict, url?: string): string {
   lines.push(`${v.outcome.toUpperCase()}${failure}  ${printable(v.detail)}  (${v.durationMs} ms${retries})`);
   // Warnings tell what is about to break; they never change the outcome above.
   for (const w of v.warnings ?? []) lines.push(`  ! ${w.kind}  ${printable(w.detail)}`);
+  // A notice, not a Verdict warning: the configuration's blind spot, the same on every run (a warning
+  // would make each deployed run a ticket). `cdk synth` annotates the same line.
+  const unchecked = toolName && v.checked ? uncheckedAnswer(v.target, shownName(toolName), v.checked) : null;
+  if (unchecked) lines.push(`  ! unchecked_answer  ${printable(unchecked)}`);
   return lines.join('\n');
 }
 

@@ -14,6 +14,12 @@ export interface AnswerFacts {
   supportedVersions: string[] | null;
   /** The tool names a `tools/list` result carried on the wire (before the client dropped any). */
   toolNames?: string[] | null;
+  /** The methods of requests the server sent the client on the stream (`elicitation/create`, …). */
+  serverRequests?: string[];
+  /** A result's `resultType` when it was not `complete`. */
+  resultType?: string | null;
+  /** An `input_required` result's input requests, as `method (key)`. */
+  inputRequests?: string[] | null;
 }
 
 export type Judged = { readonly answered: true } | { readonly answered: false; readonly problem: string } | { readonly answered: null };
@@ -38,8 +44,12 @@ export function judgeMessage(msg: unknown, id: RequestId, facts: AnswerFacts): J
     return { answered: false, problem: `the answer is ${msg === null ? 'null' : `a JSON ${typeof msg}`}, not a JSON-RPC message` };
   }
   const m = msg as Record<string, unknown>;
-  // A request or notification from the server rides the same stream: not an answer, not a fault.
-  if (typeof m.method === 'string') return { answered: null };
+  // A request or notification from the server rides the same stream: not an answer, not a fault. A
+  // request is remembered: a call that then hangs was waiting for its answer (an elicitation refused).
+  if (typeof m.method === 'string') {
+    if ('id' in m) (facts.serverRequests ??= []).push(oneLine(m.method, 60));
+    return { answered: null };
+  }
   const hasResult = 'result' in m;
   const hasError = 'error' in m;
   record(m, facts);
@@ -63,7 +73,19 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
   if (e && typeof e === 'object' && typeof e.code === 'number') {
     facts.rpcError = { code: e.code, message: oneLine(String(e.message ?? ''), 300), ...(e.data !== undefined ? { data: e.data } : {}) };
   }
-  const r = m.result as { supportedVersions?: unknown; tools?: unknown } | undefined;
+  const r = m.result as { supportedVersions?: unknown; tools?: unknown; resultType?: unknown } | undefined;
+  if (r && typeof r === 'object' && typeof r.resultType === 'string' && r.resultType !== 'complete') {
+    facts.resultType = oneLine(r.resultType, 40);
+    const asked = (r as { inputRequests?: unknown }).inputRequests;
+    facts.inputRequests =
+      asked && typeof asked === 'object'
+        ? Object.entries(asked)
+            .slice(0, 8)
+            .map(
+              ([key, req]) => `${oneLine(String((req as { method?: unknown })?.method ?? '?'), 60)} (${JSON.stringify(oneLine(key, 40))})`,
+            )
+        : [];
+  }
   if (r && typeof r === 'object' && Array.isArray(r.supportedVersions)) {
     facts.supportedVersions = r.supportedVersions
       .filter((v): v is string => typeof v === 'string')

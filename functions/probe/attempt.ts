@@ -4,13 +4,25 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Target } from '../config/target.ts';
-import { FailureClass, Outcome, Revision, type NegotiatedRevision, type ProbeName, type ProbeResult, type ServerInfo } from '../verdict.ts';
+import {
+  FailureClass,
+  Outcome,
+  Revision,
+  type AnswerCheck,
+  type NegotiatedRevision,
+  type ProbeName,
+  type ProbeResult,
+  type ServerInfo,
+} from '../verdict.ts';
 import { oneLine } from '../redact.ts';
 import { classifyError, type Classified } from './classify.ts';
 import { connect } from './connect.ts';
 import { probeHealth } from './health.ts';
 import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';
+import { hasLookAlike, shownName } from './names.ts';
+import { classifyRounds, roundsSoFar } from './rounds.ts';
 import { callCanaryTool } from './tool.ts';
+import { configuredChecks } from './unchecked.ts';
 import { Wire, type Exchange, type FetchLike } from './wire.ts';
 
 export interface Attempt {
@@ -24,6 +36,8 @@ export interface Attempt {
   readonly durationMs: number;
   /** What tools/list answered (catalog drift compares it), or null when the run did not get that far. */
   readonly listed: Listed | null;
+  /** What the canary tool's answer is checked against, when it was called. */
+  readonly checked?: readonly AnswerCheck[];
 }
 
 export interface Listed {
@@ -63,6 +77,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   let server: ServerInfo | null = null;
   let recoveredNote: string | null = null;
   let listedTools: Listed | null = null;
+  let checked: AnswerCheck[] | undefined;
 
   const end = (outcome: Outcome, failure: FailureClass | null, detail: string, retryable = false): Attempt => ({
     outcome,
@@ -74,6 +89,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
     probes,
     durationMs: now() - started,
     listed: listedTools,
+    ...(checked ? { checked } : {}),
   });
   const identity = () => `${revision}${server ? ` ${server.name} ${server.version}` : ''}`;
   const failedWith = (c: Classified): Attempt =>
@@ -111,7 +127,8 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
       try {
         return { ok: true, value: await fn(current) };
       } catch (e) {
-        if (!sessionGone(current, wire.last(rpcMethod)?.status)) return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current) };
+        if (!sessionGone(current, wire.last(rpcMethod)?.status))
+          return { ok: false, c: classifyStep(what, e, wire, rpcMethod, current, ctx.budget.aborted) };
         forgotten.add(current);
         if (recoveredNote) return { ok: false, c: sessionLost(what) };
         try {
@@ -128,7 +145,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
             forgotten.add(current);
             return { ok: false, c: sessionLost(what) };
           }
-          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current) };
+          return { ok: false, c: classifyStep(what, e3, wire, rpcMethod, current, ctx.budget.aborted) };
         }
       }
     };
@@ -158,7 +175,7 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
         onSession('tools/list', 'tools/list', (s) =>
           s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.budget }),
         ),
-      (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${target.tool.name}` : ''}`,
+      (v) => `${v.tools.length} tool(s)${target.tool ? `, including ${shownName(target.tool.name)}` : ''}`,
     );
     if (!listed.ok) return failedWith(listed.c);
     const tools: Tool[] = listed.value.tools;
@@ -170,30 +187,36 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
 
     if (target.tool) {
       const wanted = target.tool;
-      const tool = tools.find((t) => t.name === wanted.name);
-      if (!tool) {
-        const names = tools
-          .slice(0, 8)
-          .map((t) => oneLine(t.name, 60))
-          .join(', ');
-        // The server listed it, and the client dropped it: on 2026-07-28 the SDK excludes a tool whose
-        // inputSchema declares an invalid x-mcp-header (SEP-2243); no agent on this era can call it.
-        const dropped = wire.last('tools/list')?.toolNames?.includes(wanted.name);
-        const detail = dropped
-          ? `tools/list: the server lists ${JSON.stringify(oneLine(wanted.name, 60))}, but its definition is unusable on ${revision}: the client excludes it (an invalid x-mcp-header declaration in its inputSchema, SEP-2243)`
-          : `tools/list: no tool named ${JSON.stringify(wanted.name)} among ${tools.length} (${names}${tools.length > 8 ? ', …' : ''})`;
-        const c: Classified = { failure: FailureClass.toolMissing, retryable: false, detail };
+      const listings = tools.filter((t) => t.name === wanted.name);
+      const onWire = wire.last('tools/list')?.toolNames?.filter((n) => n === wanted.name).length ?? listings.length;
+      if (listings.length === 0) {
+        const c: Classified = {
+          failure: FailureClass.toolMissing,
+          retryable: false,
+          detail: missingDetail(wanted.name, tools, onWire > 0, revision),
+        };
         probes[probes.length - 1] = { ...probes.at(-1)!, ok: false, detail: c.detail, failure: c.failure };
         return failedWith(c);
       }
+      checked = configuredChecks(
+        wanted,
+        listings.some((t) => t.outputSchema !== undefined),
+      );
+      const call = {
+        timeoutMs: target.timeoutMs,
+        signal: ctx.budget,
+        remainingMs: o.remainingMs,
+        answerText: () => wire.last('tools/call')?.answerText,
+      };
       const called = await timed(
         'tools/call',
         () =>
-          onSession('tools/call', 'tools/call', (s) => callCanaryTool(s, tool, wanted, target.timeoutMs, ctx.budget)).then((r) =>
+          onSession('tools/call', 'tools/call', (s) => callCanaryTool(s, listings, onWire, wanted, call)).then((r) =>
             r.ok && r.value.failure ? { ok: false as const, c: r.value.failure } : r,
           ),
         (v) => v.detail,
       );
+      if (!called.ok && called.c.failure === FailureClass.unsafeTool) checked = undefined;
       if (!called.ok) return failedWith(called.c);
     }
 
@@ -209,12 +232,16 @@ export async function runAttempt(target: Target, ctx: AttemptContext): Promise<A
   }
 }
 
-function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session): Classified {
+function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s: Session, budgetSpent: boolean): Classified {
   const exchange = wire.last(rpcMethod);
   const flipped = eraFlip(what, exchange, s, wire.last('server/discover'));
   if (flipped) return flipped;
+  const calls = wire.exchanges.filter((x) => x.rpcMethod === rpcMethod);
+  const rounds = classifyRounds(what, e, calls, budgetSpent);
+  if (rounds) return rounds;
   const c = classifyError(what, e, exchange);
   if (c.failure === FailureClass.timeout && exchange?.resumeFrom) return unresumed(what, c, exchange, wire);
+  if (c.failure === FailureClass.timeout) return { ...c, detail: `${c.detail}${roundsSoFar(calls)}${pendingRequests(exchange)}` };
   // The SDK checks structuredContent against the listed outputSchema and throws; that is an answer check.
   if (what === 'tools/call' && c.failure === FailureClass.protocol && /invalid outputSchema/i.test(c.detail)) {
     const why = oneLine(e instanceof Error ? e.message : String(e), 200);
@@ -231,14 +258,29 @@ function classifyStep(what: string, e: unknown, wire: Wire, rpcMethod: string, s
       retryable: false,
     };
   }
-  if (/input_required|UNSUPPORTED_RESULT_TYPE|INPUT_REQUIRED/i.test(c.detail)) {
-    return {
-      failure: FailureClass.toolError,
-      detail: `${what}: the tool asked for user input (input_required); a canary tool must answer unattended`,
-      retryable: false,
-    };
-  }
-  return c;
+  return { ...c, detail: `${c.detail}${pendingRequests(exchange)}` };
+}
+
+/**
+ * What the server was waiting for: on 2025-11-25 a tool asks the client for input with a request on the
+ * call's own stream (`elicitation/create`); the canary declares no capabilities, so its client refuses,
+ * and a server that waits on regardless answers nothing until the timeout.
+ */
+function pendingRequests(x: Exchange | undefined): string {
+  const asked = [...new Set((x?.serverRequests ?? []).filter((m) => m !== 'ping'))];
+  if (asked.length === 0) return '';
+  return ` — the server had asked the client for ${asked.join(', ')} on this call's stream, which the canary refused (it declares no client capabilities; a canary tool must answer unattended)`;
+}
+
+/** tools/list does not name the canary tool: what it does name, look-alike characters shown as code points. */
+function missingDetail(wanted: string, tools: readonly Tool[], onWire: boolean, revision: NegotiatedRevision | null): string {
+  // The server listed it, and the client dropped it: on 2026-07-28 the SDK excludes a tool whose
+  // inputSchema declares an invalid x-mcp-header (SEP-2243); no agent on this era can call it.
+  if (onWire)
+    return `tools/list: the server lists "${shownName(wanted, 60)}", but its definition is unusable on ${revision}: the client excludes it (an invalid x-mcp-header declaration in its inputSchema, SEP-2243)`;
+  const names = tools.slice(0, 8).map((t) => shownName(t.name, 60));
+  const lookAlike = tools.some((t) => hasLookAlike(t.name)) ? '; names with characters outside ASCII are shown as code points' : '';
+  return `tools/list: no tool named "${shownName(wanted)}" among ${tools.length} (${names.join(', ')}${tools.length > 8 ? ', …' : ''})${lookAlike}`;
 }
 
 /**

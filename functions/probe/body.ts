@@ -53,7 +53,12 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
     exchange.rpcError = facts.rpcError ?? exchange.rpcError;
     if (facts.supportedVersions) exchange.supportedVersions = facts.supportedVersions;
     if (facts.toolNames) exchange.toolNames = facts.toolNames;
+    if (facts.serverRequests) exchange.serverRequests = facts.serverRequests;
+    if (facts.resultType) exchange.resultType = facts.resultType;
+    if (facts.inputRequests) exchange.inputRequests = facts.inputRequests;
   };
+  // A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly.
+  const keepsAnswer = exchange.rpcMethod === 'tools/call';
   // The SDK ignores an event stream that errors or ends without the answer, and waits for its
   // timeout; a synthetic JSON-RPC error answering the request ends it now. The wire record, not this
   // message, is what the classifier reads.
@@ -106,6 +111,7 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
           controller.error(new Error(j.problem));
           return true;
         }
+        if (keepsAnswer) exchange.answerText = text;
         controller.enqueue(Buffer.concat(kept));
       } else if (mode === 'words') {
         const text = Buffer.concat(kept).toString('utf8');
@@ -158,7 +164,10 @@ export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext):
         const j = judgeMessage(msg, id!, facts);
         keepFacts();
         if (j.answered === false) return failSse(controller, /carries id/.test(j.problem) ? 'wrong_id' : 'wrong_answer', j.problem);
-        if (j.answered) answered = true;
+        if (j.answered) {
+          answered = true;
+          if (keepsAnswer) exchange.answerText = data;
+        }
       }
     }
     controller.enqueue(chunk);

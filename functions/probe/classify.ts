@@ -3,9 +3,11 @@
  * No I/O, no state (the shape of the SDK's own probeClassifier). The wire record comes first because
  * the SDK's errors do not always keep the socket error or the HTTP status.
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
+import { extractWWWAuthenticateParams, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { oneLine } from '../redact.ts';
-import { FailureClass, Revision } from '../verdict.ts';
+import { FailureClass } from '../verdict.ts';
+import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
+import { describeTls } from './tls-wall.ts';
 import { errorCode, networkErrorKind, type Exchange } from './wire.ts';
 
 export interface Classified {
@@ -17,11 +19,6 @@ export interface Classified {
   readonly status?: number;
 }
 
-/** JSON-RPC code for "unsupported protocol version" on 2026-07-28 (`data.supported`, `data.requested`). */
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-/** JSON-RPC code for "the client capabilities do not declare the required capability" (`data.requiredCapabilities`). */
-const MISSING_CLIENT_CAPABILITY = -32021;
-
 export function classifyError(what: string, error: unknown, exchange: Exchange | undefined): Classified {
   const wire = exchange?.error;
   if (wire) {
@@ -29,7 +26,7 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
       case 'unreachable':
         return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
       case 'tls':
-        return { failure: FailureClass.tls, detail: `${what}: TLS handshake failed (${wire.code})`, retryable: false };
+        return { failure: FailureClass.tls, detail: `${what}: ${describeTls(wire.code, exchange.tlsWall)}`, retryable: false };
       case 'timeout':
         return { failure: FailureClass.timeout, detail: `${what}: no complete answer within the request timeout`, retryable: true };
       case 'budget':
@@ -47,9 +44,10 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
         break;
     }
   }
-  const evidence = byRpcError(what, error, exchange);
-  if (evidence) return evidence;
   const status = httpStatusOf(error) ?? (exchange?.status !== null && exchange && exchange.status >= 300 ? exchange.status : undefined);
+  const rpc = rpcErrorOf(error, exchange);
+  const byCode = rpc ? classifyRpcError(what, rpc, exchange, status ?? exchange?.status ?? undefined) : null;
+  if (byCode) return byCode;
   if (status !== undefined) return classifyStatus(what, status, exchange);
 
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
@@ -58,12 +56,9 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
   const kind = networkErrorKind(error);
   if (kind === 'unreachable')
     return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${errorCode(error)})`, retryable: true };
-  if (kind === 'tls') return { failure: FailureClass.tls, detail: `${what}: TLS handshake failed (${errorCode(error)})`, retryable: false };
+  if (kind === 'tls') return { failure: FailureClass.tls, detail: `${what}: ${describeTls(errorCode(error), null)}`, retryable: false };
   if (kind === 'timeout') return { failure: FailureClass.timeout, detail: `${what}: timed out (${errorCode(error)})`, retryable: true };
 
-  if (error instanceof ProtocolError) {
-    return { failure: FailureClass.protocol, detail: `${what}: JSON-RPC error ${error.code}: ${oneLine(error.message)}`, retryable: false };
-  }
   if (error instanceof SdkError) {
     return { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}${answerShape(exchange)}`, retryable: false };
   }
@@ -85,7 +80,7 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
   if (status === 401 || status === 403) {
     // An auth wall is a failure, never "the server is up": a probe that treats 401 as healthy cannot
     // see an expired token, and the SDK keeps it out of era negotiation for the same reason.
-    const challenge = exchange?.wwwAuthenticate ? ` (WWW-Authenticate: ${oneLine(exchange.wwwAuthenticate, 120)})` : '';
+    const challenge = exchange?.wwwAuthenticate ? ` (${describeChallenge(exchange.wwwAuthenticate)})` : '';
     return {
       failure: FailureClass.auth,
       detail: `${what}: ${seen}${challenge} — check the credentials the canary sends`,
@@ -111,13 +106,51 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
       status,
     };
   }
-  const retryAfter = status === 429 && exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
+  // RFC 9110 §10.2.3: a 503 (maintenance) says when to come back as a 429 does; any status that carries it keeps it.
+  const retryAfter = exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
+  return {
+    failure: FailureClass.httpStatus,
+    detail: `${what}: ${seen}${retryAfter}${statusHint(status, exchange)}`,
+    retryable: status >= 500,
+    status,
+  };
+}
+
+function statusHint(status: number, exchange: Exchange | undefined): string {
   // A POST refused outright is most often the old HTTP+SSE transport's GET-only /sse endpoint.
-  const hint =
-    status === 405 && exchange?.httpMethod === 'POST'
-      ? ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)'
-      : '';
-  return { failure: FailureClass.httpStatus, detail: `${what}: ${seen}${retryAfter}${hint}`, retryable: status >= 500, status };
+  if (status === 405 && exchange?.httpMethod === 'POST')
+    return ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)';
+  // The 2025 SDKs' one-session transport answers a second initialize so: another client holds its only session.
+  if (
+    status === 400 &&
+    exchange?.rpcMethod === 'initialize' &&
+    exchange.rpcError?.code === -32600 &&
+    /already initialized/i.test(exchange.rpcError.message)
+  )
+    return ' — a server of one session only, which another client holds: the canary opens a fresh session on every run and needs its own';
+  return '';
+}
+
+/**
+ * A 401 challenge in a detail, cut like any server text; its `error` and `resource_metadata` (RFC 9728:
+ * where on-call finds the authorization server), read with the SDK's own parser, are kept whole when the
+ * cut dropped them (and its error_description).
+ */
+function describeChallenge(header: string): string {
+  const { resourceMetadataUrl, error, errorDescription } = extractWWWAuthenticateParams(
+    new Response(null, { headers: { 'www-authenticate': header } }),
+  );
+  const shown = oneLine(header, 160);
+  const kept = [
+    ...(error && !shown.includes(`"${error}"`) ? [`error: ${oneLine(error, 80)}`] : []),
+    ...(errorDescription && !shown.includes(errorDescription)
+      ? [`error_description: ${JSON.stringify(oneLine(errorDescription, 160))}`]
+      : []),
+    ...(resourceMetadataUrl && !shown.includes(resourceMetadataUrl.href)
+      ? [`resource_metadata: ${oneLine(resourceMetadataUrl.href, 400)}`]
+      : []),
+  ];
+  return `WWW-Authenticate: ${shown}${kept.map((k) => `; ${k}`).join('')}`;
 }
 
 /** ", application/json: \"the server's words\"": what the answer was, for any detail. */
@@ -131,41 +164,6 @@ function answerShape(x: Exchange | undefined, withStatus = true): string {
   const said = words ? `: ${JSON.stringify(oneLine(words, 200))}` : '';
   return withStatus ? (shape || said ? ` (${parts.join(', ')}${said})` : '') : `${shape}${said}`;
 }
-
-/**
- * JSON-RPC errors that name their cause, whether they came as a 200 or inside a 4xx: the class follows
- * the code, not the status.
- */
-function byRpcError(what: string, error: unknown, x: Exchange | undefined): Classified | null {
-  const code = error instanceof ProtocolError ? error.code : x?.rpcError?.code;
-  const data = (error instanceof ProtocolError ? error.data : x?.rpcError?.data) as Record<string, unknown> | undefined;
-  const message = error instanceof ProtocolError ? error.message : (x?.rpcError?.message ?? '');
-  if (code === MISSING_CLIENT_CAPABILITY) {
-    const caps =
-      data && typeof data.requiredCapabilities === 'object' && data.requiredCapabilities ? Object.keys(data.requiredCapabilities) : [];
-    const named = caps.length ? `the client capability ${caps.map((c) => oneLine(c, 40)).join(', ')}` : 'a client capability';
-    return {
-      failure: FailureClass.toolError,
-      detail: `${what}: the server requires ${named}, which the canary does not declare (-32021: ${oneLine(message, 160)}) — a canary tool must answer unattended`,
-      retryable: false,
-    };
-  }
-  if (code === UNSUPPORTED_PROTOCOL_VERSION) {
-    const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-    const offers = supported.length
-      ? `the server supports only ${supported.map((v) => oneLine(v, 40)).join(', ')}`
-      : 'the server does not support the requested revision';
-    return {
-      failure: FailureClass.revision,
-      detail: `${what}: ${offers}; the canary speaks ${SPOKEN} (-32022: ${oneLine(message, 160)})`,
-      retryable: false,
-    };
-  }
-  return null;
-}
-
-/** The revisions the canary's client speaks (the SDK's list), for revision details. */
-export const SPOKEN = [Revision.modern, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ');
 
 function httpStatusOf(error: unknown): number | undefined {
   for (let cur: unknown = error, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {

@@ -3,11 +3,13 @@
  * `auto` asks 2026-07-28 `server/discover` first and falls back to exactly one 2025-11-25
  * `initialize`; a pinned revision never falls back.
  */
+import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
 import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
 import { oneLine } from '../redact.ts';
-import { classifyError, classifyStatus, SPOKEN, type Classified } from './classify.ts';
+import { classifyError, classifyStatus, type Classified } from './classify.ts';
+import { describeRpcError, SPOKEN, supportedOf } from './rpc-error.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from './wire.ts';
 
@@ -57,7 +59,10 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     if (initSent) {
       // The SDK already fell back and sent the one `initialize`: never send a second. If discover had
       // failed rather than said "legacy", that first failure is the verdict, the initialize's context.
-      const discover = discoverFailure(o.wire.last('server/discover'));
+      const discoverX = o.wire.last('server/discover');
+      const mixed = erasMixed(discoverX, o.wire.last('initialize'), first);
+      if (mixed) return failed(step, mixed);
+      const discover = discoverFailure(discoverX);
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
     if (ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision) return failed(step, first);
@@ -86,11 +91,7 @@ function discoverFailure(x: Exchange | undefined): Classified | null {
   if (!x) return null;
   // The server offered only revisions the canary does not speak: that, not the fallback's answer, is
   // the cause (a server from the future, or one that dropped 2026-07-28).
-  const offered =
-    x.supportedVersions ??
-    (Array.isArray((x.rpcError?.data as { supported?: unknown })?.supported)
-      ? ((x.rpcError!.data as { supported: unknown[] }).supported.filter((v) => typeof v === 'string') as string[])
-      : null);
+  const offered = x.supportedVersions ?? (x.rpcError ? supportedOf(x.rpcError) : null);
   if (offered && offered.length > 0 && !offered.includes(Revision.modern)) {
     return {
       failure: FailureClass.revision,
@@ -102,34 +103,56 @@ function discoverFailure(x: Exchange | undefined): Classified | null {
   // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
   if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400)))
     return classifyStatus('discover', x.status, x);
-  if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) {
-    return {
-      failure: FailureClass.protocol,
-      retryable: false,
-      detail: `discover: JSON-RPC error ${x.rpcError.code}: ${oneLine(x.rpcError.message)}`,
-    };
-  }
+  // Any other JSON-RPC error is the server's own failure (server_error in a 2xx, its status class in a 4xx).
+  if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) return classifyError('discover', undefined, x);
   return null;
 }
 
 /**
- * A pinned revision the server does not speak is `revision` — when the answer shows an MCP server
- * (a JSON-RPC answer, or a protocol fault). A 4xx without JSON-RPC (a wrong path's 404 page) is
- * `http_status` as in auto mode; outages and auth walls keep their class.
+ * A pinned revision fails as `revision` only on evidence about revisions: the class says so already
+ * (the revision negotiated, `-32022`), or the answer is one of the other era — to a pinned 2026-07-28
+ * discover, the codes a 2025 server answers an unknown pre-initialize request with; to a pinned
+ * 2025-11-25 initialize, "method not found" (a server without initialize). Anything else keeps the class
+ * auto mode gives the same answer: an outage, a wall, a server error or a broken answer is not the
+ * revision's fault (a gateway whose backend is down answers -32603 "fetch failed" to either).
  */
 function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined): Classified {
-  const spokeJsonRpc = x?.rpcError !== null && x?.rpcError !== undefined;
-  const notSpoken =
-    c.failure === FailureClass.protocol ||
-    (c.failure === FailureClass.httpStatus &&
-      spokeJsonRpc &&
-      c.status !== undefined &&
-      c.status >= 400 &&
-      c.status < 500 &&
-      c.status !== 408 &&
-      c.status !== 429);
   if (c.failure === FailureClass.revision) return c;
-  return notSpoken ? { ...c, failure: FailureClass.revision, detail: `${c.detail} — the server does not speak the pinned ${setting}` } : c;
+  const code = x?.rpcError?.code;
+  if (code === undefined || (x?.status !== null && x?.status !== undefined && (x.status >= 500 || [401, 403, 408, 429].includes(x.status))))
+    return c;
+  const otherEra = setting === Revision.modern ? LEGACY_SIGNALS.has(code) : code === ProtocolErrorCode.MethodNotFound;
+  if (!otherEra) return c;
+  const like = setting === Revision.modern ? 'a 2025-era server' : 'a server without initialize (2026-07-28 only?)';
+  return {
+    ...c,
+    failure: FailureClass.revision,
+    detail: `${c.detail} — answered like ${like}: the server does not speak the pinned ${setting}`,
+  };
+}
+
+/**
+ * In auto mode, discover answered like a 2025 server and then initialize like a 2026-07-28-only one
+ * (`-32022` naming a modern revision, or no initialize at all): two eras behind one endpoint, replicas
+ * of a rollout behind one load balancer — not a server that speaks neither.
+ */
+function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, first: Classified): Classified | null {
+  if (!discover || !init?.rpcError) return null;
+  const legacyDiscover = discover.rpcError
+    ? LEGACY_SIGNALS.has(discover.rpcError.code)
+    : discover.status !== null && discover.status >= 400 && discover.status < 500;
+  if (!legacyDiscover) return null;
+  const modernOnly =
+    (init.rpcError.code === ProtocolErrorCode.UnsupportedProtocolVersion && supportedOf(init.rpcError).includes(Revision.modern)) ||
+    init.rpcError.code === ProtocolErrorCode.MethodNotFound;
+  if (!modernOnly) return null;
+  const said = (x: Exchange) =>
+    `HTTP ${x.status}${x.rpcError ? `: ${describeRpcError(x.rpcError)}` : x.serverWords ? `: ${JSON.stringify(oneLine(x.serverWords, 160))}` : ''}`;
+  return {
+    ...first,
+    failure: FailureClass.revision,
+    detail: `initialize: discover was answered like a 2025 server (${said(discover)}), then initialize like a 2026-07-28-only server (${said(init)}) — two protocol eras behind one endpoint (a rollout in progress?)`,
+  };
 }
 
 /** The session died between `initialize` and `notifications/initialized`: one fresh handshake. */

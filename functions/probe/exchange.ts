@@ -2,6 +2,7 @@
  * The record of one HTTP exchange — the evidence the classifier judges by — and how a network error
  * is read from the cause chain undici wraps it in.
  */
+import type { TlsWall } from './tls-wall.ts';
 
 export type WireErrorKind =
   'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'wrong_answer' | 'truncated' | 'other';
@@ -32,6 +33,16 @@ export interface Exchange {
   resumeFrom?: string | null;
   /** Content-Length as the server declared it (to describe a body cut short). */
   declaredLength?: number | null;
+  /** Where a TLS 1.2 `handshake_failure` stopped, when a watched second handshake could tell (tls-wall.ts). */
+  tlsWall?: TlsWall | null;
+  /** The methods of requests the server sent the client on this answer's stream (`elicitation/create`, …). */
+  serverRequests?: string[];
+  /** A 2026-07-28 result's `resultType` when it was not `complete` (`input_required`, `task`, …). */
+  resultType?: string | null;
+  /** That result's input requests (`input_required`), as `method (key)`. */
+  inputRequests?: string[] | null;
+  /** The JSON text of the message that answered a `tools/call`: its numbers as the server wrote them. */
+  answerText?: string | null;
   bytes: number;
 }
 

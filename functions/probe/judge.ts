@@ -112,6 +112,7 @@ function finish(
     probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
     warnings: [],
     traceId,
+    ...(a.checked ? { checked: a.checked } : {}),
   };
 }
 

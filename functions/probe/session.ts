@@ -40,6 +40,9 @@ export interface SessionOptions {
   readonly remainingMs: () => number;
 }
 
+/** Rounds of one multi-round-trip call before the SDK gives up: its own default, named. */
+const MAX_INPUT_ROUNDS = 10;
+
 /** SEP-1699 resumptions per stream: the SDK's default count; each waits the server's `retry`. */
 const MAX_RESUMPTIONS = 2;
 
@@ -71,8 +74,11 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
       mode: mode === 'auto' ? 'auto' : mode === 'modern' ? { pin: Revision.modern } : 'legacy',
       probe: { timeoutMs: o.timeoutMs, maxRetries: 0 },
     },
-    // A canary tool that asks for user input cannot serve an unattended agent: surface it, don't answer it.
-    inputRequired: { autoFulfill: false },
+    // 2026-07-28 multi-round-trip results as an agent's client runs them (SEP-2322): `requestState` alone
+    // is the same call again with that state echoed, after the SDK's pacing, within its round cap (and
+    // the call's maxTotalTimeout: the run's budget). Embedded input requests go to handlers the canary
+    // does not register — no user, no model, no roots — and fail typed, naming the request (rounds.ts).
+    inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
     // The SDK's own Ajv checks, compiled once per distinct outputSchema instead of once per run.
     jsonSchemaValidator: outputSchemaValidator,
     capabilities: {},

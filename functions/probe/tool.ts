@@ -6,6 +6,7 @@ import { FailureClass } from '../verdict.ts';
 import { oneLine } from '../redact.ts';
 import type { Classified } from './classify.ts';
 import { checkAnswer, textOf } from './expect.ts';
+import { shownName } from './names.ts';
 import type { Session } from './session.ts';
 
 export interface ToolOutcome {
@@ -14,34 +15,71 @@ export interface ToolOutcome {
   readonly failure?: Classified;
 }
 
+export interface CallContext {
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** What is left of the run's budget: the SDK's multi-round-trip retries stop within it. */
+  readonly remainingMs: () => number;
+  /** The JSON text of the answer as the wire read it (integers beyond 2^53 intact), after the call. */
+  readonly answerText: () => string | null | undefined;
+}
+
+/**
+ * `listings` are every tool `tools/list` named `wanted.name` (the SDK's list), `onWire` how many times
+ * the wire saw that name (the client drops a definition it cannot use). A call goes by name, so when a
+ * name is listed more than once the canary cannot know which definition it reaches: it calls only when
+ * every listing is read-only.
+ */
 export async function callCanaryTool(
   s: Session,
-  tool: Tool,
+  listings: readonly Tool[],
+  onWire: number,
   wanted: z.output<typeof CanaryTool>,
-  timeoutMs: number,
-  signal: AbortSignal,
+  c: CallContext,
 ): Promise<ToolOutcome> {
-  const a = tool.annotations;
-  if (a?.readOnlyHint !== true && !wanted.allowUnsafe) {
-    const why =
-      a?.destructiveHint === true ? 'is annotated destructiveHint: true' : a ? 'is not annotated readOnlyHint: true' : 'has no annotations';
-    const detail = `tools/call: not called — ${tool.name} ${why}. A canary calls read-only tools only; allow it with tool.allowUnsafe (--allow-unsafe-tool) if calling it is harmless`;
+  const tool = listings[0]!;
+  const name = shownName(tool.name);
+  const refused = wanted.allowUnsafe ? null : refusal(name, listings, onWire);
+  if (refused) {
+    const detail = `tools/call: not called — ${refused}. A canary calls read-only tools only; allow it with tool.allowUnsafe (--allow-unsafe-tool) if calling it is harmless`;
     return { detail, failure: { failure: FailureClass.unsafeTool, retryable: false, detail } };
   }
   // The listed definition goes along so the SDK checks structuredContent against its outputSchema.
   const result = await s.client.callTool(
     { name: tool.name, arguments: { ...wanted.arguments } },
-    { timeout: timeoutMs, signal, toolDefinition: tool },
+    { timeout: c.timeoutMs, signal: c.signal, toolDefinition: tool, maxTotalTimeout: Math.max(1, c.remainingMs()) },
   );
   const text = textOf(result);
   if (result.isError) {
-    const detail = `tools/call: ${tool.name} answered isError: ${oneLine(text || '(no text)', 200)}`;
+    const detail = `tools/call: ${name} answered isError: ${oneLine(text || '(no text)', 300)}`;
     return { detail, failure: { failure: FailureClass.toolError, retryable: false, detail } };
   }
-  const failed = checkAnswer(result, wanted);
+  const failed = checkAnswer(result, wanted, c.answerText());
   if (failed.length > 0) {
     const detail = `tools/call: ${failed.join('; ')}`;
     return { detail, failure: { failure: FailureClass.assertion, retryable: false, detail } };
   }
-  return { detail: `${tool.name} answered: ${JSON.stringify(oneLine(text, 80))}` };
+  return { detail: `${name} answered: ${JSON.stringify(oneLine(text, 80))}` };
+}
+
+function refusal(name: string, listings: readonly Tool[], onWire: number): string | null {
+  if (listings.length > 1 || onWire > listings.length) {
+    if (onWire <= listings.length && listings.every((t) => t.annotations?.readOnlyHint === true)) return null;
+    const each = listings.map((t) => annotationWords(t.annotations)).join('; ');
+    const dropped =
+      onWire > listings.length ? `; ${onWire - listings.length} more the client dropped as unusable, annotations unknown` : '';
+    return `tools/list names ${name} ${Math.max(onWire, listings.length)} times (${each}${dropped}), and a call by name may reach any of them: the canary calls a name listed more than once only when every listing is annotated readOnlyHint: true`;
+  }
+  const a = listings[0]!.annotations;
+  if (a?.readOnlyHint === true) return null;
+  return `${name} ${a?.destructiveHint === true ? 'is annotated destructiveHint: true' : a ? 'is not annotated readOnlyHint: true' : 'has no annotations'}`;
+}
+
+function annotationWords(a: Tool['annotations']): string {
+  if (!a) return 'no annotations';
+  const words = [
+    a.readOnlyHint === true ? 'readOnlyHint: true' : 'not readOnlyHint',
+    ...(a.destructiveHint === true ? ['destructiveHint: true'] : []),
+  ];
+  return words.join(', ');
 }

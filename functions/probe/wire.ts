@@ -16,6 +16,8 @@ import type { Socket } from 'node:net';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { errorCode, networkErrorKind, type Exchange } from './exchange.ts';
+import { acceptInterimResponses } from './interim.ts';
+import { diagnoseHandshakeFailure, isHandshakeFailure, serverAlert } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, type Exchange, type WireErrorKind } from './exchange.ts';
 
@@ -35,17 +37,21 @@ export interface WireOptions {
 }
 
 /**
- * The sockets each wire's requests open, found through Node's `net.client.socket` channel and the
- * async context of the request that opened them. Destroying the pool does not end a connect still in
- * progress: a server that never completes the TCP handshake kept the process alive ~10 s after the
- * verdict. `close()` destroys what this wire opened, and nothing of a run beside it.
+ * The sockets each wire's requests open, found through Node's `net.client.socket` channel (every TCP
+ * connect, one still in progress included) and undici's `undici:client:connected` channel (TLS sockets
+ * too, once connected), and the async context of the request that opened them. Destroying the pool does
+ * not end a connect still in progress: a server that never completes the TCP handshake kept the process
+ * alive ~10 s after the verdict. `close()` destroys what this wire opened, and nothing of a run beside it.
+ * A connected socket is also where two things only the socket shows are seen: an unsolicited `100
+ * Continue` (interim.ts) and a TLS 1.3 alert that arrives after the handshake (`certificate_required`).
  */
-const socketOwner = new AsyncLocalStorage<Set<Socket>>();
+const socketOwner = new AsyncLocalStorage<Connections>();
 let socketsTracked = false;
 function trackSockets(): void {
   if (socketsTracked) return;
   socketsTracked = true;
-  subscribe('net.client.socket', (m) => socketOwner.getStore()?.add((m as { socket: Socket }).socket));
+  subscribe('net.client.socket', (m) => socketOwner.getStore()?.adopt((m as { socket: Socket }).socket));
+  subscribe('undici:client:connected', (m) => socketOwner.getStore()?.connected((m as { socket: Socket }).socket));
 }
 
 /** The part of undici's Dispatcher the wire uses. */
@@ -61,6 +67,8 @@ interface Pool {
 export class Connections {
   private pool: Promise<Pool | undefined> | undefined;
   private readonly sockets = new Set<Socket>();
+  /** TLS alerts the server sent on connected sockets, in order (the socket error undici reports is often only "other side closed"). */
+  readonly tlsAlerts: string[] = [];
 
   constructor(
     private readonly connectTimeoutMs: number,
@@ -76,7 +84,22 @@ export class Connections {
     // request at once: without one turn of the event loop each run opened a second connection (a second
     // TCP and TLS handshake on the run's critical path, npm run bench).
     if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
-    return socketOwner.run(this.sockets, () => base(url, { ...init, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
+    return socketOwner.run(this, () => base(url, { ...init, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
+  }
+
+  adopt(socket: Socket): void {
+    this.sockets.add(socket);
+  }
+
+  /** A socket undici connected for these requests, before its first request is written. */
+  connected(socket: Socket): void {
+    this.sockets.add(socket);
+    acceptInterimResponses(socket);
+    if ('encrypted' in socket) {
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code && serverAlert(e.code)) this.tlsAlerts.push(e.code);
+      });
+    }
   }
 
   /** Closes every socket these requests opened, a connect still in progress included. */
@@ -142,10 +165,17 @@ export class Wire {
     const why = (e: unknown) => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
 
     let response: Response;
+    const alertsBefore = this.connections.tlsAlerts.length;
     try {
       response = await this.connections.send(this.baseFetch, url, { ...init, signal });
     } catch (e) {
-      exchange.error = { kind: why(e), code: errorCode(e) };
+      // A TLS alert the socket saw names the failure better than the close that followed it.
+      const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
+      exchange.error =
+        alert && !timeout.aborted && !this.options.budget.aborted ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
+      if (exchange.error.kind === 'tls' && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {
+        exchange.tlsWall = await diagnoseHandshakeFailure(new URL(url), this.options.timeoutMs, this.options.budget);
+      }
       throw e;
     }
     exchange.status = response.status;

@@ -136,18 +136,23 @@ describe('answers that are not MCP', () => {
     expect(v.durationMs).toBeLessThan(2_500);
   });
 
-  it('a JSON-RPC error to discover and to initialize → failed/protocol, judged by the first', async () => {
+  it('a JSON-RPC error to discover and to initialize → failed/server_error (a valid answer, not protocol), judged by the first', async () => {
     const { v, received } = await judgeFault((_q, res, rx) => rpcError(res, 200, rx.rpcId, -32603, 'database is down'));
-    expectVerdict(v, 'failed', 'protocol', /^discover: .*database is down.*initialize also failed/);
+    expectVerdict(v, 'failed', 'server_error', /^discover: .*-32603 \(internal error\): "database is down".*initialize also failed/);
     expect(received).toEqual(['server/discover', 'initialize']);
   });
 
-  it('a JSON-RPC error to tools/list → failed/protocol', async () => {
+  it('a JSON-RPC error to tools/list → failed/server_error with its code and words', async () => {
     const endpoint = modernEndpoint({ tools: [] });
     const { v } = await judgeFault((req, res, rx) =>
       rx.rpcMethod === 'tools/list' ? rpcError(res, 200, rx.rpcId, -32603, 'index unavailable') : endpoint(req, res, rx),
     );
-    expectVerdict(v, 'failed', 'protocol', /tools\/list: JSON-RPC error -32603: index unavailable/);
+    expectVerdict(
+      v,
+      'failed',
+      'server_error',
+      /tools\/list: the server answered JSON-RPC error -32603 \(internal error\): "index unavailable"/,
+    );
   });
 
   it('an SSE answer with a malformed event, then the end of the stream → failed/protocol (not a slow server)', async () => {
@@ -317,7 +322,7 @@ describe('tools', () => {
     expectVerdict(v, 'failed', 'assertion', /outputSchema/);
   });
 
-  it('a result with resultType "input_required" → failed/tool_error: a canary tool must answer unattended', async () => {
+  it('a result with resultType "input_required" asking for elicitation → failed/tool_error naming the request: a canary tool must answer unattended', async () => {
     const { v } = await judgeFault((req, res, rx) => {
       if (rx.rpcMethod === 'tools/call') {
         return rpcResult(res, rx.rpcId, {
@@ -329,7 +334,12 @@ describe('tools', () => {
       }
       return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);
     });
-    expectVerdict(v, 'failed', 'tool_error', /input_required/);
+    expectVerdict(
+      v,
+      'failed',
+      'tool_error',
+      /asked for user input \(elicitation\) — input_required: elicitation\/create \("confirm"\) — which the canary cannot grant/,
+    );
   });
 
   it('a tool without annotations → inconclusive/unsafe_tool, never called', async () => {
@@ -389,12 +399,12 @@ describe('secrets', () => {
   });
 
   it('a secret echoed across the point where a detail is cut → not even its head is left', async () => {
-    // The answer check shows 79 characters of the text and an ellipsis; the cut falls inside the token.
+    // The answer check shows 299 characters of the text and an ellipsis; the cut falls inside the token.
     const echo: FaultHandler = (req, res, rx) => {
       if (rx.rpcMethod === 'tools/call')
         return rpcResult(res, rx.rpcId, {
           resultType: 'complete',
-          content: [{ type: 'text', text: `${'x'.repeat(66)}${req.headers.authorization}` }],
+          content: [{ type: 'text', text: `${'x'.repeat(286)}${req.headers.authorization}` }],
           structuredContent: { rate: 1.08 },
         });
       return modernEndpoint({ tools: [readOnlyRateTool] })(req, res, rx);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
 import { judge } from '../../functions/probe/judge.ts';
 import { failureClasses } from '../../functions/verdict.ts';
-import { modernEndpoint, readOnlyRateTool, rpcResult, selfSignedCert, startFaultServer } from '../support/faults.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, selfSignedCert, startFaultServer } from '../support/faults.ts';
 import { freePort } from '../support/moto.ts';
 import { target } from './helpers.ts';
 
@@ -119,6 +119,23 @@ describe('failure classes', () => {
       const v = await judge(target(server.url, { revision: '2026-07-28' }));
       expect(v).toMatchObject({ outcome: 'failed', failure: 'revision' });
       seen.add(v.failure!);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('classifies a gateway whose backend is down (initialize → -32603 "fetch failed") as server_error, pinned or auto', async () => {
+    const server = await startFaultServer((_q, res, rx) => {
+      if (rx.rpcMethod === 'server/discover') return rpcError(res, 400, null, -32000, 'Bad Request: Server not initialized');
+      rpcError(res, 200, rx.rpcId, -32603, 'fetch failed');
+    });
+    try {
+      for (const revision of ['auto', '2025-11-25'] as const) {
+        const v = await judge(target(server.url, { revision }));
+        expect(v).toMatchObject({ outcome: 'failed', failure: 'server_error' });
+        expect(v.detail).toMatch(/^initialize: the server answered JSON-RPC error -32603 \(internal error\): "fetch failed"/);
+        seen.add(v.failure!);
+      }
     } finally {
       await server.close();
     }

@@ -47,9 +47,12 @@ describe('classify', () => {
 
   it('classifies SDK timeouts, JSON-RPC errors and -32022', () => {
     expect(classifyError('x', new SdkError(SdkErrorCode.RequestTimeout, 'timed out'), undefined).failure).toBe('timeout');
-    expect(classifyError('x', new ProtocolError(-32603, 'boom'), undefined)).toMatchObject({
-      failure: 'protocol',
-      detail: 'x: JSON-RPC error -32603: boom',
+    expect(
+      classifyError('x', new ProtocolError(-32603, 'boom'), exchange({ status: 200, rpcError: { code: -32603, message: 'boom' } })),
+    ).toMatchObject({
+      failure: 'server_error',
+      detail:
+        'x: the server answered JSON-RPC error -32603 (internal error): "boom" — the MCP server, or what is behind it, failed this step',
     });
     expect(classifyError('x', new ProtocolError(-32022, 'unsupported'), undefined).failure).toBe('revision');
   });
