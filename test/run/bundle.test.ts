@@ -104,7 +104,7 @@ describe('the built Lambda bundle', () => {
     expect(runRecords.map((r) => `${r.message} ${r.target}`).sort()).toEqual(['mcp-canary run rates-dead', 'mcp-canary run rates-prod']);
     expect(child.stdout + child.stderr).not.toContain(token);
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-    expect(await listMetrics(home, 'McpCanary')).toHaveLength(2);
+    expect(await listMetrics(home, 'McpCanary')).toHaveLength(3); // two targets and the probe region's RunDuration
     expect(await readRuns(home, 'McpCanary', 'rates-prod')).toMatchObject({ runs: 1, worst: 0 });
     expect(await readRuns(home, 'McpCanary', 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
 

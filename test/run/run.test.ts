@@ -48,8 +48,8 @@ describe('a healthy target', () => {
     const [record] = records(lines);
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
     expect(await readRuns(home, NAMESPACE, 'rates-modern')).toEqual({ runs: 1, worst: 0 });
-    expect(await listMetrics(home, NAMESPACE)).toEqual(['Verdict Target=rates-modern']);
-    // Latency per region lives in the run record, not in a metric.
+    // One metric per target, and one per probe region for the dashboard's latency (no alarm reads it).
+    expect(await listMetrics(home, NAMESPACE)).toEqual([`RunDuration ProbeRegion=${PROBE_REGION}`, 'Verdict Target=rates-modern']);
     expect(record!.verdict.durationMs).toBeGreaterThan(0);
     expect(record!.scheduledFor).toBe(new Date(Math.floor(Date.parse(record!.startedAt) / 60_000) * 60_000).toISOString());
     expect(await listMetrics(cloudWatchAt(moto.endpoint, PROBE_REGION), NAMESPACE)).toEqual([]);
@@ -118,7 +118,7 @@ describe('a group of targets', () => {
           .at(-1),
       ).toBe('rates-hanging');
       const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-      expect(await listMetrics(home, NAMESPACE)).toHaveLength(3);
+      expect(await listMetrics(home, NAMESPACE)).toHaveLength(4);
       for (const [target, value] of [
         ['rates-hanging', 1],
         ['rates-modern', 0],
@@ -201,6 +201,7 @@ describe('a group of targets', () => {
     expect(records(lines).find((r) => r.target === 'targets[1]')!.verdict.detail).toMatch(/targets\[1\]\.name is required/);
     // A nameless target is logged but not published: no alarm could watch a `targets[1]` metric.
     expect(await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE)).toEqual([
+      `RunDuration ProbeRegion=${PROBE_REGION}`,
       'Verdict Target=rates-modern',
       'Verdict Target=rates-typo',
     ]);
