@@ -89,10 +89,25 @@ describe('a target that is down', () => {
 });
 
 describe('a group of targets', () => {
-  it('judges them concurrently: an endpoint that never answers does not hold back the others', async () => {
-    // Prepare
+  it('judges them concurrently: an endpoint that never answers holds back neither the others nor their datapoints', async () => {
+    // Prepare: note when each PutMetricData leaves, and for which targets
     const hanging = await startHangingServer();
     const lines: string[] = [];
+    const cloudWatch = cloudWatchAt(moto.endpoint, HOME_REGION);
+    const puts: Array<{ targets: string[]; loggedBefore: string[] }> = [];
+    cloudWatch.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutMetricDataCommand') {
+          const data = (args.input as { MetricData: Array<{ MetricName: string; Dimensions: Array<{ Value: string }> }> }).MetricData;
+          puts.push({
+            targets: data.filter((d) => d.MetricName === 'Verdict').map((d) => d.Dimensions[0]!.Value),
+            loggedBefore: records(lines).map((r) => r.target),
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
     try {
       // Act
       const summary = await run(
@@ -103,7 +118,7 @@ describe('a group of targets', () => {
             { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
           ],
         },
-        motoRunDeps(moto.endpoint, lines),
+        motoRunDeps(moto.endpoint, lines, { cloudWatch, publish: { windowMs: 2_000 } }),
       );
       // Assess
       expect(summary.verdicts).toEqual([
@@ -117,6 +132,9 @@ describe('a group of targets', () => {
           .map((r) => r.target)
           .at(-1),
       ).toBe('rates-hanging');
+      // The healthy ones' datapoints went out in a wave of their own, before the hanging one had a verdict.
+      expect(puts.map((p) => p.targets.sort())).toEqual([['rates-legacy', 'rates-modern'], ['rates-hanging']]);
+      expect(puts[0]!.loggedBefore).not.toContain('rates-hanging');
       const home = cloudWatchAt(moto.endpoint, HOME_REGION);
       expect(await listMetrics(home, NAMESPACE)).toHaveLength(4);
       for (const [target, value] of [
