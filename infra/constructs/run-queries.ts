@@ -70,7 +70,7 @@ function queryString(lines: readonly string[]): QueryString {
   const limit = arg('limit');
   return new QueryString({
     filterStatements: lines.filter((l) => l.startsWith('filter ')).map((l) => l.slice('filter '.length)),
-    stats: arg('stats'),
+    statsStatements: lines.filter((l) => l.startsWith('stats ')).map((l) => l.slice('stats '.length)),
     sort: arg('sort'),
     limit: limit === undefined ? undefined : Number(limit),
   });
