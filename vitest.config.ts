@@ -9,6 +9,7 @@ const INTEGRATION = [
   'test/brief/moto.test.ts', // moto_server
   'test/run/bundle.test.ts', // moto_server
   'test/run/handler.test.ts', // moto_server
+  'test/run/ledger.test.ts', // moto_server (DynamoDB and CloudWatch)
   'test/run/run.test.ts', // moto_server
   'test/run/secrets.test.ts', // moto_server
   'test/infra/synth-cli.test.ts', // cfn-lint

@@ -12,6 +12,8 @@ import { partitionOf } from './regions.ts';
 export const EnvVar = {
   homeRegion: 'MCP_CANARY_HOME_REGION',
   namespace: 'MCP_CANARY_NAMESPACE',
+  /** The DynamoDB table of the run ledger (functions/run/ledger.ts), in the probe region. Unset: every delivery runs. */
+  runLedger: 'MCP_CANARY_RUN_LEDGER',
   /** Set by the Lambda runtime: the region this copy of the function probes from. */
   probeRegion: 'AWS_REGION',
 } as const;
@@ -23,6 +25,8 @@ export interface RunEnv {
   readonly namespace: string;
   /** The region the function runs in: the run record's `probeRegion`, where secrets are read by name. */
   readonly probeRegion: string;
+  /** The run ledger's table: one run per schedule and period, whatever AWS delivers twice. @default - none */
+  readonly runLedgerTable?: string;
 }
 
 export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
@@ -44,5 +48,6 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
       `Environment variable ${EnvVar.namespace} is not a valid CloudWatch namespace: it ${problem} (or unset it for ${DEFAULT_NAMESPACE}).`,
     );
   }
-  return { homeRegion, namespace: ns, probeRegion };
+  const runLedgerTable = env[EnvVar.runLedger]?.trim() || undefined;
+  return { homeRegion, namespace: ns, probeRegion, ...(runLedgerTable ? { runLedgerTable } : {}) };
 }

@@ -1,8 +1,11 @@
 /**
  * Run records → CloudWatch custom metrics in the home region, in as few PutMetricData calls as the API
- * allows. Throttling and network failures are retried with backoff, but only while the run's deadline
- * leaves room: a publish that still fails is reported to the caller (who logs it), never thrown — a throw
- * would make the scheduler retry the whole run and count it twice.
+ * allows. A failed put is retried with backoff only when it was certainly NOT stored, and only while the
+ * run's deadline leaves room: PutMetricData has no idempotency token, so a put retried after a timeout,
+ * a 5xx or a reset (when the datum may already be stored) could count its region twice in a period — and
+ * a region counted twice moves the alarms (a duplicated healthy region resolves a page; a duplicated
+ * failing one reaches the quorum alone). A datum lost that way is a region missing one period, which the
+ * alarms tolerate. A publish that fails is reported to the caller (who logs it), never thrown.
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { Dimension, MetricName, verdictValue, type RunRecord } from './schema.ts';
@@ -33,6 +36,45 @@ export function metricData(record: RunRecord): MetricDatum[] {
   ];
 }
 
+/** PutMetricData takes at most 150 distinct values in one datum's `Values`. */
+export const MAX_VALUES_PER_DATUM = 150;
+
+/**
+ * The fleet-level datum of one probe region for these records: every run's duration, as one datum per
+ * 150 values (`Values`/`Counts`, so percentiles stay exact). One metric per probe region however many
+ * targets: the dashboard's per-region latency and run count, without Logs Insights scans.
+ */
+export function regionData(records: readonly RunRecord[]): MetricDatum[] {
+  const byPeriod = new Map<string, Map<string, Map<number, number>>>();
+  for (const r of records) {
+    const regions = byPeriod.get(r.scheduledFor) ?? new Map<string, Map<number, number>>();
+    const counts = regions.get(r.probeRegion) ?? new Map<number, number>();
+    const ms = Math.max(0, Math.round(r.verdict.durationMs));
+    counts.set(ms, (counts.get(ms) ?? 0) + 1);
+    regions.set(r.probeRegion, counts);
+    byPeriod.set(r.scheduledFor, regions);
+  }
+  const out: MetricDatum[] = [];
+  for (const [period, regions] of byPeriod) {
+    for (const [region, counts] of regions) {
+      const pairs = [...counts];
+      for (let i = 0; i < pairs.length; i += MAX_VALUES_PER_DATUM) {
+        const slice = pairs.slice(i, i + MAX_VALUES_PER_DATUM);
+        out.push({
+          MetricName: MetricName.runDuration,
+          Dimensions: [{ Name: Dimension.probeRegion, Value: region }],
+          Timestamp: new Date(period),
+          Values: slice.map(([v]) => v),
+          Counts: slice.map(([, n]) => n),
+          Unit: 'Milliseconds',
+          StorageResolution: 60,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 export interface PublishOptions {
   readonly namespace: string;
   /** Wall-clock ms (as `now()` returns) after which no attempt is made. */
@@ -55,7 +97,7 @@ export interface PublishResult {
 }
 
 export async function publishRuns(client: CloudWatchClient, records: readonly RunRecord[], opts: PublishOptions): Promise<PublishResult> {
-  const data = records.flatMap(metricData);
+  const data = [...records.flatMap(metricData), ...regionData(records)];
   const batches: MetricDatum[][] = [];
   for (let i = 0; i < data.length; i += MAX_DATUMS_PER_CALL) batches.push(data.slice(i, i + MAX_DATUMS_PER_CALL));
   const results = await Promise.all(batches.map((batch) => putWithRetry(client, batch, opts)));
@@ -87,7 +129,7 @@ async function putWithRetry(
       return { attempts: attempt, error: null };
     } catch (e) {
       lastError = describe(e);
-      if (!isRetryable(e)) return { attempts: attempt, error: lastError };
+      if (!certainlyNotStored(e)) return { attempts: attempt, error: lastError };
       const capped = Math.min(PUBLISH_BASE_DELAY_MS * 2 ** (attempt - 1), PUBLISH_MAX_DELAY_MS);
       const delayMs = Math.round(capped / 2 + random() * (capped / 2));
       if (opts.deadlineAt - now() - delayMs < MIN_ATTEMPT_MS) return { attempts: attempt, error: lastError };
@@ -104,33 +146,25 @@ const THROTTLING = new Set([
   'RequestLimitExceeded',
   'RequestThrottledException',
 ]);
-/** The socket errors the SDK itself treats as transient (timeouts, resets, DNS hiccups). */
-const NETWORK = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-]);
+/** Socket errors that happen before a request is sent: no connection was made, so nothing was stored. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. */
+const CONNECT_TIMEOUT = /did not establish a connection/;
 
 /**
- * Throttling, 5xx and socket errors are worth another try. A 4xx like AccessDenied answers the same
- * way again, and so does an error with no answer at all that is not a socket error (no credentials,
- * a bad endpoint): retrying those would only spend the run's budget.
+ * A put is retried only when it certainly was not stored: the service refused it for throttling (it
+ * answered, and stored nothing), or the request never reached it (no connection). Everything else that
+ * might pass on a retry — a 5xx, a reset, a timeout after the request went out, an abort — may have
+ * been stored already, and a second copy would count the region twice; it is reported, not retried.
+ * A 4xx like AccessDenied would answer the same way again, so it is not retried either.
  */
-export function isRetryable(e: unknown): boolean {
-  const err = e as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } } | null;
+export function certainlyNotStored(e: unknown): boolean {
+  const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } } | null;
   if (err?.name && THROTTLING.has(err.name)) return true;
-  if (err?.$retryable) return true;
   const status = err?.$metadata?.httpStatusCode;
-  if (status !== undefined) return status === 429 || status >= 500;
-  return NETWORK.has(err?.code ?? '') || NETWORK.has(err?.name ?? '');
+  if (status !== undefined) return status === 429;
+  if (NOT_CONNECTED.has(err?.code ?? '')) return true;
+  return err?.name === 'TimeoutError' && CONNECT_TIMEOUT.test(err.message ?? '');
 }
 
 function describe(e: unknown): string {

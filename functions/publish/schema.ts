@@ -11,10 +11,14 @@ import type { Verdict } from '../verdict.ts';
  * region's run adds one datapoint to it, stamped with the period the run was *scheduled* for, so:
  * - `Sum` is the number of regions that failed in the period (plus a fraction, below);
  * - `SampleCount` is the number of regions that reported a run: the heartbeat.
- * Latency per region lives in the run records (`verdict.durationMs`, Logs Insights), not in a metric.
+ *
+ * Per region, one fleet-level metric, `RunDuration` (dimension `ProbeRegion` only: one metric per probe
+ * region, not per target·region): every run's `verdict.durationMs`. The dashboard reads latency and the
+ * runs reported per region from it instead of scanning the run log with Logs Insights on every refresh.
+ * No alarm reads it.
  */
-export const MetricName = { verdict: 'Verdict' } as const;
-export const Dimension = { target: 'Target' } as const;
+export const MetricName = { verdict: 'Verdict', runDuration: 'RunDuration' } as const;
+export const Dimension = { target: 'Target', probeRegion: 'ProbeRegion' } as const;
 
 /**
  * A run that is worth a ticket but not a page (degraded, inconclusive, or healthy with a warning such

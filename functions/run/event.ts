@@ -67,10 +67,15 @@ function describe(v: unknown): string {
  * payload without a usable scheduled time (a manual test invoke) falls back to the run's start.
  */
 export function scheduledPeriodStart(event: unknown, startedAtMs: number): Date {
-  const e = (event ?? {}) as { scheduledTime?: unknown; periodSeconds?: unknown };
-  const periodMs =
-    (typeof e.periodSeconds === 'number' && Number.isInteger(e.periodSeconds) && e.periodSeconds >= 60 ? e.periodSeconds : 60) * 1000;
+  const e = (event ?? {}) as { scheduledTime?: unknown };
+  const periodMs = periodSecondsOf(event) * 1000;
   const scheduled = typeof e.scheduledTime === 'string' ? Date.parse(e.scheduledTime) : NaN;
   const at = Number.isFinite(scheduled) ? scheduled : startedAtMs;
   return new Date(Math.floor(at / periodMs) * periodMs);
+}
+
+/** The schedule's period in seconds (`periodSeconds`, at least 60); 60 when the payload has none. */
+export function periodSecondsOf(event: unknown): number {
+  const p = ((event ?? {}) as { periodSeconds?: unknown }).periodSeconds;
+  return typeof p === 'number' && Number.isInteger(p) && p >= 60 ? p : 60;
 }

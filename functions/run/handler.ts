@@ -2,14 +2,16 @@
  * The Lambda that EventBridge Scheduler invokes in every probe region, once per period, with
  * `{ "targets": [ ... ] }`. Thin on purpose: environment and SDK clients are set up once per container,
  * the run does the work. It throws only for a broken payload envelope (a deploy mistake, no target to
- * name); a down, slow or misconfigured target is a verdict, never a throw, because a throw would be
- * retried and counted twice.
+ * name); a down, slow or misconfigured target is a verdict, and a duplicate delivery is a logged skip,
+ * never a throw: a throw dead-letters the event and alarms the canary owner.
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { readRunEnv } from '../config/env.ts';
 import { perRegion } from '../per-region.ts';
+import { dynamoRunLedger, EVERY_DELIVERY_RUNS } from './ledger.ts';
 import { run, type RunSummary } from './run.ts';
 import { SecretReader } from './secrets.ts';
 
@@ -19,13 +21,26 @@ export interface InvocationContext {
 }
 
 const env = readRunEnv();
-// One attempt per send: publishRuns retries itself, within the run's deadline; SDK retries on top would multiply.
-const cloudWatch = new CloudWatchClient({ region: env.homeRegion, maxAttempts: 1 });
+// One attempt per send: publishRuns retries itself, and only puts that were certainly not stored (a retry
+// of a stored datum would count its region twice). The connection timeout makes "never connected" an
+// error it can recognise as such.
+const cloudWatch = new CloudWatchClient({ region: env.homeRegion, maxAttempts: 1, requestHandler: { connectionTimeout: 1_000 } });
+// The ledger is in the probe region; short timeouts keep the claim inside the secret-read window.
+const ledger = env.runLedgerTable
+  ? dynamoRunLedger({
+      tableName: env.runLedgerTable,
+      client: new DynamoDBClient({
+        region: env.probeRegion,
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 500, requestTimeout: 1_200 },
+      }),
+    })
+  : EVERY_DELIVERY_RUNS;
 const secrets = new SecretReader(
   { secretsManager: perRegion((region) => new SecretsManagerClient({ region })), ssm: perRegion((region) => new SSMClient({ region })) },
   { defaultRegion: env.probeRegion },
 );
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<RunSummary> {
-  return run(event, { ...env, cloudWatch, secrets, remainingMs: context?.getRemainingTimeInMillis() });
+  return run(event, { ...env, cloudWatch, secrets, ledger, remainingMs: context?.getRemainingTimeInMillis() });
 }

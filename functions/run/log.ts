@@ -26,6 +26,19 @@ export interface PublishFailedRecord {
   readonly errors: readonly string[];
 }
 
+export const RUN_SKIPPED_MESSAGE = 'mcp-canary run skipped' as const;
+
+/** Logged when a delivery judged nothing: a duplicate of a run already claimed, or a run no claim could be made for. */
+export interface RunSkippedRecord {
+  readonly message: typeof RUN_SKIPPED_MESSAGE;
+  readonly probeRegion: string;
+  /** The period the delivery was scheduled for. */
+  readonly scheduledFor: string;
+  readonly targets: readonly string[];
+  readonly reason: 'duplicate-running' | 'duplicate-done' | 'unclaimed';
+  readonly detail: string;
+}
+
 export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date, scheduledFor: Date): RunRecord {
   return {
     message: RUN_RECORD_MESSAGE,

@@ -1,23 +1,36 @@
 /**
- * One scheduled run: for every target of the payload, concurrently, read its credentials, judge it
- * under a hard deadline and log its verdict at once; then publish all verdicts in one PutMetricData
- * (per 1000 datums) to the home region. Nothing here throws because a target is down, slow or
- * misconfigured: each target ends in a Verdict, and each Verdict reaches the log and the metrics.
- * Keeps no state between runs (the secret cache lives in the SecretReader the handler owns).
+ * One scheduled run: claim the period in the run ledger (so a duplicate delivery counts nothing), then
+ * for every target of the payload, concurrently, read its credentials, judge it under a hard deadline,
+ * log its verdict at once and hand its datapoint to the wave publisher, which sends it to the home
+ * region within a second or so (a slow target delays only itself). Nothing here throws because a
+ * target is down, slow or misconfigured: each target ends in a Verdict, and each Verdict reaches the
+ * log and the metrics. Keeps no state between runs (the secret cache lives in the SecretReader the
+ * handler owns; the ledger lives in DynamoDB).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { OAuthSecrets } from '../auth/token.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError } from '../errors.ts';
 import { judge as judgeTarget } from '../probe/judge.ts';
-import { publishRuns, type PublishOptions } from '../publish/metrics.ts';
+import type { PublishOptions } from '../publish/metrics.ts';
 import type { RunRecord } from '../publish/schema.ts';
+import { WavePublisher } from '../publish/waves.ts';
 import { oneLine, Redactor, secretsOf } from '../redact.ts';
 import { newTraceId } from '../trace.ts';
 import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
 import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
-import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
-import { logRecord, PUBLISH_FAILED_MESSAGE, runRecord, stdoutLine, type LogLine, type PublishFailedRecord } from './log.ts';
+import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
+import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
+import {
+  logRecord,
+  PUBLISH_FAILED_MESSAGE,
+  RUN_SKIPPED_MESSAGE,
+  runRecord,
+  stdoutLine,
+  type LogLine,
+  type PublishFailedRecord,
+  type RunSkippedRecord,
+} from './log.ts';
 import { SECRET_READ_TIMEOUT_MS, type ResolvedHeaders } from './secrets.ts';
 
 export interface RunDeps {
@@ -37,18 +50,17 @@ export interface RunDeps {
   /** Wall clock in ms. @default - Date.now */
   readonly now?: () => number;
   /** Backoff hooks for tests. @default - real timers */
-  readonly publish?: Pick<PublishOptions, 'sleep' | 'random'>;
+  readonly publish?: Pick<PublishOptions, 'sleep' | 'random'> & { readonly windowMs?: number };
+  /** Counts each scheduled run once per period. @default - EVERY_DELIVERY_RUNS (no ledger) */
+  readonly ledger?: RunLedger;
 }
 
 /** What the handler returns: enough to read in the console, nothing secret. */
 export interface RunSummary {
   readonly verdicts: ReadonlyArray<{ readonly target: string; readonly outcome: Outcome; readonly failure: Failure | null }>;
   readonly published: boolean;
-}
-
-interface Judged {
-  readonly record: RunRecord;
-  readonly publish: boolean;
+  /** Set when this delivery did nothing: another one holds the period's claim, or no claim could be made. */
+  readonly skipped?: RunSkippedRecord['reason'];
 }
 
 export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
@@ -59,41 +71,84 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const maxBudgetMs = Math.max(0, ...planned.map((p) => (p.valid ? p.target.budgetMs : 0)));
   const lambdaEndsAt = deps.remainingMs === undefined ? Infinity : started + deps.remainingMs - RETURN_MARGIN_MS;
   const deadlineAt = Math.min(started + runBudgetMs(maxBudgetMs), lambdaEndsAt);
+  const scheduledFor = scheduledPeriodStart(event, started);
+  const identity: RunIdentity = {
+    period: scheduledFor.toISOString(),
+    periodSeconds: periodSecondsOf(event),
+    targets: planned.map(nameOf).sort(),
+  };
+  // Secrets are read while the ledger claim is made, in the same window: the claim never costs budget.
+  const secretsBy = new Map(planned.map((p) => [p, p.valid ? deps.secrets.resolve(p.target) : undefined]));
+  for (const read of secretsBy.values()) read?.catch(() => undefined);
   const ctx: TargetContext = {
     deps,
     now,
     log,
-    scheduledFor: scheduledPeriodStart(event, started),
+    scheduledFor,
     judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
+    secretsBy,
+    secretsEndAt: started + SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS,
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
     timeoutHint: lambdaTimeoutSeconds(maxBudgetMs),
   };
 
-  const judged = await Promise.all(planned.map((p) => judgeOne(p, ctx)));
+  const outcome = await (deps.ledger ?? EVERY_DELIVERY_RUNS).once(identity, () => judgeAll(planned, ctx, deadlineAt));
+  if (outcome.kind === 'ran') return outcome.value;
+  const reason = outcome.kind === 'duplicate' ? (outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done') : 'unclaimed';
+  const skipped: RunSkippedRecord = {
+    message: RUN_SKIPPED_MESSAGE,
+    probeRegion: deps.probeRegion,
+    scheduledFor: identity.period,
+    targets: identity.targets,
+    reason,
+    detail:
+      outcome.kind === 'duplicate'
+        ? `another delivery of this scheduled run ${outcome.state === 'running' ? 'is running' : 'already ran'}: nothing judged or published twice`
+        : `not run: the run ledger could not record it (${outcome.error}), and a run nobody recorded could be a duplicate`,
+  };
+  logRecord(log, skipped, new Redactor([]));
+  return { verdicts: [], published: false, skipped: reason };
+}
 
-  const toPublish = judged.filter((j) => j.publish).map((j) => j.record);
-  let published = true;
-  if (toPublish.length > 0) {
-    const result = await publishRuns(deps.cloudWatch, toPublish, { namespace: deps.namespace, deadlineAt, now, ...deps.publish });
-    published = result.published;
-    if (!published) {
-      const failure: PublishFailedRecord = {
-        message: PUBLISH_FAILED_MESSAGE,
-        homeRegion: deps.homeRegion,
-        namespace: deps.namespace,
-        probeRegion: deps.probeRegion,
-        targets: toPublish.map((r) => r.target),
-        attempts: result.attempts,
-        errors: result.errors,
-      };
-      logRecord(log, failure, new Redactor([]));
-    }
+/** Judges every target concurrently; each datapoint goes out in the wave its verdict joins. */
+async function judgeAll(planned: readonly PlannedTarget[], ctx: TargetContext, deadlineAt: number): Promise<RunSummary> {
+  const { deps } = ctx;
+  const publisher = new WavePublisher(deps.cloudWatch, {
+    namespace: deps.namespace,
+    deadlineAt,
+    now: ctx.now,
+    ...deps.publish,
+    expected: planned.filter((p) => p.valid || p.publishable).length,
+  });
+  const judged = await Promise.all(
+    planned.map(async (p) => {
+      const record = await judgeOne(p, ctx);
+      if (p.valid || p.publishable) publisher.add(record);
+      return record;
+    }),
+  );
+  const result = await publisher.settle();
+  if (!result.published) {
+    const failure: PublishFailedRecord = {
+      message: PUBLISH_FAILED_MESSAGE,
+      homeRegion: deps.homeRegion,
+      namespace: deps.namespace,
+      probeRegion: deps.probeRegion,
+      targets: result.failedTargets,
+      attempts: result.attempts,
+      errors: result.errors,
+    };
+    logRecord(ctx.log, failure, new Redactor([]));
   }
   return {
-    verdicts: judged.map(({ record: { verdict } }) => ({ target: verdict.target, outcome: verdict.outcome, failure: verdict.failure })),
-    published,
+    verdicts: judged.map(({ verdict }) => ({ target: verdict.target, outcome: verdict.outcome, failure: verdict.failure })),
+    published: result.published,
   };
+}
+
+function nameOf(p: PlannedTarget): string {
+  return p.valid ? p.target.name : p.name;
 }
 
 interface TargetContext {
@@ -103,6 +158,10 @@ interface TargetContext {
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
   readonly judge: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
+  /** Each valid target's credentials, being read since the run started. */
+  readonly secretsBy: ReadonlyMap<PlannedTarget, Promise<ResolvedHeaders> | undefined>;
+  /** No waiting for credentials past this (wall ms). */
+  readonly secretsEndAt: number;
   /** No judging past this (wall ms): the rest is for publishing. */
   readonly judgingEndsAt: number;
   /** The invocation ends before the run budget would: the function's timeout is too short. */
@@ -111,7 +170,7 @@ interface TargetContext {
 }
 
 /** Never rejects: every path ends in a logged record. */
-async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
+async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
@@ -123,10 +182,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
   } else {
     const target = p.target;
     verdict = await (async (): Promise<Verdict> => {
-      const secrets = await withDeadline(
-        ctx.deps.secrets.resolve(target),
-        Math.min(SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS, ctx.judgingEndsAt - now()),
-      );
+      const secrets = await withDeadline(ctx.secretsBy.get(p)!, Math.min(ctx.secretsEndAt, ctx.judgingEndsAt) - now());
       if (secrets.kind === 'late') {
         return canaryVerdict(
           target.name,
@@ -169,8 +225,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<Judged> {
       );
     })();
   }
-  const record = logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
-  return { record, publish: p.valid || p.publishable };
+  return logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
 }
 
 /** A secret that cannot be read is the canary's fault; so is a bug that made the engine throw. */

@@ -21,6 +21,17 @@
  *
  * Built only from arithmetic, comparisons and IF, whose missing-data rules CloudWatch documents; no
  * FILL (it would invent a value for an undetermined period) and no MAX/SUM over series.
+ *
+ * Both statistics count datapoints, so all of this assumes each region's run counts ONCE per period.
+ * AWS does not promise that: Scheduler and Lambda's asynchronous queue deliver at least once, and a
+ * PutMetricData retried after a timeout may store its datum twice (it has no idempotency token). One
+ * region counted twice is two "reports": a duplicated healthy region makes `reports - failing` reach
+ * its bound before the failing regions' late runs arrive (a period settled "not breaching": the page
+ * resolves and re-pages mid-outage), and a duplicated failing region reaches the quorum alone. No
+ * statistic ignores copies and still counts regions (only Maximum/Minimum ignore them). So the runs
+ * make it true instead: a run claims its period in the run ledger before judging and a duplicate does
+ * nothing (functions/run/ledger.ts), and a put is retried only when it certainly was not stored
+ * (functions/publish/metrics.ts). test/infra/timing-faults.test.ts shows both bugs with the old runs.
  */
 
 /** Metric ids in the alarms' math: the target's `Verdict` metric read with two statistics. */

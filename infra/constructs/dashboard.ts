@@ -1,9 +1,15 @@
 /**
- * One dashboard per fleet, in the home region, the same size for 3 targets or 3,000: failing regions and
- * reported runs from Metrics Insights over the one `Verdict` metric per target (grouped, not one line
- * per target); latency, outcomes and failures by class per region from each region's run log (Logs
- * Insights reads in that region: the metric has no region dimension, the run records do); and the
- * critical alarms for a fleet small enough to list them.
+ * One dashboard per fleet, in the home region, the same size for 3 targets or 3,000, and cheap to leave
+ * open: the targets with the most failing regions from Metrics Insights over the one `Verdict` metric per
+ * target (grouped, not one line per target); runs reported and latency per probe region from the
+ * fleet-level `RunDuration` metric (one per region); and the critical alarms for a fleet small enough
+ * to list them.
+ *
+ * No Logs Insights widget: a widget reruns its query over the whole dashboard range on every refresh and
+ * bills every GB it scans ($0.005/GB). A wall screen on a 1-minute refresh with three such widgets per
+ * region scanned ~143 MB a refresh at 100 targets × 3 regions ($30 a month) and ~2.4 GB at 1,000 × 5
+ * ($500). Those queries are saved in each probe region instead (run-queries.ts) and linked from here:
+ * they cost only when someone runs one.
  */
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -11,20 +17,21 @@ import {
   AlarmStatusWidget,
   Dashboard,
   GraphWidget,
-  LogQueryVisualizationType,
-  LogQueryWidget,
   MathExpression,
+  Metric,
   TextWidget,
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import { Dimension, MetricName, RUN_RECORD_MESSAGE, TICKET_WEIGHT } from '../../functions/publish/schema.ts';
-import { Outcome } from '../../functions/verdict.ts';
+import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/publish/schema.ts';
 import type { FleetNames } from '../names.ts';
+import { runQueries } from './run-queries.ts';
 
 /** An alarm status widget lists at most 100 alarms. */
 export const MAX_DASHBOARD_ALARMS = 100;
+/** The range the dashboard opens with (the console's own default is 3 hours too). */
+export const DASHBOARD_RANGE = Duration.hours(3);
 const WIDTH = 24;
 
 export interface FleetDashboardProps {
@@ -58,6 +65,20 @@ export class FleetDashboard extends Construct {
         height: 3,
       }),
     ]);
+    const byRegion = (statistic: string, label: (region: string) => string) =>
+      props.probeRegions.map(
+        (region) =>
+          new Metric({
+            namespace,
+            metricName: MetricName.runDuration,
+            dimensionsMap: { [Dimension.probeRegion]: region },
+            statistic,
+            period,
+            label: label(region),
+          }),
+      );
+    // Runs reported come from the per-region metric (R metrics a refresh), not a Metrics Insights COUNT
+    // over every target's metric: the same line, summed, at a fraction of the metrics each refresh reads.
     rows.push([
       new GraphWidget({
         title: 'Targets with the most failed runs, all regions (Sum of Verdict per graph period, top 10)',
@@ -66,48 +87,34 @@ export class FleetDashboard extends Construct {
         width: WIDTH / 2,
       }),
       new GraphWidget({
-        title: 'Runs reported, all targets and regions (a drop is a dead canary)',
-        left: [insights(`SELECT COUNT(${MetricName.verdict}) FROM ${schema}`, 'runs')],
+        title: 'Runs reported per probe region (a drop is a dead canary there)',
+        left: byRegion('SampleCount', (r) => r),
         leftYAxis: { min: 0 },
         width: WIDTH / 2,
       }),
     ]);
-    for (const region of props.probeRegions) {
-      rows.push([
-        new LogQueryWidget({
-          title: `${region}: latency (ms, average and worst run)`,
-          region,
-          logGroupNames: [names.runLogGroup],
-          queryLines: [
-            `filter message = "${RUN_RECORD_MESSAGE}"`,
-            'stats avg(verdict.durationMs) as avg_ms, max(verdict.durationMs) as max_ms by bin(5m)',
-          ],
-          view: LogQueryVisualizationType.LINE,
-          width: WIDTH / 3,
-        }),
-        new LogQueryWidget({
-          title: `${region}: runs by outcome`,
-          region,
-          logGroupNames: [names.runLogGroup],
-          queryLines: [`filter message = "${RUN_RECORD_MESSAGE}"`, 'stats count(*) as runs by verdict.outcome, bin(5m)'],
-          view: LogQueryVisualizationType.STACKEDAREA,
-          width: WIDTH / 3,
-        }),
-        new LogQueryWidget({
-          title: `${region}: failures by class`,
-          region,
-          logGroupNames: [names.runLogGroup],
-          queryLines: [
-            `filter message = "${RUN_RECORD_MESSAGE}" and verdict.outcome = "${Outcome.failed}"`,
-            'stats count(*) as runs, latest(verdict.detail) as last_detail by verdict.failure, target',
-            'sort runs desc',
-            'limit 25',
-          ],
-          view: LogQueryVisualizationType.TABLE,
-          width: WIDTH / 3,
-        }),
-      ]);
-    }
+    rows.push([
+      new GraphWidget({
+        title: 'Run duration per probe region (ms, p99 and worst run)',
+        left: [...byRegion('p99', (r) => `${r} p99`), ...byRegion('Maximum', (r) => `${r} max`)],
+        leftYAxis: { min: 0 },
+        width: WIDTH,
+      }),
+    ]);
+    const queries = runQueries(names);
+    rows.push([
+      new TextWidget({
+        markdown: [
+          '### On demand: the run records (Logs Insights, billed per GB scanned only when you run one)',
+          `Saved queries in each probe region, over \`${names.runLogGroup}\`: ${queries.map((q) => `**${q.name}** (${q.title})`).join(', ')}.`,
+          props.probeRegions
+            .map((r) => `[${r}](https://${r}.console.aws.amazon.com/cloudwatch/home?region=${r}#logsV2:logs-insights)`)
+            .join(' · '),
+        ].join('\n\n'),
+        width: WIDTH,
+        height: 3,
+      }),
+    ]);
     const listed = [...props.targets].sort().slice(0, MAX_DASHBOARD_ALARMS);
     if (listed.length > 0) {
       const stack = Stack.of(this);
@@ -134,6 +141,6 @@ export class FleetDashboard extends Construct {
         }),
       ]);
     }
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: names.dashboard, widgets: rows });
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: names.dashboard, defaultInterval: DASHBOARD_RANGE, widgets: rows });
   }
 }

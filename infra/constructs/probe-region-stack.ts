@@ -20,6 +20,8 @@ import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
+import { RunLedgerTable } from './run-ledger.ts';
+import { RunQueries } from './run-queries.ts';
 import { RunSchedules } from './schedules.ts';
 import { secretsManagerArns, ssmParameterArn } from './secret-arns.ts';
 import { FleetTopic, topicArn } from './topics.ts';
@@ -89,6 +91,11 @@ export class ProbeRegionStack extends Stack {
       });
       this.functions.set(rate.rateSlug, fn);
     }
+
+    // One claim per scheduled run and period, whatever AWS delivers twice (run-ledger.ts).
+    new RunLedgerTable(this, 'RunLedger', { tableName: `${names.fleet}-run-ledger` }).grantRuns(role, this.functions.values());
+    // The Logs Insights queries the dashboard links to, run on demand rather than on every refresh.
+    new RunQueries(this, 'RunQueries', { names, logGroup });
 
     const group = new CfnScheduleGroup(this, 'ScheduleGroup', { name: names.scheduleGroup });
     const first = plan.scheduleStacks[0] ?? [];

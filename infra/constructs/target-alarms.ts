@@ -10,9 +10,13 @@
  *   after run N or N+1, never before N. It resolves after a period in which k failures are no longer
  *   possible. Missing data is `ignore`: a canary that falls silent keeps an open page open.
  * - warning (tickets): some region not healthy (or warning) N periods in a row; same rules.
- * - dead-man (canary owner): fewer than R regions reported in M of M+1 periods (M = max(N, 2): the
- *   newest period is allowed to be incomplete), or no region reported at all for the alarm's whole
- *   evaluation range: `missing` data then makes it INSUFFICIENT_DATA, which tells the owner too. A new
+ * - dead-man (canary owner): fewer than R regions reported in each of M periods in a row (M = max(N, 3)),
+ *   or no region reported at all for the alarm's whole evaluation range: `missing` data then makes it
+ *   INSUFFICIENT_DATA, which tells the owner too. M ≥ 3 is the margin for documented start delays: a run
+ *   starts anywhere in its minute (Scheduler) and, throttled, up to its 60 s maximum event age later
+ *   (Lambda), then takes up to its budget, so the newest TWO periods may both be incomplete when
+ *   evaluated; a third short one in a row is a region that misses runs. (The first release's M of M+1
+ *   with M = 2 told the owner about healthy runs that Lambda had throttled.) A new
  *   alarm starts in INSUFFICIENT_DATA and stays there until runs arrive, so a deploy pages and alarms
  *   no one (the first runs send each alarm's one OK, which pagers ignore for an incident they lack).
  */
@@ -39,7 +43,7 @@ export interface UnhealthyThreshold {
   readonly runsInARow: number;
 }
 
-/** The canary owner: a region missed runs in `runsInARow` of `runsInARow + 1` periods, or every region is silent. */
+/** The canary owner: a region missed runs in max(`runsInARow`, 3) periods in a row, or every region is silent. */
 export interface MissingRunsThreshold {
   readonly runsInARow: number;
 }
@@ -69,9 +73,12 @@ export interface TargetAlarmsProps {
   readonly topics?: Partial<Record<AlarmKind, ITopic>>;
 }
 
-/** The dead-man's M: at least 2, so the one period allowed to be incomplete never alarms on its own. */
+/**
+ * The dead-man's M: at least 3, so the two newest periods, which late-started and whole-budget runs may
+ * both leave incomplete, never alarm on their own.
+ */
 export function deadManRuns(runsInARow: number): number {
-  return Math.max(2, runsInARow);
+  return Math.max(3, runsInARow);
 }
 
 export class TargetAlarms extends Construct {
@@ -136,7 +143,7 @@ export class TargetAlarms extends Construct {
         {
           threshold: regions.length,
           comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-          evaluationPeriods: m + 1,
+          evaluationPeriods: m,
           datapointsToAlarm: m,
           // No data at all is INSUFFICIENT_DATA (an action of its own, below), never ALARM: a new alarm
           // has no data either, and must not tell the owner anything on deploy.

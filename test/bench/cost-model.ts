@@ -1,7 +1,8 @@
 /**
- * The cost model: what a fleet costs a month, per target·region and in total, from what the synthesized
- * templates deploy (schedules, payloads, memory, alarms, dashboards) and what a run measurably does
- * (billed duration, log bytes). Pure: no I/O, prices passed in.
+ * The cost model: what a fleet costs a month, per target·region and in total, all in — as a user with
+ * credentials and the dashboard open pays it — from what the synthesized templates deploy (schedules,
+ * payloads, memory, alarms, the dashboard's widgets and range, credential references, the run ledger)
+ * and what a run measurably does (billed duration, log bytes). Pure: no I/O, prices passed in.
  */
 import type { Prices, Tier } from './prices.ts';
 
@@ -14,7 +15,18 @@ export const PLATFORM_LOG_BYTES_PER_INVOCATION = 270;
 export const PLATFORM_LOG_EVENTS_PER_INVOCATION = 3;
 /** Secret values are cached per warm container for 5 minutes (functions/run/secrets.ts). */
 export const SECRET_CACHE_SECONDS = 300;
+/** A ledger record (key, status, expiry, the small completion marker): well under 1 KB, one write unit. */
+export const LEDGER_ITEM_BYTES = 200;
+/** A ledger record lives an hour (LEDGER_RECORD_SECONDS; TTL deletes are free). */
+export const LEDGER_RECORD_HOURS = 1;
 const GB = 2 ** 30;
+
+/** A credential a target's run reads: where it is stored (a name: the probe region; an ARN: its region). */
+export interface CredentialRef {
+  readonly kind: 'secretsManager' | 'ssmParameter';
+  readonly id: string;
+  readonly storedIn: string;
+}
 
 /** One EventBridge schedule: one invocation of a run function per period with these targets. */
 export interface ScheduleInventory {
@@ -22,7 +34,7 @@ export interface ScheduleInventory {
   readonly periodSeconds: number;
   readonly memoryMb: number;
   readonly architecture: 'arm64' | 'x86_64';
-  readonly targets: ReadonlyArray<{ readonly name: string; readonly secretsManagerRefs: number }>;
+  readonly targets: ReadonlyArray<{ readonly name: string; readonly credentials: readonly CredentialRef[] }>;
 }
 
 export interface AlarmInventory {
@@ -42,6 +54,16 @@ export interface Inventory {
   readonly alarms: readonly AlarmInventory[];
   readonly dashboards: number;
   readonly logRetentionDays: number;
+  /** Fleet-level metrics the runs publish (`RunDuration` per probe region), priced per fleet. @default 0 */
+  readonly fleetMetrics?: number;
+  /** Probe regions whose runs claim each run in a ledger table. @default none */
+  readonly ledgerRegions?: readonly string[];
+  /** The dashboard's Logs Insights widgets, by the region whose run log each scans. @default none */
+  readonly dashboardLogWidgets?: readonly string[];
+  /** Metrics the dashboard's metric widgets request per refresh (the GetMetricData upper bound). @default 0 */
+  readonly dashboardMetricsPerRefresh?: number;
+  /** The range the dashboard opens with, in hours. @default 3 */
+  readonly dashboardRangeHours?: number;
 }
 
 export interface RunUsage {
@@ -49,7 +71,20 @@ export interface RunUsage {
   readonly billedMs: number;
   /** Bytes of the run record line per target per run. */
   readonly recordBytesPerTarget: number;
+  /** PutMetricData waves per invocation (1 when every verdict arrives within one wave window). @default 1 */
+  readonly wavesPerInvocation?: number;
+  /** Ledger writes per invocation: the claim and the completion. @default 2 */
+  readonly ledgerWritesPerInvocation?: number;
 }
+
+/** Someone keeps the dashboard open: refreshed every `refreshSeconds`, `hoursPerDay` hours a day. */
+export interface DashboardViewing {
+  readonly refreshSeconds: number;
+  readonly hoursPerDay: number;
+}
+
+/** The issue's wall screen: open all day on a 1-minute refresh, the costliest way the console offers short of 10 s. */
+export const WALL_SCREEN: DashboardViewing = { refreshSeconds: 60, hoursPerDay: 24 };
 
 export interface TargetRegionCost {
   readonly target: string;
@@ -63,7 +98,12 @@ export interface TargetRegionCost {
   readonly scheduler: number;
   readonly logs: number;
   readonly alarms: number;
+  /** Its share of storing its credentials (a Secrets Manager secret per region it is stored in). */
+  readonly credentialStorage: number;
+  /** Reading them: GetSecretValue, or the KMS Decrypt behind a SecureString parameter. */
   readonly secretReads: number;
+  /** Its share of the run ledger's claims. */
+  readonly ledger: number;
   readonly total: number;
   /** CloudWatch Synthetics running one canary at the same schedule. */
   readonly synthetics: number;
@@ -85,35 +125,41 @@ export function tiered(tiers: readonly Tier[], units: number): number {
   return usd;
 }
 
-/** Every target·region's monthly cost: its share of its target's metrics and alarms, its secret reads, and its share of the invocations it rides in. */
+/** Every target·region's monthly cost: its share of its target's metrics, alarms and credentials, its secret reads, and its share of the invocations it rides in. */
 export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Prices): TargetRegionCost[] {
   const regionsOf = new Map<string, number>();
   for (const s of inv.schedules) for (const t of s.targets) regionsOf.set(t.name, (regionsOf.get(t.name) ?? 0) + 1);
   const alarmMetricsOf = new Map<string, number>();
   for (const a of inv.alarms) if (a.target !== null) alarmMetricsOf.set(a.target, (alarmMetricsOf.get(a.target) ?? 0) + a.alarmMetrics);
+  const storageOf = credentialStorage(inv, prices);
+  const ledgers = new Set(inv.ledgerRegions ?? []);
 
   return inv.schedules.flatMap((s) => {
     const runs = runsPerMonth(s.periodSeconds);
     const k = s.targets.length;
     const invocations = runs / k; // this target's share of the schedule's invocations
-    const datumsPerCall = k * inv.metricsPerTarget;
-    const callsPerInvocation = Math.ceil(datumsPerCall / 1000);
+    const datumsPerCall = k * inv.metricsPerTarget + 1; // and the region's RunDuration datum
+    const callsPerInvocation = (usage.wavesPerInvocation ?? 1) * Math.ceil(datumsPerCall / 1000);
     const gbSeconds = (s.memoryMb / 1024) * (Math.ceil(usage.billedMs) / 1000);
-    const logBytes =
-      runs * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES) +
-      invocations * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_EVENTS_PER_INVOCATION * LOG_EVENT_OVERHEAD_BYTES);
+    const logBytes = logBytesPerMonth(s, usage) / k;
     const storedMonths = Math.min(1, inv.logRetentionDays / 30);
-    const secretReadsPerRef = Math.min(runs, SECONDS_PER_MONTH / Math.max(SECRET_CACHE_SECONDS, s.periodSeconds));
+    const readsPerRef = Math.min(runs, SECONDS_PER_MONTH / Math.max(SECRET_CACHE_SECONDS, s.periodSeconds));
     return s.targets.map((t): TargetRegionCost => {
+      const regions = regionsOf.get(t.name) ?? 1;
       const parts = {
         // A target's metrics are shared by its regions: each region's run adds a datapoint to the same one.
-        customMetrics: (inv.metricsPerTarget * prices.customMetricTiers[0]!.usd) / (regionsOf.get(t.name) ?? 1),
+        customMetrics: (inv.metricsPerTarget * prices.customMetricTiers[0]!.usd) / regions,
         putMetricData: invocations * callsPerInvocation * prices.putMetricDataRequest,
         lambda: invocations * (prices.lambdaRequest + gbSeconds * prices.lambdaGbSecond[s.architecture]),
         scheduler: invocations * prices.schedulerInvocation,
         logs: (logBytes / GB) * (prices.logsIngestionGb + storedMonths * prices.logsStorageGbMonth),
-        alarms: ((alarmMetricsOf.get(t.name) ?? 0) * prices.alarmMetric) / (regionsOf.get(t.name) ?? 1),
-        secretReads: t.secretsManagerRefs * secretReadsPerRef * prices.secretsManagerCall,
+        alarms: ((alarmMetricsOf.get(t.name) ?? 0) * prices.alarmMetric) / regions,
+        credentialStorage: (storageOf.get(t.name) ?? 0) / regions,
+        secretReads: distinct(t.credentials).reduce(
+          (n, c) => n + readsPerRef * (c.kind === 'secretsManager' ? prices.secretsManagerCall : prices.kmsRequest),
+          0,
+        ),
+        ledger: ledgers.has(s.region) ? invocations * (usage.ledgerWritesPerInvocation ?? 2) * prices.dynamoWriteRequestUnit : 0,
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return {
@@ -129,6 +175,57 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
   });
 }
 
+/** One schedule's run log a month: each target's record, and the invocation's platform lines. */
+function logBytesPerMonth(s: ScheduleInventory, usage: RunUsage): number {
+  const runs = runsPerMonth(s.periodSeconds);
+  return (
+    runs * s.targets.length * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES) +
+    runs * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_EVENTS_PER_INVOCATION * LOG_EVENT_OVERHEAD_BYTES)
+  );
+}
+
+function distinct(refs: readonly CredentialRef[]): CredentialRef[] {
+  return [...new Map(refs.map((r) => [`${r.kind}|${r.id}|${r.storedIn}`, r])).values()];
+}
+
+/**
+ * Each target's credential storage a month: a Secrets Manager secret costs per region it is stored in
+ * (a name is looked up in each probe region, so the README's old advice stored one per region); a
+ * standard SSM parameter costs nothing. A secret several targets share is split between them.
+ */
+function credentialStorage(inv: Inventory, prices: Prices): Map<string, number> {
+  const users = new Map<string, Set<string>>();
+  for (const s of inv.schedules)
+    for (const t of s.targets)
+      for (const c of t.credentials) {
+        const key = `${c.kind}|${c.id}|${c.storedIn}`;
+        users.set(key, (users.get(key) ?? new Set()).add(t.name));
+      }
+  const out = new Map<string, number>();
+  for (const [key, targets] of users) {
+    const usd = key.startsWith('secretsManager|') ? prices.secretsManagerSecret : prices.ssmStandardParameter;
+    for (const t of targets) out.set(t, (out.get(t) ?? 0) + usd / targets.size);
+  }
+  return out;
+}
+
+/**
+ * Who pays for an invocation's billed time: its targets run at once, so the time until the fastest is
+ * done is shared by all, each later stretch by those still running. One target that hangs for its whole
+ * budget pays for the wait it alone causes, and its batch-mates' shares stay what they were.
+ */
+export function billedShares(durationsMs: readonly number[]): number[] {
+  const order = durationsMs.map((ms, i) => ({ ms, i })).sort((a, b) => a.ms - b.ms);
+  const shares = new Array<number>(durationsMs.length).fill(0);
+  let previous = 0;
+  order.forEach(({ ms }, rank) => {
+    const stretch = (ms - previous) / (order.length - rank);
+    for (const later of order.slice(rank)) shares[later.i]! += stretch;
+    previous = ms;
+  });
+  return shares;
+}
+
 export interface FleetCost {
   readonly targetRegions: number;
   /** Sum of the target·region costs, at the first metric tier and the marginal Scheduler price. */
@@ -136,6 +233,14 @@ export interface FleetCost {
   /** The canary's own alarms (run errors, dead-letter queues, the brief). */
   readonly canaryAlarms: number;
   readonly dashboards: number;
+  /** The fleet-level metrics (`RunDuration` per probe region). */
+  readonly fleetMetrics: number;
+  /** Logs Insights scans of the dashboard's log widgets, refreshed as `viewing` says. */
+  readonly dashboardScans: number;
+  /** GetMetricData for the dashboard's metric widgets, IF the console's reads were billed (not in the total). */
+  readonly dashboardMetricReadsIfBilled: number;
+  /** The ledger's storage (its writes are in the target·region rows). */
+  readonly ledgerStorage: number;
   /** Metric tiers past 10,000 metrics (≤ 0). */
   readonly metricTierAdjustment: number;
   /** The Scheduler's free monthly allowance (≤ 0). */
@@ -146,20 +251,44 @@ export interface FleetCost {
   readonly schedulerInvocations: number;
 }
 
-export function fleetCost(inv: Inventory, perTargetRegion: readonly TargetRegionCost[], prices: Prices): FleetCost {
+export function fleetCost(
+  inv: Inventory,
+  perTargetRegion: readonly TargetRegionCost[],
+  prices: Prices,
+  usage: RunUsage = { billedMs: 0, recordBytesPerTarget: 0 },
+  viewing: DashboardViewing = WALL_SCREEN,
+): FleetCost {
   const direct = perTargetRegion.reduce((n, c) => n + c.total, 0);
   const canaryAlarms = inv.alarms.filter((a) => a.target === null).reduce((n, a) => n + a.alarmMetrics * prices.alarmMetric, 0);
   const dashboards = inv.dashboards * prices.dashboard;
-  const metricTierAdjustment =
-    tiered(prices.customMetricTiers, inv.publishedMetrics) - inv.publishedMetrics * prices.customMetricTiers[0]!.usd;
+  const fleetMetrics = (inv.fleetMetrics ?? 0) * prices.customMetricTiers[0]!.usd;
+  const refreshes = inv.dashboards > 0 ? (SECONDS_PER_MONTH / viewing.refreshSeconds) * (viewing.hoursPerDay / 24) : 0;
+  const rangeHours = inv.dashboardRangeHours ?? 3;
+  const scannedPerRefresh = (inv.dashboardLogWidgets ?? []).reduce(
+    (n, region) => n + regionLogBytesPerHour(inv, usage, region) * rangeHours,
+    0,
+  );
+  const dashboardScans = refreshes * (scannedPerRefresh / 1e9) * prices.logsInsightsGbScanned;
+  const dashboardMetricReadsIfBilled = refreshes * (inv.dashboardMetricsPerRefresh ?? 0) * prices.getMetricDataMetric;
+  const ledgerItems = inv.schedules
+    .filter((s) => (inv.ledgerRegions ?? []).includes(s.region))
+    .reduce((n, s) => n + (3600 / s.periodSeconds) * LEDGER_RECORD_HOURS, 0);
+  const ledgerStorage = ((ledgerItems * LEDGER_ITEM_BYTES) / GB) * prices.dynamoStorageGbMonth;
+  const published = inv.publishedMetrics + (inv.fleetMetrics ?? 0);
+  const metricTierAdjustment = tiered(prices.customMetricTiers, published) - published * prices.customMetricTiers[0]!.usd;
   const schedulerInvocations = inv.schedules.reduce((n, s) => n + runsPerMonth(s.periodSeconds), 0);
   const schedulerAllowance = -Math.min(schedulerInvocations, prices.schedulerFreeInvocationsPerMonth) * prices.schedulerInvocation;
-  const total = direct + canaryAlarms + dashboards + metricTierAdjustment + schedulerAllowance;
+  const total =
+    direct + canaryAlarms + dashboards + fleetMetrics + dashboardScans + ledgerStorage + metricTierAdjustment + schedulerAllowance;
   return {
     targetRegions: perTargetRegion.length,
     direct,
     canaryAlarms,
     dashboards,
+    fleetMetrics,
+    dashboardScans,
+    dashboardMetricReadsIfBilled,
+    ledgerStorage,
     metricTierAdjustment,
     schedulerAllowance,
     total,
@@ -167,4 +296,10 @@ export function fleetCost(inv: Inventory, perTargetRegion: readonly TargetRegion
     synthetics: perTargetRegion.reduce((n, c) => n + c.synthetics, 0),
     schedulerInvocations,
   };
+}
+
+/** Bytes a Logs Insights query over one region's run log scans per hour of range (what was ingested). */
+export function regionLogBytesPerHour(inv: Inventory, usage: RunUsage, region: string): number {
+  const hoursPerMonth = SECONDS_PER_MONTH / 3600;
+  return inv.schedules.filter((s) => s.region === region).reduce((n, s) => n + logBytesPerMonth(s, usage) / hoursPerMonth, 0);
 }

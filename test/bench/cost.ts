@@ -1,14 +1,25 @@
 /**
- * `npm run cost`: what the canary costs a month, per target·region and for the whole fleet, from the
- * synthesized templates of a fleet config (synthesized here, in-process, bundling skipped) and the run
- * the bench measured (.bench/bench.json), beside CloudWatch Synthetics at the same schedule. Every
- * price is in prices.ts, with its date.
+ * `npm run cost`: what the canary costs a month, all in, per target·region and for the whole fleet, from
+ * the synthesized templates of a fleet config (synthesized here, in-process, bundling skipped) and the
+ * run the bench measured (.bench/bench.json), beside CloudWatch Synthetics at the same schedule: with
+ * credentials stored as infra/README.md recommends, the run ledger, and the dashboard left open on a
+ * wall screen. Every price is in prices.ts, with its date.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFleet } from '../../functions/config/load.ts';
-import { costPerTargetRegion, fleetCost, runsPerMonth, type RunUsage, type TargetRegionCost } from './cost-model.ts';
+import type { FleetInput } from '../../functions/config/fleet.ts';
+import {
+  billedShares,
+  costPerTargetRegion,
+  fleetCost,
+  runsPerMonth,
+  WALL_SCREEN,
+  type Inventory,
+  type RunUsage,
+  type TargetRegionCost,
+} from './cost-model.ts';
 import { generatedFleet, synthesize } from './fleet-scale.ts';
 import { BENCH_DIR, VARIANTS } from './footprint.ts';
 import { readInventory, type ReadInventory } from './inventory.ts';
@@ -83,7 +94,19 @@ function priceRows(): string[][] {
     ],
     ['CloudWatch Logs', `$${p.logsIngestionGb.toFixed(2)} per GB ingested, $${p.logsStorageGbMonth} per GB-month stored`],
     ['CloudWatch dashboards', `$${p.dashboard.toFixed(2)} per dashboard-month`],
-    ['Secrets Manager API calls', `$${(p.secretsManagerCall * 10_000).toFixed(2)} per 10,000`],
+    ['CloudWatch Logs Insights', `$${p.logsInsightsGbScanned} per GB scanned (a dashboard widget scans on every refresh)`],
+    [
+      'Secrets Manager',
+      `$${p.secretsManagerSecret.toFixed(2)} per secret-month (per region stored), $${(p.secretsManagerCall * 10_000).toFixed(2)} per 10,000 calls`,
+    ],
+    [
+      'SSM Parameter Store (standard) + KMS',
+      `$0 per parameter, standard GetParameter free; $${(p.kmsRequest * 10_000).toFixed(2)} per 10,000 KMS requests`,
+    ],
+    [
+      'DynamoDB on demand (the run ledger)',
+      `$${(p.dynamoWriteRequestUnit * 1e6).toFixed(3)} per million write units, $${p.dynamoStorageGbMonth} per GB-month`,
+    ],
     ['CloudWatch Synthetics', `$${p.syntheticsCanaryRun} per canary run`],
   ];
 }
@@ -97,7 +120,7 @@ function inventoryLine(inv: ReadInventory, stacks: number): string {
     `${stacks} stacks; ${inv.schedules.length} schedule(s) carrying ${targetRegions} target·region(s) (${memory});`,
     `${inv.publishedMetrics} custom metrics published (${inv.metricsPerTarget} per target, shared by its regions, counted from the dimension sets the payloads imply);`,
     `${std.length} standard alarm(s) (${std.reduce((n, a) => n + a.alarmMetrics, 0)} alarm metrics) and ${math.length} metric-math alarm(s) (${math.reduce((n, a) => n + a.alarmMetrics, 0)} alarm metrics), ${inv.alarms.filter((a) => a.target !== null).length} of them per target;`,
-    `${inv.dashboards} dashboard(s); logs kept ${inv.logRetentionDays} days.`,
+    `${inv.dashboards} dashboard(s) (${inv.dashboardLogWidgets?.length ?? 0} Logs Insights widget(s), ${inv.dashboardRangeHours ?? 3} h range); ${inv.fleetMetrics ?? 0} fleet-level metric(s); a run ledger in ${inv.ledgerRegions?.length ?? 0} region(s); logs kept ${inv.logRetentionDays} days.`,
   ].join('\n');
 }
 
@@ -114,7 +137,9 @@ function perTargetTable(costs: readonly TargetRegionCost[]): string {
       'Scheduler',
       'logs',
       'alarms',
+      'credential',
       'secret reads',
+      'ledger',
       'total',
       'Synthetics',
     ],
@@ -129,7 +154,9 @@ function perTargetTable(costs: readonly TargetRegionCost[]): string {
       fmt.usd(c.scheduler),
       fmt.usd(c.logs),
       fmt.usd(c.alarms),
+      fmt.usd(c.credentialStorage),
       fmt.usd(c.secretReads),
+      fmt.usd(c.ledger),
       fmt.usd(c.total),
       fmt.usd(c.synthetics),
     ]),
@@ -191,8 +218,8 @@ async function main(): Promise<number> {
   out(`\n## Per target·region·month (billed ${fmt.ms(measured.usage.billedMs)} per invocation, as measured)\n`);
   out(perTargetTable(costs));
 
-  const total = fleetCost(inv, costs, PRICES);
-  const totalRemote = fleetCost(inv, remoteCosts, PRICES);
+  const total = fleetCost(inv, costs, PRICES, measured.usage, WALL_SCREEN);
+  const totalRemote = fleetCost(inv, remoteCosts, PRICES, remote, WALL_SCREEN);
   out(`\n## Whole fleet per month\n`);
   out(
     table(
@@ -201,6 +228,13 @@ async function main(): Promise<number> {
         [`target·regions (${total.targetRegions}): sum of the table above`, fmt.usd(total.direct), fmt.usd(totalRemote.direct)],
         ["the canary's own alarms (run errors, dead-letter queues, brief)", fmt.usd(total.canaryAlarms), fmt.usd(totalRemote.canaryAlarms)],
         ['dashboards', fmt.usd(total.dashboards), fmt.usd(totalRemote.dashboards)],
+        [
+          'the dashboard left open, 1-minute refresh: Logs Insights scans',
+          fmt.usd(total.dashboardScans),
+          fmt.usd(totalRemote.dashboardScans),
+        ],
+        ['fleet-level metrics (RunDuration per probe region)', fmt.usd(total.fleetMetrics), fmt.usd(totalRemote.fleetMetrics)],
+        ['run ledger storage', fmt.usd(total.ledgerStorage), fmt.usd(totalRemote.ledgerStorage)],
         ['custom metric tiers past 10,000', fmt.usd(total.metricTierAdjustment), fmt.usd(totalRemote.metricTierAdjustment)],
         [
           `Scheduler allowance (${fmt.int(total.schedulerInvocations)} invocations)`,
@@ -213,17 +247,27 @@ async function main(): Promise<number> {
       ],
     ),
   );
-  out('\nNot counted: the brief function (runs on alarm changes only), SNS deliveries, the secrets themselves (yours, read by');
-  out('reference), data transfer, and free tiers other than the Scheduler allowance.');
+  out(
+    `\nThe dashboard's metric widgets request ${fmt.int(inv.dashboardMetricsPerRefresh ?? 0)} metric(s) a refresh; the console's own reads are not listed as`,
+  );
+  out(
+    `billed, and are not in the total. Were they billed as GetMetricData, the wall screen would add ${fmt.usd(total.dashboardMetricReadsIfBilled)} a month.`,
+  );
+  out('Not counted: the brief function (runs on alarm changes only), SNS deliveries, data transfer, and free tiers other');
+  out('than the Scheduler allowance.');
 
   if (!args['no-scale']) {
-    out(`\n## Generated fleets, every target probed from 3 regions at rate(1 minute)\n`);
+    out(`\n## Generated fleets, every target probed from 3 regions at rate(1 minute), all in\n`);
+    out('Each target has a credential, stored as infra/README.md recommends (one SSM SecureString parameter in the home region,');
+    out('read by ARN), and the dashboard is left open on a 1-minute refresh.\n');
     const rows: string[][] = [];
+    const scale = new Map<number, Inventory>();
     for (const n of [1, 10, 100, 1000]) {
-      const g = generatedFleet(n);
+      const g = withCredential(generatedFleet(n), 'ssm-home');
       const ginv = readInventory(synthesize(g).stacks, 'McpCanary');
-      const measuredTotal = fleetCost(ginv, costPerTargetRegion(ginv, measured.usage, PRICES), PRICES);
-      const remoteTotal = fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES);
+      scale.set(n, ginv);
+      const measuredTotal = fleetCost(ginv, costPerTargetRegion(ginv, measured.usage, PRICES), PRICES, measured.usage);
+      const remoteTotal = fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES, remote);
       const payload = Math.max(...ginv.schedules.map((s) => s.targets.length));
       rows.push([
         `${fmt.int(n)} × 3`,
@@ -253,11 +297,78 @@ async function main(): Promise<number> {
         rows,
       ),
     );
-    out('\nPer target·region·month. "own": its metrics, alarms, secret reads and share of the invocations it rides in;');
-    out('"all in": plus its share of the canary\'s own alarms and the dashboard.');
-    out('\nEach generated target has its own Secrets Manager secret and a canary tool (test/bench/fleet-scale.ts).');
+    out('\nPer target·region·month. "own": its metrics, alarms, credential, secret reads, ledger writes and share of the');
+    out('invocations it rides in; "all in": plus its share of the canary\'s own alarms, the fleet metrics and the dashboard.');
+
+    out(`\n## The same fleets, other ways to store the credential (all in, billed ${fmt.ms(remoteMs)})\n`);
+    const credentialRows: string[][] = [];
+    for (const [kind, label] of [
+      ['ssm-home', 'SSM SecureString (standard) in the home region, by ARN: recommended'],
+      ['secret-home', 'one Secrets Manager secret in the home region, by ARN'],
+      ['secret-per-region', 'a Secrets Manager secret by name, so one in every probe region (the old advice)'],
+    ] as const) {
+      credentialRows.push([
+        label,
+        ...[10, 100].map((n) => {
+          const ginv = readInventory(synthesize(withCredential(generatedFleet(n), kind)).stacks, 'McpCanary');
+          return fmt.usd(fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES, remote).perTargetRegion);
+        }),
+      ]);
+    }
+    out(table(['credential', '10 × 3', '100 × 3'], credentialRows));
+
+    out(`\n## The dashboard before this round: three Logs Insights widgets per probe region, left open\n`);
+    const dashRows: string[][] = [];
+    for (const n of [10, 100, 1000]) {
+      const ginv = scale.get(n)!;
+      const old: Inventory = {
+        ...ginv,
+        dashboardLogWidgets: ginv.schedules
+          .map((x) => x.region)
+          .filter((r, i, a) => a.indexOf(r) === i)
+          .flatMap((r) => [r, r, r]),
+      };
+      const scans = fleetCost(old, costPerTargetRegion(old, remote, PRICES), PRICES, remote).dashboardScans;
+      dashRows.push([`${fmt.int(n)} × 3`, fmt.usd(scans), fmt.usd(scans / (n * 3)), fmt.usd(0)]);
+    }
+    out(table(['targets × regions', 'scans a month (1-minute refresh)', 'per target·region', 'now (saved queries, on demand)'], dashRows));
+
+    out(`\n## One target in every batch hangs for its whole budget (25 targets a schedule, 256 MB arm64)\n`);
+    const hang = 30_000 + 2_000;
+    const shares = billedShares([...Array<number>(24).fill(remoteMs), hang]);
+    const lambdaPerMs = (256 / 1024 / 1000) * PRICES.lambdaGbSecond.arm64 * runsPerMonth(60);
+    out(
+      table(
+        ['who', 'billed ms per run', 'Lambda per target·region·month'],
+        [
+          ['a batch-mate (its own verdict in ' + fmt.ms(remoteMs) + ')', fmt.ms(shares[0]!), fmt.usd(shares[0]! * lambdaPerMs)],
+          ['a batch-mate, if the batch were split evenly', fmt.ms(hang / 25), fmt.usd((hang / 25) * lambdaPerMs)],
+          ['the hanging target (budgetMs 30 s + 2 s grace)', fmt.ms(shares[24]!), fmt.usd(shares[24]! * lambdaPerMs)],
+        ],
+      ),
+    );
+    out("Its batch-mates' datapoints leave in their own wave (one more PutMetricData per invocation); the wait is the hanging");
+    out("target's own cost: lower its budgetMs, or fix the endpoint.");
   }
   return 0;
+}
+
+/** The generated fleet with each target's credential stored one of three ways (same ids, so the same payload size). */
+function withCredential(fleet: FleetInput, kind: 'ssm-home' | 'secret-home' | 'secret-per-region'): FleetInput {
+  const home = fleet.homeRegion;
+  return {
+    ...fleet,
+    targets: fleet.targets.map((t, i) => {
+      const id = `mcp-canary/svc-${String(i).padStart(4, '0')}`;
+      const ref =
+        kind === 'ssm-home'
+          ? { ssmParameter: `arn:aws:ssm:${home}:111122223333:parameter/${id}` }
+          : kind === 'secret-home'
+            ? { secretsManager: `arn:aws:secretsmanager:${home}:111122223333:secret:${id}-AbCdEf` }
+            : { secretsManager: id };
+      return { ...t, headerSecrets: { Authorization: { ...ref, prefix: 'Bearer ' } } };
+    }),
+  };
 }
 
 process.exitCode = await main().catch((e: unknown) => {

@@ -1,11 +1,13 @@
 /**
- * Reads what the cost model needs from synthesized templates: schedules and their payloads, the memory
- * and architecture of the functions they invoke, the metrics the runs publish (counted from the
- * dimension sets the payloads imply), every alarm and how many metrics it reads, dashboards, log retention.
+ * Reads what the cost model needs from synthesized templates: schedules and their payloads (with the
+ * credentials each target references and where they are stored), the memory and architecture of the
+ * functions they invoke, the metrics the runs publish (counted from the dimension sets the payloads
+ * imply), every alarm and how many metrics it reads, the dashboard's widgets and range, the run
+ * ledger tables, log retention.
  */
 import { Dimension, MetricName } from '../../functions/publish/schema.ts';
 import { periodSeconds } from '../../infra/rates.ts';
-import type { AlarmInventory, Inventory, ScheduleInventory } from './cost-model.ts';
+import type { AlarmInventory, CredentialRef, Inventory, ScheduleInventory } from './cost-model.ts';
 import type { StackTemplate } from './fleet-scale.ts';
 
 type Props = Record<string, unknown>;
@@ -33,7 +35,9 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
   let dashboards = 0;
   let logRetentionDays = 0;
   let guessedMemory = 0;
-  const metricNames = Object.values(MetricName);
+  const probeRegions = new Set<string>();
+  const ledgerRegions = new Set<string>();
+  const bodies: unknown[] = [];
 
   const functionsByRegion = new Map<string, Props[]>();
   for (const stack of stacks) {
@@ -50,7 +54,7 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
       if (r.Type === 'AWS::Scheduler::Schedule') {
         const target = p.Target as { Arn?: unknown; Input?: string };
         const payload = JSON.parse(target.Input ?? '{"targets":[]}') as {
-          targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string }> }>;
+          targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string; ssmParameter?: string }> }>;
         };
         const logicalId = (target.Arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
         let fn = logicalId ? (resources[logicalId]?.Properties as Props | undefined) : undefined;
@@ -66,12 +70,11 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
           architecture: architectures[0] === 'arm64' ? 'arm64' : 'x86_64',
           targets: payload.targets.map((t) => ({
             name: t.name,
-            secretsManagerRefs: new Set(
-              Object.values(t.headerSecrets ?? {}).flatMap((ref) => (ref.secretsManager ? [ref.secretsManager] : [])),
-            ).size,
+            credentials: Object.values(t.headerSecrets ?? {}).map((ref) => credentialOf(ref, stack.region)),
           })),
         });
-        for (const t of payload.targets) for (const m of metricNames) published.add(metricKey(m, t.name));
+        probeRegions.add(stack.region);
+        for (const t of payload.targets) published.add(metricKey(MetricName.verdict, t.name));
       } else if (r.Type === 'AWS::CloudWatch::Alarm') {
         const metrics = p.Metrics as Array<{ MetricStat?: MetricStat }> | undefined;
         const stats: MetricStat[] = metrics
@@ -96,21 +99,71 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
         alarms.push({ target: targets.size === 1 ? [...targets][0]! : null, alarmMetrics: stats.length, math: metrics !== undefined });
       } else if (r.Type === 'AWS::CloudWatch::Dashboard') {
         dashboards++;
+        bodies.push(p.DashboardBody);
+      } else if (r.Type === 'AWS::DynamoDB::Table') {
+        ledgerRegions.add(stack.region);
       } else if (r.Type === 'AWS::Logs::LogGroup') {
         logRetentionDays = Math.max(logRetentionDays, Number(p.RetentionInDays ?? 0));
       }
     }
   }
+  // After every stack: a Metrics Insights widget analyzes every target's metric.
+  const dashboard = bodies.map((b) => readDashboard(b, published.size))[0] ?? { logWidgets: [], metricsPerRefresh: 0, rangeHours: 3 };
   return {
     schedules,
     publishedMetrics: published.size,
-    metricsPerTarget: metricNames.length,
+    metricsPerTarget: 1,
+    fleetMetrics: probeRegions.size,
+    ledgerRegions: [...ledgerRegions],
+    dashboardLogWidgets: dashboard.logWidgets,
+    dashboardMetricsPerRefresh: dashboard.metricsPerRefresh,
+    dashboardRangeHours: dashboard.rangeHours,
     alarms,
     dashboards,
     // No retention set means "never expire": model a month stored, the most the model counts.
     logRetentionDays: logRetentionDays || 30,
     unpublishedAlarmMetrics: [...alarmed].filter((k) => !published.has(k)).map((k) => k.replace('|', ' ')),
     guessedMemory,
+  };
+}
+
+/** A name is read in the probe region (so it must be stored there); an ARN where the ARN says. */
+function credentialOf(ref: { secretsManager?: string; ssmParameter?: string }, probeRegion: string): CredentialRef {
+  const kind = ref.secretsManager !== undefined ? 'secretsManager' : 'ssmParameter';
+  const id = ref.secretsManager ?? ref.ssmParameter ?? '';
+  return {
+    kind,
+    id: id.startsWith('arn:') ? id.split(':').slice(5).join(':') : id,
+    storedIn: id.startsWith('arn:') ? id.split(':')[3]! : probeRegion,
+  };
+}
+
+/**
+ * The dashboard body (an Fn::Join of strings and references): its Logs Insights widgets by region, the
+ * metrics its metric widgets request per refresh (a Metrics Insights query over the fleet analyzes every
+ * target's metric), and the range it opens with.
+ */
+function readDashboard(body: unknown, targets: number): { logWidgets: string[]; metricsPerRefresh: number; rangeHours: number } {
+  const join = (body as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  const text = join ? join[1].map((x) => (typeof x === 'string' ? x : 'REF')).join(join[0]) : String(body);
+  const parsed = JSON.parse(text) as {
+    start?: string;
+    widgets: Array<{ type: string; properties: { region?: string; metrics?: unknown[][] } }>;
+  };
+  const hours = /^-PT(\d+)H$/.exec(parsed.start ?? '')?.[1];
+  let metricsPerRefresh = 0;
+  for (const w of parsed.widgets.filter((x) => x.type === 'metric'))
+    for (const m of w.properties.metrics ?? [])
+      metricsPerRefresh +=
+        typeof m[0] === 'object' && /SCHEMA\(/.test(String((m[0] as { expression?: string }).expression))
+          ? targets
+          : typeof m[0] === 'string'
+            ? 1
+            : 0;
+  return {
+    logWidgets: parsed.widgets.filter((w) => w.type === 'log').map((w) => w.properties.region ?? 'unknown'),
+    metricsPerRefresh,
+    rangeHours: hours === undefined ? 3 : Number(hours),
   };
 }
 

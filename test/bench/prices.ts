@@ -1,7 +1,8 @@
 /**
  * Every list price the cost model uses, in one place: USD, region us-east-1, on-demand, no free tier
  * unless a line says so. Taken from the AWS pricing pages for Lambda, CloudWatch (metrics, alarms, logs,
- * dashboards, Synthetics), EventBridge Scheduler and Secrets Manager as of PRICES_AS_OF; the machine the
+ * Logs Insights, dashboards, Synthetics), EventBridge Scheduler, Secrets Manager, Systems Manager
+ * Parameter Store, KMS and DynamoDB (on-demand) as of PRICES_AS_OF; the machine the
  * bench runs on has no network, so they were not re-read from there: check them before you quote them.
  */
 
@@ -43,8 +44,25 @@ export const PRICES = {
   logsStorageGbMonth: 0.03,
   /** CloudWatch dashboard, per dashboard-month. */
   dashboard: 3,
+  /** CloudWatch Logs Insights, per GB scanned: every run of a query, a dashboard widget's on every refresh. */
+  logsInsightsGbScanned: 0.005,
+  /**
+   * CloudWatch GetMetricData, per metric requested. The console's own reads for a dashboard are not listed
+   * as billed; `npm run cost` shows what they would be if they were, as an upper bound, not in the total.
+   */
+  getMetricDataMetric: 0.01 / 1000,
+  /** Secrets Manager, per secret-month (each replica or copy in another region is a secret of its own). */
+  secretsManagerSecret: 0.4,
   /** Secrets Manager API calls, per call ($0.05 per 10,000). */
   secretsManagerCall: 0.05 / 10_000,
+  /** SSM Parameter Store standard parameters: no storage charge, and standard-throughput GetParameter is free. */
+  ssmStandardParameter: 0,
+  /** AWS KMS requests, per request ($0.03 per 10,000): the Decrypt behind each SecureString read. */
+  kmsRequest: 0.03 / 10_000,
+  /** DynamoDB on-demand, per write request unit (up to 1 KB) ($0.625 per million). */
+  dynamoWriteRequestUnit: 0.625 / 1e6,
+  /** DynamoDB storage (Standard table class), per GB-month. */
+  dynamoStorageGbMonth: 0.25,
   /** CloudWatch Synthetics, per canary run (plus that canary's own Lambda, S3 and logs, not counted here). */
   syntheticsCanaryRun: 0.0012,
 } as const;

@@ -101,12 +101,12 @@ describe('target alarms', () => {
     expect(a.OKActions!.map(render)).toEqual([topic('tickets')]);
   });
 
-  it('dead-man: fewer regions reporting than probe in N of N+1 periods, or none at all (INSUFFICIENT_DATA); the canary owner', () => {
+  it('dead-man: fewer regions reporting than probe in max(N, 3) periods in a row, or none at all (INSUFFICIENT_DATA); the canary owner', () => {
     const a = byName.get('McpCanary/rates-prod/dead-man')!;
     expect(a).toMatchObject({
       ComparisonOperator: 'LessThanThreshold',
       Threshold: 3,
-      EvaluationPeriods: 4,
+      EvaluationPeriods: 3,
       DatapointsToAlarm: 3,
       TreatMissingData: 'missing',
     });

@@ -90,6 +90,7 @@ describe('run functions', () => {
       expect((f.Environment as { Variables: Record<string, string> }).Variables).toEqual({
         [EnvVar.homeRegion]: 'us-east-1',
         [EnvVar.namespace]: 'McpCanary',
+        [EnvVar.runLedger]: { Ref: logicalId(eu, 'AWS::DynamoDB::Table', (p) => p.TableName === 'McpCanary-run-ledger') },
       });
     }
   });

@@ -76,7 +76,7 @@ const scenarios: Scenario[] = [
     owner: N,
     resolved: null,
   },
-  { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 3, resolved: null },
+  { name: 'The canary is down everywhere', runs: all('------'), page: null, ticket: null, owner: N + 2, resolved: null },
   {
     name: 'Outage while one region records no runs',
     runs: { 'us-east-1': 'FFFF', 'eu-west-1': '----', 'ap-southeast-2': 'FFFF' },
@@ -90,7 +90,7 @@ const scenarios: Scenario[] = [
     runs: all('FFFF--------'),
     page: N,
     ticket: N,
-    owner: 4 + N + 3,
+    owner: 4 + N + 2,
     resolved: null,
   },
   {

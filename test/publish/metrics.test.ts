@@ -7,7 +7,15 @@ import { CloudWatchClient, CloudWatchServiceException, PutMetricDataCommand } fr
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { describe, expect, it } from 'vitest';
-import { isRetryable, MAX_DATUMS_PER_CALL, metricData, publishRuns, type PublishOptions } from '../../functions/publish/metrics.ts';
+import {
+  certainlyNotStored,
+  MAX_DATUMS_PER_CALL,
+  MAX_VALUES_PER_DATUM,
+  metricData,
+  publishRuns,
+  regionData,
+  type PublishOptions,
+} from '../../functions/publish/metrics.ts';
 import { MAX_PROBE_REGIONS } from '../../functions/config/fleet.ts';
 import { TICKET_WEIGHT, verdictValue, type RunRecord } from '../../functions/publish/schema.ts';
 import type { Outcome } from '../../functions/verdict.ts';
@@ -103,7 +111,7 @@ describe('metric data', () => {
 });
 
 describe('publishing', () => {
-  it('sends 2500 runs in three calls of at most 1000 datums, in the namespace', async () => {
+  it('sends 2500 runs (and their region datum) in three calls of at most 1000 datums, in the namespace', async () => {
     // Prepare
     const client = new CloudWatchClient({ region: 'us-east-1' });
     const cw = mockClient(client);
@@ -114,7 +122,7 @@ describe('publishing', () => {
     // Assess
     expect(result).toEqual({ published: true, calls: 3, attempts: 3, errors: [] });
     const sizes = cw.commandCalls(PutMetricDataCommand).map((c) => c.args[0].input.MetricData!.length);
-    expect(sizes.sort()).toEqual([1000, 1000, 500]);
+    expect(sizes.sort()).toEqual([1000, 1000, 501]);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_DATUMS_PER_CALL);
     expect(cw).toHaveReceivedCommandWith(PutMetricDataCommand, { Namespace: 'McpCanary' });
   });
@@ -165,17 +173,33 @@ describe('publishing', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('retries a network error that got no HTTP answer', async () => {
+  it('retries a put that never connected (connection refused), then publishes', async () => {
     // Prepare
     const client = new CloudWatchClient({ region: 'us-east-1' });
     mockClient(client)
       .on(PutMetricDataCommand)
-      .rejectsOnce(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+      .rejectsOnce(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }))
       .resolves({});
     // Act
     const result = await publishRuns(client, [record('rates', 'healthy')], clock(10_000).opts);
     // Assess
     expect(result).toMatchObject({ published: true, attempts: 2 });
+  });
+
+  it('does not retry a reset after the request went out: the datum may be stored, and a copy would count its region twice', async () => {
+    // Prepare
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    const cw = mockClient(client);
+    cw.on(PutMetricDataCommand)
+      .rejectsOnce(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+      .resolves({});
+    const { opts, sleeps } = clock(10_000);
+    // Act
+    const result = await publishRuns(client, [record('rates', 'healthy')], opts);
+    // Assess
+    expect(result).toEqual({ published: false, calls: 1, attempts: 1, errors: ['Error: socket hang up'] });
+    expect(cw).toHaveReceivedCommandTimes(PutMetricDataCommand, 1);
+    expect(sleeps).toEqual([]);
   });
 
   it('makes no call at all when the deadline has already passed', async () => {
@@ -191,7 +215,7 @@ describe('publishing', () => {
   });
 });
 
-describe('which failures are retried', () => {
+describe('which failures are retried: only those certainly not stored', () => {
   it.each([
     [
       'throttling',
@@ -199,12 +223,47 @@ describe('which failures are retried', () => {
       true,
     ],
     [
-      'a 503',
-      new CloudWatchServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: '' }),
+      'a 429',
+      new CloudWatchServiceException({ name: 'TooManyRequests', $fault: 'client', $metadata: { httpStatusCode: 429 }, message: '' }),
       true,
     ],
-    ['a connection reset', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true],
-    ['a DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), true],
+    [
+      'a 503 (may have been stored)',
+      new CloudWatchServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: '' }),
+      false,
+    ],
+    [
+      'a 500 (may have been stored)',
+      new CloudWatchServiceException({ name: 'InternalFailure', $fault: 'server', $metadata: { httpStatusCode: 500 }, message: '' }),
+      false,
+    ],
+    ['a connection reset (may have been stored)', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), false],
+    ['a broken pipe (may have been stored)', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), false],
+    [
+      'a request timeout after sending (may have been stored)',
+      Object.assign(new Error('a request has exceeded the configured 2000 ms requestTimeout.'), {
+        name: 'TimeoutError',
+        code: 'ETIMEDOUT',
+      }),
+      false,
+    ],
+    [
+      'an abort at the deadline (may have been stored)',
+      Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }),
+      false,
+    ],
+    ['a DNS failure (never sent)', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), true],
+    ['connection refused (never sent)', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), true],
+    [
+      'the connection timeout (never connected)',
+      Object.assign(
+        new Error(
+          '@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.',
+        ),
+        { name: 'TimeoutError' },
+      ),
+      true,
+    ],
     [
       'access denied',
       new CloudWatchServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: '' }),
@@ -222,6 +281,34 @@ describe('which failures are retried', () => {
     ],
   ])('%s → retried: %s', (_what, error, retried) => {
     // Act + Assess
-    expect(isRetryable(error)).toBe(retried);
+    expect(certainlyNotStored(error)).toBe(retried);
+  });
+});
+
+describe('the fleet-level region datum', () => {
+  it('carries every run duration of a region and period as Values and Counts, under ProbeRegion alone', () => {
+    // Prepare
+    const runs = [record('a', 'healthy', 120), record('b', 'failed', 30_000), record('c', 'healthy', 120)];
+    // Act
+    const data = regionData(runs);
+    // Assess
+    expect(data).toEqual([
+      {
+        MetricName: 'RunDuration',
+        Dimensions: [{ Name: 'ProbeRegion', Value: 'eu-west-1' }],
+        Timestamp: new Date('2026-11-29T10:00:00.000Z'),
+        Values: [120, 30_000],
+        Counts: [2, 1],
+        Unit: 'Milliseconds',
+        StorageResolution: 60,
+      },
+    ]);
+  });
+
+  it('splits more distinct durations than one datum takes', () => {
+    const runs = Array.from({ length: MAX_VALUES_PER_DATUM + 5 }, (_, i) => record(`t${i}`, 'healthy', 100 + i));
+    const data = regionData(runs);
+    expect(data.map((d) => d.Values!.length)).toEqual([MAX_VALUES_PER_DATUM, 5]);
+    expect(data.flatMap((d) => d.Counts!).reduce((a, b) => a + b, 0)).toBe(runs.length);
   });
 });

@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleRunHandler, type BuiltBundle } from '../../infra/bundle.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
+import { LEDGER_KEY_ATTRIBUTE } from '../../functions/run/ledger.ts';
 import type { RunSummary } from '../../functions/run/run.ts';
 import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
 import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from './fixtures.ts';
@@ -104,7 +106,7 @@ describe('the built Lambda bundle', () => {
     expect(runRecords.map((r) => `${r.message} ${r.target}`).sort()).toEqual(['mcp-canary run rates-dead', 'mcp-canary run rates-prod']);
     expect(child.stdout + child.stderr).not.toContain(token);
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-    expect(await listMetrics(home, 'McpCanary')).toHaveLength(2);
+    expect(await listMetrics(home, 'McpCanary')).toHaveLength(3); // two targets and the probe region's RunDuration
     expect(await readRuns(home, 'McpCanary', 'rates-prod')).toMatchObject({ runs: 1, worst: 0 });
     expect(await readRuns(home, 'McpCanary', 'rates-dead')).toMatchObject({ runs: 1, worst: 1 });
 
@@ -114,5 +116,52 @@ describe('the built Lambda bundle', () => {
         `cold import ${result.importMs.toFixed(0)} ms, ${result.sinceProcessStartMs.toFixed(0)} ms from process start (${NODE.includes('24') ? 'Node 24' : process.version})`,
     );
     for (const r of runRecords) console.log(`run record: ${JSON.stringify(r)}`);
+  });
+
+  it('claims each scheduled run in the ledger from the bundle: the same event twice, in two processes, publishes once', async () => {
+    // Prepare: the ledger table the stack creates, in moto's DynamoDB
+    await new DynamoDBClient({ region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials }).send(
+      new CreateTableCommand({
+        TableName: 'McpCanary-run-ledger',
+        KeySchema: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+    const scheduledTime = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 120_000).toISOString();
+    const env = {
+      BUNDLE_URL: pathToFileURL(bundle.file).href,
+      EVENT: JSON.stringify({ targets: [{ name: 'rates-ledger', url: await deadUrl() }], scheduledTime, periodSeconds: 60 }),
+      MCP_CANARY_HOME_REGION: HOME_REGION,
+      MCP_CANARY_RUN_LEDGER: 'McpCanary-run-ledger',
+      AWS_REGION: PROBE_REGION,
+      AWS_LAMBDA_FUNCTION_NAME: 'McpCanary-run-1m',
+      AWS_ENDPOINT_URL: moto.endpoint,
+      AWS_ACCESS_KEY_ID: motoCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: motoCredentials.secretAccessKey,
+    };
+    // Act
+    const first = await runChild(env);
+    const second = await runChild(env);
+    // Assess
+    const summaryOf = (c: Finished) =>
+      (
+        JSON.parse(
+          c.stdout
+            .split('\n')
+            .find((l) => l.startsWith('RESULT '))!
+            .slice(7),
+        ) as { summary: RunSummary }
+      ).summary;
+    for (const c of [first, second]) {
+      expect(c.stderr).not.toMatch(/Dynamic require|ERR_|TypeError|ReferenceError|registerLambdaContext/);
+      expect(c.code).toBe(0);
+    }
+    expect(summaryOf(first)).toEqual({
+      verdicts: [{ target: 'rates-ledger', outcome: 'failed', failure: 'unreachable' }],
+      published: true,
+    });
+    expect(summaryOf(second)).toEqual({ verdicts: [], published: false, skipped: 'duplicate-done' });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), 'McpCanary', 'rates-ledger')).toMatchObject({ runs: 1, worst: 1 });
   });
 });

@@ -48,8 +48,8 @@ describe('a healthy target', () => {
     const [record] = records(lines);
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
     expect(await readRuns(home, NAMESPACE, 'rates-modern')).toEqual({ runs: 1, worst: 0 });
-    expect(await listMetrics(home, NAMESPACE)).toEqual(['Verdict Target=rates-modern']);
-    // Latency per region lives in the run record, not in a metric.
+    // One metric per target, and one per probe region for the dashboard's latency (no alarm reads it).
+    expect(await listMetrics(home, NAMESPACE)).toEqual([`RunDuration ProbeRegion=${PROBE_REGION}`, 'Verdict Target=rates-modern']);
     expect(record!.verdict.durationMs).toBeGreaterThan(0);
     expect(record!.scheduledFor).toBe(new Date(Math.floor(Date.parse(record!.startedAt) / 60_000) * 60_000).toISOString());
     expect(await listMetrics(cloudWatchAt(moto.endpoint, PROBE_REGION), NAMESPACE)).toEqual([]);
@@ -89,10 +89,25 @@ describe('a target that is down', () => {
 });
 
 describe('a group of targets', () => {
-  it('judges them concurrently: an endpoint that never answers does not hold back the others', async () => {
-    // Prepare
+  it('judges them concurrently: an endpoint that never answers holds back neither the others nor their datapoints', async () => {
+    // Prepare: note when each PutMetricData leaves, and for which targets
     const hanging = await startHangingServer();
     const lines: string[] = [];
+    const cloudWatch = cloudWatchAt(moto.endpoint, HOME_REGION);
+    const puts: Array<{ targets: string[]; loggedBefore: string[] }> = [];
+    cloudWatch.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutMetricDataCommand') {
+          const data = (args.input as { MetricData: Array<{ MetricName: string; Dimensions: Array<{ Value: string }> }> }).MetricData;
+          puts.push({
+            targets: data.filter((d) => d.MetricName === 'Verdict').map((d) => d.Dimensions[0]!.Value),
+            loggedBefore: records(lines).map((r) => r.target),
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
     try {
       // Act
       const summary = await run(
@@ -103,7 +118,7 @@ describe('a group of targets', () => {
             { name: 'rates-legacy', url: legacy.url, tool: rateCheck },
           ],
         },
-        motoRunDeps(moto.endpoint, lines),
+        motoRunDeps(moto.endpoint, lines, { cloudWatch, publish: { windowMs: 2_000 } }),
       );
       // Assess
       expect(summary.verdicts).toEqual([
@@ -117,8 +132,11 @@ describe('a group of targets', () => {
           .map((r) => r.target)
           .at(-1),
       ).toBe('rates-hanging');
+      // The healthy ones' datapoints went out in a wave of their own, before the hanging one had a verdict.
+      expect(puts.map((p) => p.targets.sort())).toEqual([['rates-legacy', 'rates-modern'], ['rates-hanging']]);
+      expect(puts[0]!.loggedBefore).not.toContain('rates-hanging');
       const home = cloudWatchAt(moto.endpoint, HOME_REGION);
-      expect(await listMetrics(home, NAMESPACE)).toHaveLength(3);
+      expect(await listMetrics(home, NAMESPACE)).toHaveLength(4);
       for (const [target, value] of [
         ['rates-hanging', 1],
         ['rates-modern', 0],
@@ -201,6 +219,7 @@ describe('a group of targets', () => {
     expect(records(lines).find((r) => r.target === 'targets[1]')!.verdict.detail).toMatch(/targets\[1\]\.name is required/);
     // A nameless target is logged but not published: no alarm could watch a `targets[1]` metric.
     expect(await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE)).toEqual([
+      `RunDuration ProbeRegion=${PROBE_REGION}`,
       'Verdict Target=rates-modern',
       'Verdict Target=rates-typo',
     ]);

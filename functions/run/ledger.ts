@@ -1,0 +1,149 @@
+/**
+ * The run ledger: one scheduled run of one schedule counts once in its period, whatever AWS delivers
+ * twice. Scheduler delivers at least once, and Lambda's asynchronous queue may hand the same event to
+ * the function more than once "even if no error occurs" (the Lambda guide, "How Lambda handles errors
+ * and retries with asynchronous invocation"). The alarms count regions per period by Sum and SampleCount,
+ * so a second delivery that judged and published again would count its region twice: a duplicated
+ * healthy region settles a period "not breaching" and resolves a page mid-outage; a duplicated failing
+ * region reaches the quorum alone.
+ *
+ * So before judging, a run claims `(period, target set)` in a DynamoDB table, with Powertools for AWS
+ * Lambda's Idempotency utility (a conditional PutItem, a TTL attribute, an in-progress and a completed
+ * state). Whoever claims first runs; every other delivery of that period does nothing and returns
+ * normally (a throw would dead-letter it and alarm the canary owner for a run that did happen):
+ * - a duplicate while the first is still running sees IN_PROGRESS, and does not wait for it;
+ * - a duplicate after it sees COMPLETED;
+ * - a first run that crashed (timeout, out of memory) keeps its claim: it may have published some
+ *   datapoints already, so no later delivery may run that period again. The claim holds for the
+ *   record's life, which is far longer than any delivery can be late (Lambda drops events older than
+ *   the function's maximum event age, 60 s);
+ * - a claim that cannot be written (DynamoDB unreachable, throttled past its retries, or too slow) is not
+ *   run: without a claim nothing can tell it from a duplicate. That region misses one run, which the
+ *   alarms are built to tolerate, and a region that keeps missing tells the canary owner (the dead-man);
+ * - an SDK retry of our own claim whose first attempt was stored reads as IN_PROGRESS too: the run is
+ *   skipped, a lost run rather than a double one.
+ * The key is the period, not the delivery: a manual test invoke in the same minute as the scheduled run
+ * of the same targets is the same run.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { oneLine } from '../redact.ts';
+
+/** The table's partition key and TTL attribute (Powertools' defaults, named here for the CDK table). */
+export const LEDGER_KEY_ATTRIBUTE = 'id';
+export const LEDGER_TTL_ATTRIBUTE = 'expiration';
+
+/** How long a claim (and its record) lives: a TTL far past the latest any duplicate can arrive. */
+export const LEDGER_RECORD_SECONDS = 3600;
+/**
+ * A claim gets this long; past it the run is not counted. It runs beside the secret reads, inside their
+ * 5 s window (SECRET_READ_TIMEOUT_MS), so it never shortens a target's budget.
+ */
+export const LEDGER_CLAIM_TIMEOUT_MS = 3_000;
+
+/** What one scheduled run is, for counting: its period and the targets it carries. */
+export interface RunIdentity {
+  /** ISO 8601 start of the scheduled period. */
+  readonly period: string;
+  readonly periodSeconds: number;
+  /** Target names, sorted. */
+  readonly targets: readonly string[];
+}
+
+export type LedgerOutcome<T> =
+  /** This delivery holds the claim and ran. `ledgerError`: the completion could not be recorded (the claim still holds). */
+  | { readonly kind: 'ran'; readonly value: T; readonly ledgerError?: string }
+  /** Another delivery holds the claim: still running, or done. */
+  | { readonly kind: 'duplicate'; readonly state: 'running' | 'done' }
+  /** No claim could be written: not run. */
+  | { readonly kind: 'unclaimed'; readonly error: string };
+
+export interface RunLedger {
+  /** Runs `work` only if this delivery claims `identity` first. Never rejects, unless `work` does. */
+  once<T>(identity: RunIdentity, work: () => Promise<T>): Promise<LedgerOutcome<T>>;
+}
+
+/** No ledger: every delivery runs (tests, and a function deployed without the table). */
+export const EVERY_DELIVERY_RUNS: RunLedger = {
+  async once(_identity, work) {
+    return { kind: 'ran', value: await work() };
+  },
+};
+
+export interface DynamoRunLedgerOptions {
+  readonly tableName: string;
+  /** A client for the probe region, with short timeouts (the handler builds it). */
+  readonly client: DynamoDBClient;
+  /** @default - LEDGER_CLAIM_TIMEOUT_MS */
+  readonly claimTimeoutMs?: number;
+}
+
+/** What the completed record stores: only that the run happened (the summary would cost write units). */
+const DONE = { done: true } as const;
+
+export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
+  const persistenceStore = new DynamoDBPersistenceLayer({
+    tableName: opts.tableName,
+    awsSdkV3Client: opts.client,
+    keyAttr: LEDGER_KEY_ATTRIBUTE,
+    expiryAttr: LEDGER_TTL_ATTRIBUTE,
+  });
+  const config = new IdempotencyConfig({ expiresAfterSeconds: LEDGER_RECORD_SECONDS });
+  // Powertools lets an IN_PROGRESS record be taken over once the first run's remaining time has passed.
+  // A crashed run may already have published, so our claim lasts as long as the record.
+  config.registerLambdaContext({ getRemainingTimeInMillis: () => LEDGER_RECORD_SECONDS * 1000 } as unknown as Parameters<
+    IdempotencyConfig['registerLambdaContext']
+  >[0]);
+  const claimTimeoutMs = opts.claimTimeoutMs ?? LEDGER_CLAIM_TIMEOUT_MS;
+
+  return {
+    async once<T>(identity: RunIdentity, work: () => Promise<T>): Promise<LedgerOutcome<T>> {
+      let abandoned = false;
+      let ran: { value: T } | undefined;
+      let failed: { error: unknown } | undefined;
+      let started!: () => void;
+      const claimed = new Promise<void>((resolve) => (started = resolve));
+      const idempotent = makeIdempotent(
+        async (_identity: RunIdentity) => {
+          // Claimed too late: the caller has already given up on this run.
+          if (abandoned) return DONE;
+          started();
+          try {
+            ran = { value: await work() };
+          } catch (error) {
+            failed = { error };
+            throw error;
+          }
+          return DONE;
+        },
+        { persistenceStore, config },
+      );
+      const settled = idempotent(identity).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), claimTimeoutMs)));
+      const first = await Promise.race([claimed.then(() => 'claimed' as const), settled.then(() => 'settled' as const), late]);
+      clearTimeout(timer);
+      if (first === 'late') {
+        abandoned = true;
+        return { kind: 'unclaimed', error: `the claim took longer than ${claimTimeoutMs} ms` };
+      }
+      const error = await settled;
+      if (failed) throw failed.error;
+      if (ran)
+        return error === undefined ? { kind: 'ran', value: ran.value } : { kind: 'ran', value: ran.value, ledgerError: describe(error) };
+      if (error === undefined) return { kind: 'duplicate', state: 'done' };
+      if (error instanceof IdempotencyAlreadyInProgressError) return { kind: 'duplicate', state: 'running' };
+      return { kind: 'unclaimed', error: describe(error) };
+    },
+  };
+}
+
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return oneLine(String(e), 300);
+  const cause = e.cause instanceof Error ? ` (${e.cause.name}: ${e.cause.message})` : '';
+  return oneLine(`${e.name}: ${e.message}${cause}`, 300);
+}

@@ -1,0 +1,54 @@
+/**
+ * The run ledger of one probe region: a DynamoDB table where each scheduled run claims its period before
+ * it judges anything, so a delivery AWS makes twice (Scheduler's at-least-once, Lambda's asynchronous
+ * queue) counts once (functions/run/ledger.ts says why, and what a duplicate does).
+ *
+ * On demand (a claim and a completion per invocation: a few thousand writes per target·region a month,
+ * fractions of a cent), records expire by TTL an hour after they are written, and nothing in it outlives
+ * the stack: it holds only "this period was run".
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { EnvVar } from '../../functions/config/env.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/run/ledger.ts';
+
+/**
+ * What a run does to the ledger: claim (conditional PutItem), read a claim the condition did not return
+ * (GetItem), record completion (UpdateItem). No DeleteItem: a claim is never given back, so a run that
+ * crashed after publishing some datapoints can never be run again by a duplicate.
+ */
+export const LEDGER_ACTIONS = ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+
+export interface RunLedgerTableProps {
+  /** The table's name: `<fleet>-run-ledger`, the same in every probe region. */
+  readonly tableName: string;
+}
+
+export class RunLedgerTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: RunLedgerTableProps) {
+    super(scope, id);
+    this.table = new Table(this, 'Table', {
+      tableName: props.tableName,
+      partitionKey: { name: LEDGER_KEY_ATTRIBUTE, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: LEDGER_TTL_ATTRIBUTE,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+      // Billed by table size, which an hour of claims keeps near zero; it keeps the table cdk-nag clean.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    });
+  }
+
+  /** Lets the run functions claim runs here, and tells them the table. */
+  grantRuns(role: IRole, functions: Iterable<IFunction & { addEnvironment(key: string, value: string): unknown }>): void {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ effect: Effect.ALLOW, actions: [...LEDGER_ACTIONS], resources: [this.table.tableArn] }),
+    );
+    for (const fn of functions) fn.addEnvironment(EnvVar.runLedger, this.table.tableName);
+  }
+}
