@@ -85,9 +85,9 @@ export function mainProbeStackFixed(rates: number, canaryOwnerSubscriptions: num
 export const OVERFLOW_STACK_FIXED = { resources: 2, bytes: 4_000 } as const;
 
 /** One mute rule, all but its alarm names (schedule, duration, description, indentation). */
-const MUTE_RULE_STRUCTURE_BYTES = 1_500;
-/** One alarm a rule names, all but the name: its ARN around it. */
-const MUTED_ALARM_STRUCTURE_BYTES = 120;
+const MUTE_RULE_STRUCTURE_BYTES = 1_000;
+/** One alarm a rule names, all but the name: its line's indentation and comma. */
+const MUTED_ALARM_STRUCTURE_BYTES = 16;
 
 export function muteRuleBytes(ruleName: string, description: string, alarmNames: readonly string[]): number {
   return (
