@@ -22,7 +22,7 @@ function credentialed(n: number, ref: (i: number) => Record<string, unknown>): F
     name: `svc-${i}`,
     url: `https://svc-${i}.example.com/mcp`,
     headerSecrets: { Authorization: { ...ref(i), prefix: 'Bearer ' } },
-  })) as FleetInput['targets'];
+  })) as unknown as FleetInput['targets'];
 }
 
 /** The run role's inline policy as IAM counts it: resolved to its longest form, whitespace removed. */
