@@ -137,8 +137,8 @@ function parseArn(ref: SecretRefAt): ParsedArn | undefined {
   return { partition: m[1]!, region: m[2]!, account: m[3]!, name: m[4]! };
 }
 
-/** `rates/prod` → `mcp-canary/rates/prod`; `/team/key` → `/mcp-canary/team/key`. */
+/** `rates/prod` → `mcp-canary/rates/prod`; `/team/key` → `/mcp-canary/team/key`; `mcp-canary/key` (SSM) → `/mcp-canary/key`. */
 function suggestName(service: SecretService, current: string): string {
-  const bare = current.replace(/^\/+/, '');
+  const bare = current.replace(/^\/+/, '').replace(/^mcp-canary\//, '');
   return service === 'secretsmanager' ? `${SECRET_NAME_PREFIX}${bare}` : `${PARAMETER_NAME_PREFIX}${bare}`;
 }

@@ -158,6 +158,12 @@ describe('a reference outside the rule fails synth, naming the target, the field
       '"/mcp-canary/keys/rates"',
     ],
     [
+      'an SSM name without its leading slash',
+      one({ headerSecrets: { 'X-Api-Key': { ssmParameter: 'mcp-canary/rates/key' } } }),
+      'headerSecrets.X-Api-Key.ssmParameter ("mcp-canary/rates/key") is outside /mcp-canary/',
+      'Store it as "/mcp-canary/rates/key"',
+    ],
+    [
       'an ARN of another service',
       one({ headerSecrets: { Authorization: { secretsManager: 'arn:aws:s3:::mcp-canary/token' } } }),
       'headerSecrets.Authorization.secretsManager ("arn:aws:s3:::mcp-canary/token") is not a Secrets Manager secret ARN',
