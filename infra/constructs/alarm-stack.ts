@@ -1,7 +1,8 @@
 /**
- * The alarms of the targets hashed into one shard, in the home region. Three alarms per target and
- * nothing else, so a shard holds ~160 targets under CloudFormation's 500 resources; a target's shard
- * is `fnv1a(name) mod alarmStacks`, so adding or removing other targets never moves its alarms.
+ * The alarms of the targets placed in one stack, in the home region: three per target and nothing else.
+ * Which targets, and when a stack splits so it stays inside CloudFormation's limits, is placement's
+ * (infra/placement.ts): by a hash of the target name, so other targets coming and going leave a
+ * target's alarms where they are.
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';

@@ -3,7 +3,7 @@
  * reads the target's run records from every probe region's log and publishes a readable summary to the
  * briefs topic. Off the paging path by construction: alarms publish to their topics themselves.
  */
-import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { alarmKinds } from '../../functions/brief/alarm-words.ts';
 import { BriefEnvVar } from '../../functions/brief/env.ts';
 import type { FleetNames } from '../names.ts';
+import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
@@ -75,12 +76,11 @@ export class BriefFunction extends Construct {
         }),
       },
     });
-    for (const region of props.probeRegions) {
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${region}:<AWS::AccountId>:log-group:${names.runLogGroup}:*]`,
-        reason: `The only wildcard is the ":*" log-stream suffix of the fleet's run log group in ${region}, the form FilterLogEvents authorizes; no other log group is readable.`,
-      });
-    }
+    acknowledgeWildcardResources(
+      role,
+      runLogs,
+      `The only wildcard is the ":*" log-stream suffix of the fleet's run log group ${names.runLogGroup} in each probe region, the form FilterLogEvents authorizes; no other log group is readable.`,
+    );
 
     this.deadLetterQueue = deadLetterQueue(this, 'Dlq', names.briefDlq, 'the brief (rule delivery and function failures)');
 

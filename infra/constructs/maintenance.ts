@@ -9,21 +9,12 @@
 import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import { Alarm, AlarmMuteRule, ScheduleExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import { durationMinutes, type MaintenanceWindow } from '../../functions/config/maintenance.ts';
-import type { FleetNames } from '../names.ts';
-
-/** CloudWatch: a mute rule targets at most 100 alarms; a bigger window becomes several rules. */
-export const MAX_ALARMS_PER_MUTE_RULE = 100;
-
-/** The alarm kinds a window mutes: the target owner's. Never `dead-man`: that is the canary owner's. */
-export const MUTED_KINDS: readonly AlarmKind[] = [AlarmKind.critical, AlarmKind.warning];
+import { durationMinutes } from '../../functions/config/maintenance.ts';
+import type { MuteRulePlan } from '../placement.ts';
 
 export interface MaintenanceStackProps extends StackProps {
-  readonly names: FleetNames;
-  readonly windows: readonly MaintenanceWindow[];
-  /** Every target of the fleet: a window without `targets` mutes them all. */
-  readonly targets: readonly string[];
+  /** The rules this stack holds (placement.ts splits a fleet's rules by size). */
+  readonly rules: readonly MuteRulePlan[];
 }
 
 export class MaintenanceStack extends Stack {
@@ -31,28 +22,18 @@ export class MaintenanceStack extends Stack {
 
   constructor(scope: Construct, id: string, props: MaintenanceStackProps) {
     super(scope, id, props);
-    const { names } = props;
-    for (const w of props.windows) {
-      const alarmNames = (w.targets ?? props.targets).flatMap((t) => MUTED_KINDS.map((kind) => names.alarm(t, kind)));
-      const chunks = chunk(alarmNames, MAX_ALARMS_PER_MUTE_RULE);
-      chunks.forEach((part, i) => {
-        const suffix = chunks.length > 1 ? `-${i + 1}` : '';
-        const rule = new AlarmMuteRule(this, `${w.name}${suffix}`, {
-          alarmMuteRuleName: `${names.fleet}-maintenance-${w.name}${suffix}`,
-          description: `mcp-canary ${names.fleet}: maintenance window ${w.name} (${w.schedule}, ${w.duration}) mutes the paging and ticket alarms of ${(w.targets ?? props.targets).length} target(s); canary-owner alarms stay live`,
+    for (const r of props.rules) {
+      const w = r.window;
+      this.rules.push(
+        new AlarmMuteRule(this, r.id, {
+          alarmMuteRuleName: r.ruleName,
+          description: r.description,
           schedule: ScheduleExpression.expression(w.schedule.trim(), w.timezone ? TimeZone.of(w.timezone) : undefined),
           duration: Duration.minutes(durationMinutes(w.duration)!),
           // Construct ids may not hold '/', which alarm names do: the id says the same with '-'.
-          alarms: part.map((name) => Alarm.fromAlarmName(this, `${w.name}${suffix}-${name.replace(/\//g, '-')}`, name)),
-        });
-        this.rules.push(rule);
-      });
+          alarms: r.alarmNames.map((name) => Alarm.fromAlarmName(this, `${r.id}-${name.replace(/\//g, '-')}`, name)),
+        }),
+      );
     }
   }
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

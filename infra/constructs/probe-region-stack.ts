@@ -13,9 +13,10 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Subscription } from '../../functions/config/fleet.ts';
 import { EnvVar } from '../../functions/config/env.ts';
-import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { FleetNames } from '../names.ts';
 import type { RegionPlan } from '../plan.ts';
+import type { SecretScope } from '../secret-scope.ts';
+import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
@@ -23,7 +24,7 @@ import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-
 import { RunLedgerTable } from './run-ledger.ts';
 import { RunQueries } from './run-queries.ts';
 import { RunSchedules } from './schedules.ts';
-import { secretsManagerArns, ssmParameterArn } from './secret-arns.ts';
+import { secretScopeArn } from './secret-arns.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 
 /** Memory of a run function: concurrent MCP sessions, not computation. */
@@ -64,9 +65,12 @@ export class ProbeRegionStack extends Stack {
     const role = new Role(this, 'RunRole', {
       description: 'mcp-canary run: writes its log, publishes its verdicts to the home region, reads the referenced secrets only.',
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: { run: new PolicyDocument({ statements: runStatements(this, logGroup, props.namespace, plan.secrets) }) },
+      inlinePolicies: { run: new PolicyDocument({ statements: runStatements(this, logGroup, props.namespace, plan.secretScopes) }) },
     });
-    acknowledgeRunRole(role);
+    acknowledgeRunRole(
+      role,
+      plan.secretScopes.map((s) => secretScopeArn(this, s)),
+    );
 
     this.deadLetterQueue = deadLetterQueue(
       this,
@@ -152,7 +156,7 @@ export class ProbeRegionStack extends Stack {
   }
 }
 
-function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, secrets: readonly HeaderSecretRef[]): PolicyStatement[] {
+function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, scopes: readonly SecretScope[]): PolicyStatement[] {
   const statements = [
     new PolicyStatement({
       effect: Effect.ALLOW,
@@ -167,17 +171,23 @@ function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, secr
       conditions: { StringEquals: { 'cloudwatch:namespace': namespace } },
     }),
   ];
-  const sm = secrets.flatMap((r) => ('secretsManager' in r ? secretsManagerArns(stack, r.secretsManager) : []));
-  const ssm = secrets.flatMap((r) => ('ssmParameter' in r ? [ssmParameterArn(stack, r.ssmParameter)] : []));
+  // One resource per account and region the references live in, never one per secret: secret-scope.ts.
+  const sm = scopes.filter((s) => s.service === 'secretsmanager').map((s) => secretScopeArn(stack, s));
+  const ssm = scopes.filter((s) => s.service === 'ssm').map((s) => secretScopeArn(stack, s));
   if (sm.length) statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: sm }));
   if (ssm.length) statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: ssm }));
   return statements;
 }
 
-function acknowledgeRunRole(role: Role): void {
+function acknowledgeRunRole(role: Role, secretResources: readonly string[]): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason:
       'cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.',
   });
+  acknowledgeWildcardResources(
+    role,
+    secretResources,
+    "The run reads only secrets named mcp-canary/* (SSM: /mcp-canary/*), a rule synth enforces on every reference (infra/secret-scope.ts): one resource per account and region instead of one per secret keeps the role policy inside IAM's 10,240 characters at any fleet size.",
+  );
 }

@@ -4,7 +4,7 @@
  * flexible window, no retries, the shortest event age Scheduler allows, and a dead-letter queue that
  * the canary owner is alarmed on.
  */
-import { Aws, Stack } from 'aws-cdk-lib';
+import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
@@ -50,11 +50,7 @@ export class RunSchedules extends Construct {
         new CfnSchedule(this, `Schedule-${s.rateSlug}-${s.index}`, {
           name,
           groupName: props.groupName,
-          description:
-            `mcp-canary: runs ${s.targets.length} target(s) ${s.schedule} from ${Stack.of(this).region}: ${s.targets.join(', ')}`.slice(
-              0,
-              512,
-            ),
+          description: s.description,
           scheduleExpression: s.schedule,
           flexibleTimeWindow: { mode: 'OFF' },
           state: 'ENABLED',

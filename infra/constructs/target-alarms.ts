@@ -20,9 +20,8 @@
  *   alarm starts in INSUFFICIENT_DATA and stays there until runs arrive, so a deploy pages and alarms
  *   no one (the first runs send each alarm's one OK, which pagers ignore for an incident they lack).
  */
-import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Duration } from 'aws-cdk-lib';
+import { CfnAlarm, ComparisonOperator, TreatMissingData, type CfnAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { AlarmKind, describeAlarm } from '../../functions/brief/alarm-words.ts';
@@ -81,8 +80,13 @@ export function deadManRuns(runsInARow: number): number {
   return Math.max(3, runsInARow);
 }
 
+/**
+ * Rendered as `CfnAlarm` with the properties the `Alarm` L2 would write (same logical ids, same
+ * template, held by the snapshot test): at 15,000 alarms the L2's metric objects, token resolution and
+ * action bindings were a third of the synth time, for nothing these alarms use.
+ */
 export class TargetAlarms extends Construct {
-  readonly alarms: Partial<Record<AlarmKind, Alarm>> = {};
+  readonly alarms: Partial<Record<AlarmKind, CfnAlarm>> = {};
 
   constructor(
     scope: Construct,
@@ -92,22 +96,29 @@ export class TargetAlarms extends Construct {
     super(scope, id);
     const { thresholds: t, regions } = props;
     const quorum = t.critical?.minFailingRegions ?? regions.length;
-    const verdicts = (statistic: 'Sum' | 'SampleCount') =>
-      new Metric({
-        namespace: props.namespace,
-        metricName: MetricName.verdict,
-        dimensionsMap: { [Dimension.target]: props.target },
-        statistic,
-        period: props.period,
-      });
-    const both = { [FAILING]: verdicts('Sum'), [REPORTS]: verdicts('SampleCount') };
-    const math = (expression: string, label: string) => new MathExpression({ expression, usingMetrics: both, label, period: props.period });
+    const period = props.period.toSeconds();
+    const verdicts = (metricId: string, stat: 'Sum' | 'SampleCount'): CfnAlarm.MetricDataQueryProperty => ({
+      id: metricId,
+      metricStat: {
+        metric: {
+          dimensions: [{ name: Dimension.target, value: props.target }],
+          metricName: MetricName.verdict,
+          namespace: props.namespace,
+        },
+        period,
+        stat,
+      },
+      returnData: false,
+    });
+    const math = (expression: string, label: string): Pick<CfnAlarmProps, 'metrics'> => ({
+      metrics: [{ expression, id: 'expr_1', label, returnData: true }, verdicts(FAILING, 'Sum'), verdicts(REPORTS, 'SampleCount')],
+    });
 
     if (t.critical) {
       this.add(
         AlarmKind.critical,
-        math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'),
         {
+          ...math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'),
           threshold: quorum,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: t.critical.runsInARow,
@@ -122,8 +133,8 @@ export class TargetAlarms extends Construct {
     if (t.warning) {
       this.add(
         AlarmKind.warning,
-        math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'),
         {
+          ...math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'),
           threshold: 0,
           comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
           evaluationPeriods: t.warning.runsInARow,
@@ -139,8 +150,12 @@ export class TargetAlarms extends Construct {
       const m = deadManRuns(d.runsInARow);
       this.add(
         AlarmKind.deadMan,
-        verdicts('SampleCount'),
         {
+          dimensions: [{ name: Dimension.target, value: props.target }],
+          metricName: MetricName.verdict,
+          namespace: props.namespace,
+          period,
+          statistic: 'SampleCount',
           threshold: regions.length,
           comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
           evaluationPeriods: m,
@@ -157,19 +172,14 @@ export class TargetAlarms extends Construct {
 
   private add(
     kind: AlarmKind,
-    metric: IMetric,
-    knobs: {
-      threshold: number;
-      comparisonOperator: ComparisonOperator;
-      evaluationPeriods: number;
-      datapointsToAlarm: number;
-      treatMissingData: TreatMissingData;
-    },
+    knobs: Omit<CfnAlarmProps, 'alarmName' | 'alarmDescription' | 'alarmActions' | 'okActions' | 'insufficientDataActions'>,
     runsInARow: number,
     quorum: number,
   ): void {
     const { props } = this;
-    const alarm = new Alarm(this, kindId(kind), {
+    const topic = props.topics?.[kind]?.topicArn;
+    // `<target>/<Kind>/Resource`: the path (and so the logical id) the Alarm L2 gave these alarms.
+    const alarm = new CfnAlarm(new Construct(this, kindId(kind)), 'Resource', {
       alarmName: props.names.alarm(props.target, kind),
       alarmDescription: describeAlarm({
         kind,
@@ -182,17 +192,12 @@ export class TargetAlarms extends Construct {
         runbookUrl: props.runbookUrl,
         runLogGroup: props.names.runLogGroup,
       }),
-      metric,
       ...knobs,
+      // ALARM and OK on the same topic, so an incident resolves under the alarm that opened it; every
+      // region silent is the dead-man's loudest case and arrives as INSUFFICIENT_DATA.
+      ...(topic ? { alarmActions: [topic], okActions: [topic] } : {}),
+      ...(topic && kind === AlarmKind.deadMan ? { insufficientDataActions: [topic] } : {}),
     });
-    const topic = props.topics?.[kind];
-    if (topic) {
-      const action = new SnsAction(topic);
-      alarm.addAlarmAction(action);
-      alarm.addOkAction(action);
-      // Every region silent: the dead-man's loudest case arrives as INSUFFICIENT_DATA.
-      if (kind === AlarmKind.deadMan) alarm.addInsufficientDataAction(action);
-    }
     this.alarms[kind] = alarm;
   }
 }

@@ -5,7 +5,8 @@
  * 1. round trips per verdict (a recording proxy in front of servers of both eras);
  * 2. per-run wall time: the engine vs a hand-written fetch floor vs inspector-cli, interleaved;
  * 3. the Lambda footprint: bundle size, cold import, peak RSS of one invocation;
- * 4. fleet scale: synth time and the largest stack for 10, 100 and 1,000 targets × 3 regions;
+ * 4. fleet scale: synth time, the largest stack, template and role policy for 10 and 1,000 targets × 3
+ *    regions and 5,000 × 5 (test/bench/fleet-scale.ts);
  * 5. CLI start: the built `mcp-canary --help` beside inspector-cli's, fresh processes, interleaved.
  *
  * Writes the figures to .bench/bench.json too (`npm run cost` reads the measured run from there).
@@ -19,7 +20,7 @@ import { startMoto } from '../support/moto.ts';
 import { startServerProcess } from './children.ts';
 import { buildPackage, measureCliStart, type CliStart } from './cli-start.ts';
 import { buildEngineOnce, engineProcessRun, engineRun, floorRun, inspectorCliPath, inspectorRun, type Era } from './contenders.ts';
-import { scaleRow, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
+import { SCALE_FLEETS, scaleRow, scaleTableRows, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
 import { Floor } from './floor.ts';
 import {
   BENCH_DIR,
@@ -433,22 +434,12 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
 function scaleSection(): ScaleRow[] {
   out('\n## 4. Fleet scale (McpCanaryFleet synthesized in-process, bundling skipped, no cdk-nag)\n');
   synthesize(generatedFleet(2)); // warm-up: module loading and JIT are not the fleet's cost
-  const rows = [10, 100, 1000].map((n) => scaleRow(n, synthesize(generatedFleet(n))));
+  const rows = SCALE_FLEETS.map((f) => scaleRow(f.targets, f.regions.length, synthesize(generatedFleet(f.targets, f.regions))));
+  const t = scaleTableRows(rows);
+  out(table(t.head, t.rows));
   out(
-    table(
-      ['targets × regions', 'synth', 'stacks', 'resources', 'largest stack', 'its resources', 'largest template'],
-      rows.map((r) => [
-        `${fmt.int(r.targets)} × ${r.regions}`,
-        fmt.ms(r.synthMs),
-        String(r.stacks),
-        fmt.int(r.totalResources),
-        r.largestStack,
-        String(r.largestResources),
-        fmt.kb(r.largestTemplateBytes),
-      ]),
-    ),
+    '\nPer stack CloudFormation allows 500 resources, a 1 MB template (from S3), 200 outputs and 200 parameters; IAM 10,240 characters of inline policy per role.',
   );
-  out('\nCloudFormation allows 500 resources and a 1 MB template (from S3) per stack.');
   return rows;
 }
 

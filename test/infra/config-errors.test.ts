@@ -56,8 +56,8 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     });
     const e = synthError(withTarget(1, oauth({ env: 'DOCS_SECRET' })));
     expect(e.message).toContain('targets[1] ("docs").auth.oauth.clientSecret is an { env } or { file } reference');
-    const plan = planFleet(withTarget(1, oauth({ secretsManager: 'canary/docs-oauth' })));
-    expect(plan.targets[1]!.headerSecrets).toContainEqual({ secretsManager: 'canary/docs-oauth' });
+    const plan = planFleet(withTarget(1, oauth({ secretsManager: 'mcp-canary/docs-oauth' })));
+    expect(plan.targets[1]!.headerSecrets).toContainEqual({ secretsManager: 'mcp-canary/docs-oauth' });
   });
 
   it('refuses a budget whose function timeout would not fit under the schedule period', () => {

@@ -56,7 +56,7 @@ describe('a fleet with maintenance windows', () => {
   });
 
   it('deploys after the alarm stacks whose alarms it names', () => {
-    const deps = s.fleet.maintenance!.dependencies.map((d) => d.stackName);
+    const deps = s.fleet.maintenance[0]!.dependencies.map((d) => d.stackName);
     expect(deps.length).toBeGreaterThan(0);
     expect(deps.every((d) => d.startsWith('McpCanary-alarms-'))).toBe(true);
   });

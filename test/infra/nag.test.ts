@@ -25,14 +25,19 @@ function acknowledgements(root: IConstruct): Array<{ path: string; id: string; r
   );
 }
 
+const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
+
 describe('cdk-nag AwsSolutions', () => {
   it.each([
-    ['the example fleet', example],
-    ['a fleet with every subscriber kind and two rates', smallFleet()],
-  ])('passes for %s', (_name, config) => {
+    ['the example fleet', example, undefined],
+    ['a fleet with every subscriber kind and two rates', smallFleet(), undefined],
+    // The account the README's CDK-app snippet sets: acknowledgements must follow the ARNs it makes literal.
+    ['the example fleet in account 111122223333', example, '111122223333'],
+    ['a fleet with every subscriber kind in account 111122223333', smallFleet(), '111122223333'],
+  ])('passes for %s', (_name, config, account) => {
     const { app, cleanup } = newTestApp();
     try {
-      new McpCanaryFleet(app, 'McpCanary', config);
+      new McpCanaryFleet(app, 'McpCanary', config, { account });
       Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
       expect(() => app.synth()).not.toThrow();
     } finally {
@@ -58,10 +63,15 @@ describe('cdk-nag AwsSolutions', () => {
           .sort(),
       ).toEqual(
         [
-          ...['us-east-1', 'eu-west-1', 'ap-southeast-2'].map(
+          ...REGIONS.map(
             (r) => `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${r}:<AWS::AccountId>:log-group:/mcp-canary/McpCanary/run:*]`,
           ),
           ...Array(3).fill('AwsSolutions-IAM5[Resource::*]'),
+          // The secret rule (infra/secret-scope.ts): one wildcard per service, account and region, never per secret.
+          ...REGIONS.flatMap((r) => [
+            `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${r}:<AWS::AccountId>:secret:mcp-canary/*]`,
+            `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:${r}:<AWS::AccountId>:parameter/mcp-canary/*]`,
+          ]),
         ].sort(),
       );
     } finally {

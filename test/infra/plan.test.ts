@@ -5,14 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { Target } from '../../functions/config/target.ts';
 import { lambdaTimeoutSeconds } from '../../functions/run/budget.ts';
-import { MAX_TARGETS_PER_RUN, SCHEDULE_PAYLOAD_BUDGET_BYTES, byteLength, fnv1a, planFleet } from '../../infra/plan.ts';
+import { fnv1a } from '../../infra/hash.ts';
+import { MAX_RATES_PER_REGION, MAX_TARGETS_PER_RUN, SCHEDULE_PAYLOAD_BUDGET_BYTES, byteLength, planFleet } from '../../infra/plan.ts';
 import { smallFleet } from './support/synth.ts';
 
 function manyTargets(n: number, extra: Record<string, unknown> = {}) {
   return Array.from({ length: n }, (_, i) => ({
     name: `t${String(i).padStart(4, '0')}`,
     url: `https://mcp${i}.example.com/mcp`,
-    headerSecrets: { Authorization: { secretsManager: `mcp/t${i}`, prefix: 'Bearer ' } },
+    headerSecrets: { Authorization: { secretsManager: `mcp-canary/t${i}`, prefix: 'Bearer ' } },
     tool: { name: 'ping', arguments: { echo: 'x'.repeat(40) } },
     ...extra,
   }));
@@ -39,7 +40,7 @@ describe('planFleet', () => {
     expect(slow.targets).toEqual([{ name: 'slow-one', url: 'https://slow.example.com/mcp', budgetMs: 120_000, timeoutMs: 60_000 }]);
     const fast = JSON.parse(eu.rates[0]!.schedules[0]!.input) as { targets: unknown[] };
     for (const t of fast.targets) expect(Target.safeParse(t).success).toBe(true);
-    expect(eu.rates[0]!.schedules[0]!.input).toContain('"secretsManager":"mcp/rates"');
+    expect(eu.rates[0]!.schedules[0]!.input).toContain('"secretsManager":"mcp-canary/rates"');
   });
 
   it('packs a big group into payloads within the byte budget and the per-run cap, losing no target', () => {
@@ -81,12 +82,14 @@ describe('planFleet', () => {
     expect(planFleet(smallFleet({ quorum: 3, targets: smallFleet().targets.slice(0, 2) })).targets.map((t) => t.quorum)).toEqual([3, 3]);
   });
 
-  it('lists only the secrets of targets probed from a region for that region', () => {
+  it('grants each region the secret scopes of the targets probed from it, once however many secrets', () => {
     const plan = planFleet(smallFleet());
     const eu = plan.regions.find((r) => r.region === 'eu-west-1')!;
-    expect(eu.secrets).toEqual([{ secretsManager: 'mcp/rates' }, { ssmParameter: '/mcp/docs/key' }]);
+    expect(eu.secretScopes).toEqual([{ service: 'secretsmanager' }, { service: 'ssm' }]);
+    const many = planFleet({ homeRegion: 'eu-west-1', targets: manyTargets(300) });
+    expect(many.regions[0]!.secretScopes).toEqual([{ service: 'secretsmanager' }]);
     const other = planFleet(smallFleet({ targets: [{ name: 'open', url: 'https://open.example.com/mcp' }] }));
-    expect(other.regions.every((r) => r.secrets.length === 0)).toBe(true);
+    expect(other.regions.every((r) => r.secretScopes.length === 0)).toBe(true);
   });
 
   it('keeps a target in the same alarm stack whatever other targets come and go', () => {
@@ -103,11 +106,40 @@ describe('planFleet', () => {
     expect(new Set(a.values()).size).toBeGreaterThan(1);
   });
 
-  it('spills schedules past the per-stack limit into overflow stacks, keeping each schedule in place', () => {
-    const plan = planFleet({ homeRegion: 'eu-west-1', targets: manyTargets(120) }, { schedulesPerStack: 2 });
-    const stacks = plan.regions[0]!.scheduleStacks;
-    expect(stacks.length).toBeGreaterThan(1);
-    expect(stacks.every((s) => s.length <= 2)).toBe(true);
-    expect(stacks.flat().map((s) => s.index)).toEqual(plan.regions[0]!.rates[0]!.schedules.map((s) => s.index));
+  it('spills schedules past what the main stack holds into overflow stacks, by size', () => {
+    // ~1.2 KB per target: five to a payload, 120 schedules, more than one stack's 800 KB.
+    const plan = planFleet({
+      homeRegion: 'eu-west-1',
+      targets: manyTargets(600, { tool: { name: 'ping', arguments: { echo: 'z'.repeat(1100) } } }),
+    });
+    const region = plan.regions[0]!;
+    expect(region.scheduleStacks.length).toBeGreaterThan(1);
+    expect(region.scheduleStacks[0]!.every((s) => s.stack === 0)).toBe(true);
+    for (const stack of region.scheduleStacks.slice(1)) expect(new Set(stack.map((s) => s.stack)).size).toBe(1);
+    expect(
+      region.scheduleStacks
+        .flat()
+        .map((s) => s.index)
+        .sort((a, b) => a - b),
+    ).toEqual(region.rates[0]!.schedules.map((s) => s.index));
+  });
+
+  it('merges spellings of one period into one rate, and refuses more distinct rates than a region holds', () => {
+    const same = planFleet({
+      homeRegion: 'eu-west-1',
+      targets: [
+        { name: 'a', url: 'https://a.example.com/mcp', schedule: 'rate(60 minutes)' },
+        { name: 'b', url: 'https://b.example.com/mcp', schedule: 'rate(1 hour)' },
+      ],
+    });
+    expect(same.regions[0]!.rates.map((r) => [r.rateSlug, r.schedules.flatMap((s) => s.targets)])).toEqual([['1h', ['a', 'b']]]);
+    const targets = Array.from({ length: MAX_RATES_PER_REGION + 1 }, (_, i) => ({
+      name: `r${i}`,
+      url: `https://r${i}.example.com/mcp`,
+      schedule: `rate(${i + 2} minutes)`,
+    }));
+    expect(() => planFleet({ homeRegion: 'eu-west-1', targets })).toThrow(
+      `targets[${MAX_RATES_PER_REGION}] ("r${MAX_RATES_PER_REGION}").schedule rate(${MAX_RATES_PER_REGION + 2} minutes) would be distinct schedule number ${MAX_RATES_PER_REGION + 1} probed from eu-west-1`,
+    );
   });
 });

@@ -114,7 +114,7 @@ describe('run functions', () => {
     for (const f of fns) expect(f.LoggingConfig).toEqual({ LogGroup: { Ref: group } });
   });
 
-  it('may write their log, put metrics only in the fleet namespace, and read only the referenced secrets', () => {
+  it('may write their log, put metrics only in the fleet namespace, and read only secrets under mcp-canary/', () => {
     const { statements } = policyStatements(eu, 'mcp-canary run');
     const group = resourcesOf(eu, 'AWS::Logs::LogGroup')[0]![0];
     expect(statements.map((s) => [s.Action, asList(s.Resource).map(render), s.Condition])).toEqual([
@@ -122,29 +122,30 @@ describe('run functions', () => {
       ['cloudwatch:PutMetricData', ['*'], { StringEquals: { 'cloudwatch:namespace': 'McpCanary' } }],
       [
         'secretsmanager:GetSecretValue',
-        ['arn:${AWS::Partition}:secretsmanager:eu-west-1:${AWS::AccountId}:secret:mcp/rates-??????'],
+        ['arn:${AWS::Partition}:secretsmanager:eu-west-1:${AWS::AccountId}:secret:mcp-canary/*'],
         undefined,
       ],
-      ['ssm:GetParameter', ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp/docs/key'], undefined],
+      ['ssm:GetParameter', ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp-canary/*'], undefined],
     ]);
     expect(JSON.stringify(statements)).not.toMatch(/kms:|secretsmanager:\*|ssm:\*|logs:\*/);
   });
 
-  it('keep a secret given by ARN as that ARN (and its suffix form), and grant no secret read when none is referenced', () => {
+  it("read a secret given by ARN in the ARN's region and account, and grant no secret read when none is referenced", () => {
     const s = synthFleet({
       homeRegion: 'eu-west-1',
       targets: [
         {
           name: 'a',
           url: 'https://a.example.com/mcp',
-          headerSecrets: { Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token' } },
+          headerSecrets: {
+            Authorization: { secretsManager: 'arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-canary/shared-token' },
+          },
         },
       ],
     });
     const { statements } = policyStatements(s.json('McpCanary-probe-eu-west-1'), 'mcp-canary run');
-    expect(statements.find((x) => x.Action === 'secretsmanager:GetSecretValue')!.Resource).toEqual([
-      'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token',
-      'arn:aws:secretsmanager:us-east-1:111122223333:secret:shared/token-??????',
+    expect(asList(statements.find((x) => x.Action === 'secretsmanager:GetSecretValue')!.Resource)).toEqual([
+      'arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-canary/*',
     ]);
     const open = synthFleet({ homeRegion: 'eu-west-1', targets: [{ name: 'open', url: 'https://open.example.com/mcp' }] });
     const { statements: openStatements } = policyStatements(open.json('McpCanary-probe-eu-west-1'), 'mcp-canary run');
@@ -210,12 +211,20 @@ describe('the canary owner in a probe region', () => {
 });
 
 describe('overflow schedule stacks', () => {
-  it("hold the schedules past the limit and reach the region's functions and queue by name", () => {
-    const targets = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, url: `https://t${i}.example.com/mcp` }));
-    const s = synthFleet({ homeRegion: 'eu-west-1', targets }, { schedulesPerStack: 2 });
-    const overflow = s.json('McpCanary-probe-eu-west-1-2');
-    const schedules = resourcesOf(overflow, 'AWS::Scheduler::Schedule').map(([, p]) => p);
-    expect(schedules.map((x) => x.Name)).toEqual(['McpCanary-1m-002']);
+  it("hold the schedules past what the main stack holds and reach the region's functions and queue by name", () => {
+    // ~1.2 KB per target: five to a payload, 120 schedules, more than the main stack's share of 800 KB.
+    const targets = Array.from({ length: 600 }, (_, i) => ({
+      name: `t${String(i).padStart(3, '0')}`,
+      url: `https://t${i}.example.com/mcp`,
+      tool: { name: 'ping', arguments: { echo: 'z'.repeat(1100) } },
+    }));
+    const s = synthFleet({ homeRegion: 'eu-west-1', targets });
+    const overflowStacks = s.fleet.probeStacks.filter((x) => x.stackName.startsWith('McpCanary-probe-eu-west-1-'));
+    expect(overflowStacks.length).toBeGreaterThan(0);
+    const name = overflowStacks[0]!.stackName;
+    const schedules = resourcesOf(s.json(name), 'AWS::Scheduler::Schedule').map(([, p]) => p);
+    const planned = s.fleet.plan.regions[0]!.scheduleStacks[1]!;
+    expect(schedules.map((x) => x.Name)).toEqual(planned.map((p) => `McpCanary-${p.rateSlug}-${String(p.index).padStart(3, '0')}`));
     const target = schedules[0]!.Target as Record<string, unknown>;
     expect(render(target.Arn)).toBe('arn:${AWS::Partition}:lambda:eu-west-1:${AWS::AccountId}:function:McpCanary-run-1m');
     expect(render((target.DeadLetterConfig as { Arn: unknown }).Arn)).toBe(
@@ -224,7 +233,13 @@ describe('overflow schedule stacks', () => {
     expect(schedules[0]!.GroupName).toBe('McpCanary');
     expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
     const main = s.fleet.probeStacks.find((x) => x.stackName === 'McpCanary-probe-eu-west-1')!;
-    const extra = s.fleet.probeStacks.find((x) => x.stackName === 'McpCanary-probe-eu-west-1-2')!;
-    expect(extra.dependencies).toContain(main);
+    for (const extra of overflowStacks) expect(extra.dependencies).toContain(main);
+    // Every schedule is deployed once, in main or in one overflow stack.
+    const all = [...s.templates.keys()]
+      .filter((n) => n.startsWith('McpCanary-probe-eu-west-1'))
+      .flatMap((n) => resourcesOf(s.json(n), 'AWS::Scheduler::Schedule').map(([, p]) => p.Name));
+    expect(all.sort()).toEqual(
+      s.fleet.plan.regions[0]!.rates[0]!.schedules.map((p) => `McpCanary-1m-${String(p.index).padStart(3, '0')}`).sort(),
+    );
   });
 });

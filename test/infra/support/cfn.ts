@@ -7,6 +7,8 @@ export function render(value: unknown): string {
   const v = value as Record<string, unknown>;
   if (v && 'Ref' in v) return `\${${String(v.Ref)}}`;
   if (v && 'Fn::GetAtt' in v) return `\${${(v['Fn::GetAtt'] as string[]).join('.')}}`;
+  // `Fn::Sub` of one string already reads `arn:${AWS::Partition}:...`, the same text a rendered Join gives.
+  if (v && 'Fn::Sub' in v && typeof v['Fn::Sub'] === 'string') return v['Fn::Sub'];
   if (v && 'Fn::Join' in v) {
     const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
     return parts.map(render).join(sep);

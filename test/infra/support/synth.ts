@@ -77,10 +77,10 @@ export function smallFleet(overrides: Partial<FleetInput> = {}): FleetInput {
       {
         name: 'rates-prod',
         url: 'https://rates.example.com/mcp',
-        headerSecrets: { Authorization: { secretsManager: 'mcp/rates', prefix: 'Bearer ' } },
+        headerSecrets: { Authorization: { secretsManager: 'mcp-canary/rates', prefix: 'Bearer ' } },
         tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } },
       },
-      { name: 'docs', url: 'https://docs.example.com/mcp', headerSecrets: { 'X-Api-Key': { ssmParameter: '/mcp/docs/key' } } },
+      { name: 'docs', url: 'https://docs.example.com/mcp', headerSecrets: { 'X-Api-Key': { ssmParameter: '/mcp-canary/docs/key' } } },
       {
         name: 'slow-one',
         url: 'https://slow.example.com/mcp',
