@@ -38,7 +38,7 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         i,
         t.name,
         `headers.${headers[0]}`,
-        `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp/${t.name}", prefix: "Bearer " } }`,
+        `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp-canary/${t.name}", prefix: "Bearer " } }`,
       );
     }
     const local = localOnlyRefs(t.auth?.oauth)[0];

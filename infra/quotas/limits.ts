@@ -45,7 +45,9 @@ export interface Quota {
 }
 
 export const SPLIT_STACK =
-  'spread its resources over more stacks (the McpCanaryFleet options alarmStacks and schedulesPerStack), or split the fleet in two (two fleets, each with its own name)';
+  // Alarm, schedule and mute-rule stacks split by size on their own (infra/stack-split.ts): a stack still over
+  // the limit holds what does not split (the home stack's subscriptions, a region's run functions and their alarms).
+  'hold less in it: fewer notify subscriptions (home stack) or fewer distinct schedules per probe region, or split the fleet in two (two fleets, each with its own name)';
 export const SHORTER_NAMES = 'shorten the fleet name (McpCanaryFleet id or name option) or the target names (targets[].name)';
 
 export const Quotas = {
@@ -57,7 +59,7 @@ export const Quotas = {
     noun: 'characters of inline policy at their longest',
     per: 'per role, its inline policies and attached AWS::IAM::Policy together',
     source: Source.iam,
-    fix: 'grant fewer resources one by one: each secret a target references (headerSecrets, auth.oauth) adds one; probe fewer credentialed targets from this region (probeRegions) or split the fleet in two',
+    fix: 'grant fewer resources: each account and region a secret ARN points to (headerSecrets, auth.oauth) adds a statement; keep secrets in fewer accounts and regions, or split the fleet in two',
   },
   managedPolicySize: {
     id: 'iam-managed-policy-size',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { FleetInput } from '../../functions/config/fleet.ts';
+import { checkQuotas } from '../../infra/quotas/check.ts';
 import { McpCanaryFleet } from '../../infra/fleet.ts';
 
 export const BENCH_REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
@@ -52,6 +53,8 @@ export interface StackTemplate {
 export interface Synthesized {
   readonly synthMs: number;
   readonly stacks: readonly StackTemplate[];
+  /** What the synth-time quota checker (infra/quotas) found: any finding would have failed the synth. */
+  readonly quotaFindings: readonly string[];
 }
 
 /** Synthesizes `config` as `new McpCanaryFleet(app, id, config)` would deploy it. */
@@ -60,10 +63,14 @@ export function synthesize(config: FleetInput, id = 'McpCanary'): Synthesized {
   try {
     const started = performance.now();
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-    new McpCanaryFleet(app, id, config);
+    const fleet = new McpCanaryFleet(app, id, config);
     const assembly = app.synth();
     const synthMs = performance.now() - started;
-    return { synthMs, stacks: readStacks(assembly) };
+    return {
+      synthMs,
+      stacks: readStacks(assembly),
+      quotaFindings: [...fleet.quotas.findings, ...checkQuotas(assembly)].map((f) => f.message),
+    };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

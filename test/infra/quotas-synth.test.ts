@@ -92,7 +92,7 @@ describe('quotas at synth', () => {
     expect(e?.message).toMatch(/McpCanary-probe-us-east-1: RunRole\w+ \(role RunRole\) has [\d,]+ characters of inline policy/);
     expect(e?.message).toContain('IAM allows 10,240 per role');
     expect(e?.message).toContain('of its resources are secrets its targets reference');
-    expect(e?.message).toContain('Fix: grant fewer resources one by one');
+    expect(e?.message).toContain('Fix: grant fewer resources: each account and region');
   });
 
   it('refuses a probe stack whose template is over 1 MB, counting the file as cdk deploy uploads it', () => {

@@ -361,7 +361,7 @@ describe('the run role at 200 credentialed targets in one region (the shape toda
       'IAM allows 10,240 per role, its inline policies and attached AWS::IAM::Policy together (200 of its resources are secrets its targets reference)',
     );
     expect(finding!.message).toContain(
-      'Fix: grant fewer resources one by one: each secret a target references (headerSecrets, auth.oauth) adds one',
+      'Fix: grant fewer resources: each account and region a secret ARN points to (headerSecrets, auth.oauth) adds a statement',
     );
   });
 
