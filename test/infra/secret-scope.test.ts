@@ -160,14 +160,16 @@ describe('a reference outside the rule fails synth, naming the target, the field
     [
       'an SSM name without its leading slash',
       one({ headerSecrets: { 'X-Api-Key': { ssmParameter: 'mcp-canary/rates/key' } } }),
-      'headerSecrets.X-Api-Key.ssmParameter ("mcp-canary/rates/key") is outside /mcp-canary/',
-      'Store it as "/mcp-canary/rates/key"',
+      // The config's own SSM name rule (functions/config/arns.ts) refuses it first, with the same fix.
+      'headerSecrets.X-Api-Key.ssmParameter is in a hierarchy but does not start with "/"',
+      'write "/mcp-canary/rates/key"',
     ],
     [
       'an ARN of another service',
       one({ headerSecrets: { Authorization: { secretsManager: 'arn:aws:s3:::mcp-canary/token' } } }),
-      'headerSecrets.Authorization.secretsManager ("arn:aws:s3:::mcp-canary/token") is not a Secrets Manager secret ARN',
-      'arn:<partition>:secretsmanager:<region>:<account>:secret:mcp-canary/<name>',
+      // Refused by the config's ARN shapes (functions/config/arns.ts) before the scope is looked at.
+      'headerSecrets.Authorization.secretsManager is an S3 ARN, not a Secrets Manager secret ARN',
+      'give a Secrets Manager secret ARN, e.g. arn:aws:secretsmanager:',
     ],
   ])('%s', (_what, targets, where, fix) => {
     const message = refused(targets);
