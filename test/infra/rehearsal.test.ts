@@ -14,15 +14,24 @@
  *   LoggingConfig): probe-region.test.ts and home.test.ts check them in the templates; here, the log group
  *   a function logs to must be deployed.
  */
+import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { UpdateFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
+import { App, CfnResource, Fn, Stack } from 'aws-cdk-lib';
+import { Alarm, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import example from '../../mcp-canary.config.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
 import { startMoto, type Moto } from '../support/moto.ts';
 import type { Deployment } from './rehearsal/deployment.ts';
 import { rehearse } from './rehearsal/deploy.ts';
+import { readAssembly } from './rehearsal/assembly.ts';
 import { Aws } from './rehearsal/aws.ts';
-import { createUserResources, GENERATED_REGIONS, generatedFleet, synthAssembly, WRONG_CREDENTIAL } from './rehearsal/fleet.ts';
+import { bootstrap, bootstrapRegions } from './rehearsal/bootstrap.ts';
+import { createUserResources, GENERATED_REGIONS, generatedFleet, synthApp, synthAssembly, WRONG_CREDENTIAL } from './rehearsal/fleet.ts';
 import { Invoker, type DeployedSchedule, type Invocation } from './rehearsal/invoke.ts';
 import { checkLanding, runRecords } from './rehearsal/landing.ts';
 
@@ -43,12 +52,17 @@ beforeAll(async () => {
   apis[1]!.revokeKey();
   const auth = `Bearer ${token}`;
   [moto, ...servers] = await Promise.all([
-    startMoto(),
+    startMoto({ awsManagedPolicies: true }),
     startMcpServer({ era: 'modern', requireAuthorization: auth, tools: [rateTool(apis[0]!)] }),
     startMcpServer({ era: 'legacy', requireAuthorization: auth, tools: [rateTool(apis[0]!)] }),
     startMcpServer({ era: 'modern', requireAuthorization: auth, tools: [rateTool(apis[1]!)] }),
   ]);
   fleet = generatedFleet(30, { modern: servers[0]!.url, legacy: servers[1]!.url, revoked: servers[2]!.url, token }, NAMESPACE);
+  // `cdk bootstrap` of every region these tests use, in moto's process while this one synthesizes: moto
+  // loads most of its services on the first CreateStack. The requests leave before the synth holds the loop.
+  const early = new Aws(moto.endpoint);
+  const bootstrapped = bootstrapRegions(early, [...GENERATED_REGIONS, 'ca-central-1']).finally(() => early.destroy());
+  await new Promise((r) => setTimeout(r, 250));
   const started = performance.now();
   // Both fleets in one app, as one `cdk synth`: the handlers are bundled once.
   assembly = synthAssembly([
@@ -56,6 +70,7 @@ beforeAll(async () => {
     { id: GENERATED, config: fleet, options: { schedulesPerStack: 2 } },
   ]);
   log(`synth of both fleets, bundling included: ${Math.round(performance.now() - started)} ms`);
+  await bootstrapped;
 }, 120_000);
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -197,14 +212,12 @@ describe('a generated fleet of 30 targets × 3 regions, rehearsed and run', () =
     const [one] = schedulesOf(d).filter((s) => s.region === 'eu-west-1' && s.periodSeconds === 60);
     const fn = d.ofType('AWS::Lambda::Function').find((f) => f.region === 'eu-west-1' && String(f.ref).endsWith('-1m'))!;
     const env = (fn.resolved.Environment as { Variables: Record<string, string> }).Variables;
-    await d.aws
-      .at('eu-west-1')
-      .lambda.send(
-        new UpdateFunctionConfigurationCommand({
-          FunctionName: fn.ref,
-          Environment: { Variables: { ...env, MCP_CANARY_NAMESPACE: 'Elsewhere' } },
-        }),
-      );
+    await d.aws.at('eu-west-1').lambda.send(
+      new UpdateFunctionConfigurationCommand({
+        FunctionName: fn.ref,
+        Environment: { Variables: { ...env, MCP_CANARY_NAMESPACE: 'Elsewhere' } },
+      }),
+    );
     // An hour on, so the first runs' datapoints are out of every window the check reads.
     const later = new Date(periodStart.getTime() + 3_600_000);
     const moved = await invoker.run(one!, later, 60);
@@ -218,5 +231,118 @@ describe('a generated fleet of 30 targets × 3 regions, rehearsed and run', () =
       expect(p).toMatch(
         / reads \S+ of Verdict Target=t-\d+ per 60 s: GetMetricStatistics has \[\] in McpCanaryRehearsal, the runs make \[\{/,
       );
+  });
+});
+
+describe('the rehearsal itself, on small apps', () => {
+  async function deploy(build: (app: App) => void): Promise<Deployment> {
+    const a = synthApp(build);
+    cleanups.push(a.remove);
+    const d = await rehearse(a.dir, moto.endpoint);
+    cleanups.push(() => d.aws.destroy());
+    return d;
+  }
+  const failure = (build: (app: App) => void) =>
+    deploy(build).then(
+      () => 'deployed',
+      (e: Error) => `${e.name}: ${e.message}`,
+    );
+  const alarmIn = (s: Stack, props: Partial<AlarmProps> = {}) =>
+    new Alarm(s, 'Alarm', {
+      metric: new Metric({ namespace: 'Rehearsal', metricName: 'Probe' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      ...props,
+    });
+
+  it('resolves references across stacks (Fn::ImportValue) and regions (the CDK export writer and reader) as CloudFormation would', async () => {
+    let topicArn = '';
+    const d = await deploy((app) => {
+      const producer = new Stack(app, 'XrProducer', { env: { region: 'us-east-1' }, crossRegionReferences: true });
+      const topic = new Topic(producer, 'Topic');
+      const table = new Table(producer, 'Idempotency', {
+        partitionKey: { name: 'id', type: AttributeType.STRING },
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        timeToLiveAttribute: 'expiration',
+      });
+      for (const [id, region] of [
+        ['XrConsumerEu', 'eu-west-1'],
+        ['XrConsumerUs', 'us-east-1'],
+      ] as const) {
+        const s = new Stack(app, id, { env: { region }, crossRegionReferences: true });
+        alarmIn(s, { alarmDescription: `writes to ${table.tableArn}` }).addAlarmAction(new SnsAction(topic));
+      }
+    });
+    topicArn = d.stacks
+      .get('XrProducer')!
+      .resources.get([...d.stacks.get('XrProducer')!.resources.keys()].find((k) => k.startsWith('Topic'))!)!.ref!;
+    const tableArn = `arn:aws:dynamodb:us-east-1:${d.aws.account}:table/`;
+    for (const [stack, region] of [
+      ['XrConsumerEu', 'eu-west-1'],
+      ['XrConsumerUs', 'us-east-1'],
+    ] as const) {
+      const [alarm] = (await d.aws.at(region).cloudWatch.send(new DescribeAlarmsCommand({ AlarmNamePrefix: stack }))).MetricAlarms ?? [];
+      expect(alarm?.AlarmActions, stack).toEqual([topicArn]);
+      expect(alarm?.AlarmDescription, stack).toContain(tableArn);
+    }
+    expect(d.tally()).toMatchObject({
+      'Custom::CrossRegionExportWriter': { api: 1 },
+      'Custom::CrossRegionExportReader': { api: 1 },
+      'AWS::DynamoDB::Table': { moto: 1 },
+    });
+    expect(topicArn).toMatch(/^arn:aws:sns:us-east-1:/);
+  });
+
+  it('fails on a resource type nobody rehearses, naming it and where to decide', async () => {
+    const message = await failure(
+      (app) =>
+        new CfnResource(new Stack(app, 'UnknownType', { env: { region: 'us-east-1' } }), 'Secret', { type: 'AWS::SecretsManager::Secret' }),
+    );
+    expect(message).toMatch(
+      /UnknownType\/Secret: nobody rehearses AWS::SecretsManager::Secret\. Add a handler in test\/infra\/rehearsal\/types\//,
+    );
+  });
+
+  it('fails on a property nobody rehearses', async () => {
+    const message = await failure(
+      (app) =>
+        new CfnTopic(new Stack(app, 'UnknownProperty', { env: { region: 'us-east-1' } }), 'Topic', {
+          archivePolicy: { MessageRetentionPeriod: '30' },
+        }),
+    );
+    expect(message).toMatch(/UnknownProperty\/Topic \(AWS::SNS::Topic\): ArchivePolicy neither rehearsed nor skipped with a reason/);
+  });
+
+  it('fails on an export nobody makes, as CloudFormation would', async () => {
+    const message = await failure((app) =>
+      alarmIn(new Stack(app, 'MissingExport', { env: { region: 'us-east-1' } }), {
+        alarmDescription: Fn.importValue('nobody-exports-this'),
+      }),
+    );
+    expect(message).toMatch(/Fn::ImportValue nobody-exports-this: no stack in us-east-1 exports it/);
+  });
+
+  it('fails on an alarm action that names a topic nobody deployed', async () => {
+    const message = await failure((app) => {
+      const s = new Stack(app, 'DanglingAction', { env: { region: 'us-east-1' } });
+      alarmIn(s).addAlarmAction(new SnsAction(Topic.fromTopicArn(s, 'Gone', s.formatArn({ service: 'sns', resource: 'no-such-topic' }))));
+    });
+    expect(message).toMatch(
+      /references to nothing:\n {2}DanglingAction\/Alarm\w+\/AlarmActions\/0 names arn:aws:sns:us-east-1:\d+:no-such-topic, which was not deployed/,
+    );
+  });
+
+  it("refuses a stack whose bootstrap is too old, as the template's CheckBootstrapVersion rule does", async () => {
+    const a = synthApp((app) => alarmIn(new Stack(app, 'OldBootstrap', { env: { region: 'ca-central-1' } })));
+    cleanups.push(a.remove);
+    const aws = new Aws(moto.endpoint);
+    await bootstrap(aws, readAssembly(a.dir));
+    await aws
+      .at('ca-central-1')
+      .ssm.send(new PutParameterCommand({ Name: '/cdk-bootstrap/hnb659fds/version', Value: '5', Type: 'String', Overwrite: true }));
+    aws.destroy();
+    await expect(rehearse(a.dir, moto.endpoint)).rejects.toThrow(
+      /CloudFormation refuses OldBootstrap: rule CheckBootstrapVersion: CDK bootstrap stack version 6 required/,
+    );
   });
 });

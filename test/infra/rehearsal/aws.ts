@@ -5,6 +5,7 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { LambdaClient } from '@aws-sdk/client-lambda';
@@ -26,6 +27,7 @@ export interface RegionClients {
   readonly cloudFormation: CloudFormationClient;
   readonly cloudWatch: CloudWatchClient;
   readonly logs: CloudWatchLogsClient;
+  readonly dynamoDb: DynamoDBClient;
   readonly events: EventBridgeClient;
   readonly iam: IAMClient;
   readonly lambda: LambdaClient;
@@ -54,6 +56,7 @@ export class Aws {
         cloudFormation: new CloudFormationClient(config),
         cloudWatch: new CloudWatchClient(config),
         logs: new CloudWatchLogsClient(config),
+        dynamoDb: new DynamoDBClient(config),
         events: new EventBridgeClient(config),
         iam: new IAMClient(config),
         lambda: new LambdaClient(config),

@@ -16,7 +16,8 @@ import type { Aws } from './aws.ts';
 import { createStackAndWait } from './stack-status.ts';
 
 export const TOOLKIT_STACK = 'CDKToolkit';
-const DEFAULT_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
+const DEFAULT_QUALIFIER = 'hnb659fds';
+const DEFAULT_VERSION_PARAMETER = `/cdk-bootstrap/${DEFAULT_QUALIFIER}/version`;
 
 const bootstrapTemplate = readFileSync(createRequire(import.meta.url).resolve('aws-cdk/lib/api/bootstrap/bootstrap-template.yaml'), 'utf8');
 
@@ -35,6 +36,12 @@ export async function bootstrap(aws: Aws, stacks: readonly AssemblyStack[]): Pro
       byRegion.set(region, qualifier);
     }
   }
+  await bootstrapRegions(aws, byRegion);
+}
+
+/** `cdk bootstrap` of each region, with its qualifier (the CDK's default one unless told). */
+export async function bootstrapRegions(aws: Aws, regions: ReadonlyMap<string, string> | readonly string[]): Promise<void> {
+  const byRegion = Array.isArray(regions) ? new Map(regions.map((r) => [r, DEFAULT_QUALIFIER])) : (regions as ReadonlyMap<string, string>);
   await Promise.all(
     [...byRegion].map(async ([region, qualifier]) => {
       // Like `cdk bootstrap`, nothing to do where the toolkit stack is already deployed.

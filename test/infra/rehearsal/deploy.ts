@@ -39,15 +39,20 @@ export async function rehearse(dir: string, endpoint: string, options: Rehearsal
     await work();
     deployment.timings.push({ step: what, ms: Math.round(performance.now() - started) });
   };
-  const stacks = readAssembly(dir).filter((s) => options.stacks?.(s.stackName) ?? true);
-  if (stacks.length === 0) throw new RehearsalError(`no stack of the assembly in ${dir} is selected.`);
-  await step('bootstrap', () => bootstrap(deployment.aws, stacks));
-  for (const s of stacks) {
-    await step(`assets ${s.stackName}`, () => publishAssets(deployment.aws, s));
-    await step(`deploy ${s.stackName}`, () => deployStack(deployment, s));
+  try {
+    const stacks = readAssembly(dir).filter((s) => options.stacks?.(s.stackName) ?? true);
+    if (stacks.length === 0) throw new RehearsalError(`no stack of the assembly in ${dir} is selected.`);
+    await step('bootstrap', () => bootstrap(deployment.aws, stacks));
+    for (const s of stacks) {
+      await step(`assets ${s.stackName}`, () => publishAssets(deployment.aws, s));
+      await step(`deploy ${s.stackName}`, () => deployStack(deployment, s));
+    }
+    await step('links', () => checkLinks(deployment));
+    return deployment;
+  } catch (e) {
+    deployment.aws.destroy();
+    throw e;
   }
-  await step('links', () => checkLinks(deployment));
-  return deployment;
 }
 
 function handlerOf(s: AssemblyStack, id: string, type: string): Handler {
@@ -153,18 +158,16 @@ async function rehearseResource(
       `${where}: ${left.join(', ')} neither rehearsed nor skipped with a reason; handle ${left.length > 1 ? 'them' : 'it'} in test/infra/rehearsal/types/.`,
     );
   }
-  d.stacks
-    .get(s.stackName)!
-    .resources.set(id, {
-      stackName: s.stackName,
-      region: s.region,
-      logicalId: id,
-      type,
-      by: h.by,
-      ref,
-      attributes,
-      resolved: props.resolved(),
-    });
+  d.stacks.get(s.stackName)!.resources.set(id, {
+    stackName: s.stackName,
+    region: s.region,
+    logicalId: id,
+    type,
+    by: h.by,
+    ref,
+    attributes,
+    resolved: props.resolved(),
+  });
 }
 
 async function checkRules(s: AssemblyStack, scope: Scope): Promise<void> {

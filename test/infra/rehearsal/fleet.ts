@@ -26,10 +26,22 @@ export interface FleetToSynth {
  * Synthesizes fleets into one temporary cloud assembly, bundling the Lambdas as `cdk synth` does. One
  * app for all: the CDK bundles each handler once per app, and bundling is most of a synth's time.
  */
-export function synthAssembly(fleets: readonly FleetToSynth[]): { dir: string; remove(): void } {
+export function synthAssembly(fleets: readonly FleetToSynth[]): SynthesizedAssembly {
+  return synthApp((app) => {
+    for (const f of fleets) new McpCanaryFleet(app, f.id, f.config, f.options);
+  });
+}
+
+export interface SynthesizedAssembly {
+  readonly dir: string;
+  remove(): void;
+}
+
+/** Any CDK app, synthesized into a temporary cloud assembly. */
+export function synthApp(build: (app: App) => void): SynthesizedAssembly {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-rehearsal-'));
   const app = new App({ outdir: dir });
-  for (const f of fleets) new McpCanaryFleet(app, f.id, f.config, f.options);
+  build(app);
   app.synth();
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

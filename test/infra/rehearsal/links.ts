@@ -7,6 +7,7 @@
  */
 import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeRuleCommand } from '@aws-sdk/client-eventbridge';
 import { GetRoleCommand } from '@aws-sdk/client-iam';
 import { GetFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
@@ -26,6 +27,7 @@ const EXISTS: Readonly<Record<string, Exists>> = {
       ? aws.sns.send(new GetSubscriptionAttributesCommand({ SubscriptionArn: arn }))
       : aws.sns.send(new GetTopicAttributesCommand({ TopicArn: arn })),
   sqs: (aws, r) => aws.sqs.send(new GetQueueUrlCommand({ QueueName: r })),
+  dynamodb: (aws, r) => aws.dynamoDb.send(new DescribeTableCommand({ TableName: r.split('/')[1] })),
   lambda: (aws, r) => aws.lambda.send(new GetFunctionConfigurationCommand({ FunctionName: r.replace(/^function:/, '').split(':')[0] })),
   iam: (aws, r) => (r.startsWith('role/') ? aws.iam.send(new GetRoleCommand({ RoleName: r.split('/').pop() })) : unknownKind('iam', r)),
   events: (aws, r) => aws.events.send(new DescribeRuleCommand({ Name: r.replace(/^rule\//, '') })),

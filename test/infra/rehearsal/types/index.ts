@@ -1,12 +1,13 @@
 /**
  * Every resource type the rehearsal knows, and how it is rehearsed (see handler.ts). moto_server 5.2's
  * CloudFormation creates: Lambda functions and permissions, log groups, IAM roles and policies, SQS
- * queues, SNS topics, EventBridge rules and dashboards. It skips, and still reports CREATE_COMPLETE:
+ * queues, SNS topics, EventBridge rules, DynamoDB tables and dashboards. It skips, and still reports CREATE_COMPLETE:
  * alarms, schedules and schedule groups, subscriptions, topic and queue policies, event-invoke configs
  * and alarm mute rules. The runner checks this table against what moto actually did on every deploy.
  */
 import { alarm, alarmMuteRule, dashboard } from './cloudwatch.ts';
 import { cdkMetadata, crossRegionExportReader, crossRegionExportWriter } from './cdk.ts';
+import { table } from './dynamodb.ts';
 import { logGroupHandler, rule } from './events-logs.ts';
 import type { Handler } from './handler.ts';
 import { policy, role } from './iam.ts';
@@ -19,6 +20,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   'AWS::CloudWatch::AlarmMuteRule': alarmMuteRule,
   'AWS::CloudWatch::Dashboard': dashboard,
   'AWS::CDK::Metadata': cdkMetadata,
+  'AWS::DynamoDB::Table': table,
   'AWS::Events::Rule': rule,
   'AWS::IAM::Policy': policy,
   'AWS::IAM::Role': role,
