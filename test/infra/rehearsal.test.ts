@@ -256,7 +256,6 @@ describe('the rehearsal itself, on small apps', () => {
     });
 
   it('resolves references across stacks (Fn::ImportValue) and regions (the CDK export writer and reader) as CloudFormation would', async () => {
-    let topicArn = '';
     const d = await deploy((app) => {
       const producer = new Stack(app, 'XrProducer', { env: { region: 'us-east-1' }, crossRegionReferences: true });
       const topic = new Topic(producer, 'Topic');
@@ -273,9 +272,7 @@ describe('the rehearsal itself, on small apps', () => {
         alarmIn(s, { alarmDescription: `writes to ${table.tableArn}` }).addAlarmAction(new SnsAction(topic));
       }
     });
-    topicArn = d.stacks
-      .get('XrProducer')!
-      .resources.get([...d.stacks.get('XrProducer')!.resources.keys()].find((k) => k.startsWith('Topic'))!)!.ref!;
+    const topicArn = d.ofType('AWS::SNS::Topic').find((t) => t.stackName === 'XrProducer')!.ref;
     const tableArn = `arn:aws:dynamodb:us-east-1:${d.aws.account}:table/`;
     for (const [stack, region] of [
       ['XrConsumerEu', 'eu-west-1'],
