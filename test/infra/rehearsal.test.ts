@@ -13,25 +13,18 @@
  * - What moto's CloudFormation drops from resources it does create (a function's Architectures and
  *   LoggingConfig): probe-region.test.ts and home.test.ts check them in the templates; here, the log group
  *   a function logs to must be deployed.
+ * The rehearsal's own checks (each refusal it must make, the intrinsics) are in rehearsal-checks.test.ts.
  */
-import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { UpdateFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
-import { PutParameterCommand } from '@aws-sdk/client-ssm';
-import { App, CfnResource, Fn, Stack } from 'aws-cdk-lib';
-import { Alarm, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import example from '../../mcp-canary.config.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
 import { startMoto, type Moto } from '../support/moto.ts';
 import type { Deployment } from './rehearsal/deployment.ts';
 import { rehearse } from './rehearsal/deploy.ts';
-import { readAssembly } from './rehearsal/assembly.ts';
 import { Aws } from './rehearsal/aws.ts';
-import { bootstrap, bootstrapRegions } from './rehearsal/bootstrap.ts';
-import { createUserResources, GENERATED_REGIONS, generatedFleet, synthApp, synthAssembly, WRONG_CREDENTIAL } from './rehearsal/fleet.ts';
+import { bootstrapRegions } from './rehearsal/bootstrap.ts';
+import { createUserResources, GENERATED_REGIONS, generatedFleet, synthAssembly, WRONG_CREDENTIAL } from './rehearsal/fleet.ts';
 import { Invoker, type DeployedSchedule, type Invocation } from './rehearsal/invoke.ts';
 import { checkLanding, runRecords } from './rehearsal/landing.ts';
 
@@ -231,115 +224,5 @@ describe('a generated fleet of 30 targets × 3 regions, rehearsed and run', () =
       expect(p).toMatch(
         / reads \S+ of Verdict Target=t-\d+ per 60 s: GetMetricStatistics has \[\] in McpCanaryRehearsal, the runs make \[\{/,
       );
-  });
-});
-
-describe('the rehearsal itself, on small apps', () => {
-  async function deploy(build: (app: App) => void): Promise<Deployment> {
-    const a = synthApp(build);
-    cleanups.push(a.remove);
-    const d = await rehearse(a.dir, moto.endpoint);
-    cleanups.push(() => d.aws.destroy());
-    return d;
-  }
-  const failure = (build: (app: App) => void) =>
-    deploy(build).then(
-      () => 'deployed',
-      (e: Error) => `${e.name}: ${e.message}`,
-    );
-  const alarmIn = (s: Stack, props: Partial<AlarmProps> = {}) =>
-    new Alarm(s, 'Alarm', {
-      metric: new Metric({ namespace: 'Rehearsal', metricName: 'Probe' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      ...props,
-    });
-
-  it('resolves references across stacks (Fn::ImportValue) and regions (the CDK export writer and reader) as CloudFormation would', async () => {
-    const d = await deploy((app) => {
-      const producer = new Stack(app, 'XrProducer', { env: { region: 'us-east-1' }, crossRegionReferences: true });
-      const topic = new Topic(producer, 'Topic');
-      const table = new Table(producer, 'Idempotency', {
-        partitionKey: { name: 'id', type: AttributeType.STRING },
-        billingMode: BillingMode.PAY_PER_REQUEST,
-        timeToLiveAttribute: 'expiration',
-      });
-      for (const [id, region] of [
-        ['XrConsumerEu', 'eu-west-1'],
-        ['XrConsumerUs', 'us-east-1'],
-      ] as const) {
-        const s = new Stack(app, id, { env: { region }, crossRegionReferences: true });
-        alarmIn(s, { alarmDescription: `writes to ${table.tableArn}` }).addAlarmAction(new SnsAction(topic));
-      }
-    });
-    const topicArn = d.ofType('AWS::SNS::Topic').find((t) => t.stackName === 'XrProducer')!.ref;
-    const tableArn = `arn:aws:dynamodb:us-east-1:${d.aws.account}:table/`;
-    for (const [stack, region] of [
-      ['XrConsumerEu', 'eu-west-1'],
-      ['XrConsumerUs', 'us-east-1'],
-    ] as const) {
-      const [alarm] = (await d.aws.at(region).cloudWatch.send(new DescribeAlarmsCommand({ AlarmNamePrefix: stack }))).MetricAlarms ?? [];
-      expect(alarm?.AlarmActions, stack).toEqual([topicArn]);
-      expect(alarm?.AlarmDescription, stack).toContain(tableArn);
-    }
-    expect(d.tally()).toMatchObject({
-      'Custom::CrossRegionExportWriter': { api: 1 },
-      'Custom::CrossRegionExportReader': { api: 1 },
-      'AWS::DynamoDB::Table': { moto: 1 },
-    });
-    expect(topicArn).toMatch(/^arn:aws:sns:us-east-1:/);
-  });
-
-  it('fails on a resource type nobody rehearses, naming it and where to decide', async () => {
-    const message = await failure(
-      (app) =>
-        new CfnResource(new Stack(app, 'UnknownType', { env: { region: 'us-east-1' } }), 'Secret', { type: 'AWS::SecretsManager::Secret' }),
-    );
-    expect(message).toMatch(
-      /UnknownType\/Secret: nobody rehearses AWS::SecretsManager::Secret\. Add a handler in test\/infra\/rehearsal\/types\//,
-    );
-  });
-
-  it('fails on a property nobody rehearses', async () => {
-    const message = await failure(
-      (app) =>
-        new CfnTopic(new Stack(app, 'UnknownProperty', { env: { region: 'us-east-1' } }), 'Topic', {
-          archivePolicy: { MessageRetentionPeriod: '30' },
-        }),
-    );
-    expect(message).toMatch(/UnknownProperty\/Topic \(AWS::SNS::Topic\): ArchivePolicy neither rehearsed nor skipped with a reason/);
-  });
-
-  it('fails on an export nobody makes, as CloudFormation would', async () => {
-    const message = await failure((app) =>
-      alarmIn(new Stack(app, 'MissingExport', { env: { region: 'us-east-1' } }), {
-        alarmDescription: Fn.importValue('nobody-exports-this'),
-      }),
-    );
-    expect(message).toMatch(/Fn::ImportValue nobody-exports-this: no stack in us-east-1 exports it/);
-  });
-
-  it('fails on an alarm action that names a topic nobody deployed', async () => {
-    const message = await failure((app) => {
-      const s = new Stack(app, 'DanglingAction', { env: { region: 'us-east-1' } });
-      alarmIn(s).addAlarmAction(new SnsAction(Topic.fromTopicArn(s, 'Gone', s.formatArn({ service: 'sns', resource: 'no-such-topic' }))));
-    });
-    expect(message).toMatch(
-      /references to nothing:\n {2}DanglingAction\/Alarm\w+\/AlarmActions\/0 names arn:aws:sns:us-east-1:\d+:no-such-topic, which was not deployed/,
-    );
-  });
-
-  it("refuses a stack whose bootstrap is too old, as the template's CheckBootstrapVersion rule does", async () => {
-    const a = synthApp((app) => alarmIn(new Stack(app, 'OldBootstrap', { env: { region: 'ca-central-1' } })));
-    cleanups.push(a.remove);
-    const aws = new Aws(moto.endpoint);
-    await bootstrap(aws, readAssembly(a.dir));
-    await aws
-      .at('ca-central-1')
-      .ssm.send(new PutParameterCommand({ Name: '/cdk-bootstrap/hnb659fds/version', Value: '5', Type: 'String', Overwrite: true }));
-    aws.destroy();
-    await expect(rehearse(a.dir, moto.endpoint)).rejects.toThrow(
-      /CloudFormation refuses OldBootstrap: rule CheckBootstrapVersion: CDK bootstrap stack version 6 required/,
-    );
   });
 });
