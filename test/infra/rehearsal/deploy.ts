@@ -106,6 +106,10 @@ async function deployStack(d: Deployment, s: AssemblyStack): Promise<void> {
   for (const r of (await aws.cloudFormation.send(new DescribeStackResourcesCommand({ StackName: s.stackName }))).StackResources ?? []) {
     if (r.LogicalResourceId) listed.set(r.LogicalResourceId, r.PhysicalResourceId);
   }
+  for (const id of listed.keys()) {
+    if (!handlers.has(id))
+      throw new RehearsalError(`${s.stackName}/${id}: moto's CloudFormation created it although its condition is false.`);
+  }
   for (const [id, h] of handlers) {
     const type = template.Resources[id]!.Type;
     if (h.by === 'moto' && !listed.has(id))

@@ -58,21 +58,27 @@ export function fillContext(input: string, scheduleArn: string, scheduledTime: s
     .replaceAll('<aws.scheduler.attempt-number>', '1');
 }
 
+/** A `rate(…)` expression's interval in seconds; undefined for cron and at expressions. */
+export function rateSeconds(expression: string): number | undefined {
+  const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+  return m ? Number(m[1]) * { minute: 60, hour: 3600, day: 86400 }[m[2]!.replace(/s$/, '') as 'minute'] : undefined;
+}
+
 /**
- * When a `rate(…)` schedule fires inside the period starting at `periodStart`: every interval from its
- * start date (its creation, when it has none), the time written as Scheduler writes it (`2022-03-22T18:59:43Z`).
+ * When a `rate(…)` schedule fires inside its interval from `periodStart`: every interval from its start
+ * date (its creation, when it has none), the time written as Scheduler writes it (`2022-03-22T18:59:43Z`).
  */
-export function firingIn(schedule: GetScheduleCommandOutput, periodStart: Date, periodSeconds: number): string {
-  const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(schedule.ScheduleExpression ?? '');
-  if (!m)
+export function firingIn(schedule: GetScheduleCommandOutput, periodStart: Date): string {
+  const seconds = rateSeconds(schedule.ScheduleExpression ?? '');
+  if (seconds === undefined) {
     throw new RehearsalError(
       `${schedule.Name}: the rehearsal computes firings of rate() schedules only, not ${schedule.ScheduleExpression}.`,
     );
-  const unit = { minute: 60, hour: 3600, day: 86400 }[m[2]!.replace(/s$/, '') as 'minute'];
-  const interval = Number(m[1]) * unit * 1000;
+  }
+  const interval = seconds * 1000;
   const from = Math.floor((schedule.StartDate ?? schedule.CreationDate!).getTime() / 1000) * 1000;
   const at = from + Math.max(0, Math.ceil((periodStart.getTime() - from) / interval)) * interval;
-  if (at >= periodStart.getTime() + periodSeconds * 1000)
+  if (at >= periodStart.getTime() + interval)
     throw new RehearsalError(`${schedule.Name} does not fire in the period from ${periodStart.toISOString()}.`);
   return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -83,9 +89,9 @@ export class Invoker {
 
   constructor(private readonly d: Deployment) {}
 
-  /** Runs the schedule's target once, for its firing in the period from `periodStart`. */
-  run(s: DeployedSchedule, periodStart: Date, periodSeconds: number): Promise<Invocation> {
-    return invokeSchedule(this.d, s, periodStart, periodSeconds, (sha, zip) => this.codeDirectory(sha, zip));
+  /** Runs the schedule's target once, for its firing in the interval from `periodStart`. */
+  run(s: DeployedSchedule, periodStart: Date): Promise<Invocation> {
+    return invokeSchedule(this.d, s, periodStart, (sha, zip) => this.codeDirectory(sha, zip));
   }
 
   close(): void {
@@ -112,7 +118,6 @@ async function invokeSchedule(
   d: Deployment,
   s: DeployedSchedule,
   periodStart: Date,
-  periodSeconds: number,
   codeDirectory: (sha256: string, zip: Uint8Array) => string,
 ): Promise<Invocation> {
   const aws = d.aws.at(s.region);
@@ -132,7 +137,7 @@ async function invokeSchedule(
   const [moduleName, exportName] = splitHandler(config.Handler!);
   const file = ['.mjs', '.js', '.cjs'].map((ext) => join(root, moduleName + ext)).find(existsSync);
   if (!file) throw new RehearsalError(`${config.FunctionName}: handler ${config.Handler} names no file in its code.`);
-  const scheduledTime = firingIn(schedule, periodStart, periodSeconds);
+  const scheduledTime = firingIn(schedule, periodStart);
   const timeoutMs = (config.Timeout ?? 3) * 1000;
   const context = {
     functionName: config.FunctionName,
