@@ -8,10 +8,11 @@
 import { existsSync } from 'node:fs';
 import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
-import { App, CfnResource, Fn, Stack } from 'aws-cdk-lib';
+import { App, ArnFormat, CfnResource, Fn, Stack } from 'aws-cdk-lib';
 import { Alarm, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMoto, type Moto } from '../support/moto.ts';
@@ -65,6 +66,24 @@ describe('the rehearsal itself, on small apps', () => {
         billingMode: BillingMode.PAY_PER_REQUEST,
         timeToLiveAttribute: 'expiration',
       });
+      // A managed policy on a role: how a redesigned secret grant might look.
+      const role = new Role(producer, 'Reader', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+      new ManagedPolicy(producer, 'ReadSecrets', {
+        roles: [role],
+        statements: [
+          new PolicyStatement({
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [
+              producer.formatArn({
+                service: 'secretsmanager',
+                resource: 'secret',
+                resourceName: 'mcp-canary/*',
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            ],
+          }),
+        ],
+      });
       for (const [id, region] of [
         ['XrConsumerEu', 'eu-west-1'],
         ['XrConsumerUs', 'us-east-1'],
@@ -87,6 +106,7 @@ describe('the rehearsal itself, on small apps', () => {
       'Custom::CrossRegionExportWriter': { api: 1 },
       'Custom::CrossRegionExportReader': { api: 1 },
       'AWS::DynamoDB::Table': { moto: 1 },
+      'AWS::IAM::ManagedPolicy': { moto: 1 },
     });
     expect(topicArn).toMatch(/^arn:aws:sns:us-east-1:/);
   });

@@ -1,5 +1,12 @@
-/** IAM roles and inline policies, created by moto's CloudFormation and read back with GetRole / GetRolePolicy. */
-import { AttachRolePolicyCommand, GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand } from '@aws-sdk/client-iam';
+/** IAM roles, inline and managed policies, created by moto's CloudFormation and read back with GetRole / GetRolePolicy / GetPolicy. */
+import {
+  AttachRolePolicyCommand,
+  GetPolicyCommand,
+  GetPolicyVersionCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  ListAttachedRolePoliciesCommand,
+} from '@aws-sdk/client-iam';
 import type { RegionClients } from '../aws.ts';
 import { parseJson } from '../properties.ts';
 import type { CreatedByMoto, ResourceContext } from './handler.ts';
@@ -54,6 +61,25 @@ export const policy: CreatedByMoto = {
     const document = await ctx.props.need('PolicyDocument');
     for (const r of (await ctx.props.get<string[]>('Roles')) ?? []) {
       ctx.findings.same(`${ctx.where} ${name} on role ${r}`, await inlinePolicy(ctx, r, name), document);
+    }
+  },
+};
+
+export const managedPolicy: CreatedByMoto = {
+  by: 'moto',
+  async verify(ctx, arn) {
+    const read = (await ctx.aws.iam.send(new GetPolicyCommand({ PolicyArn: arn }))).Policy!;
+    const version = await ctx.aws.iam.send(new GetPolicyVersionCommand({ PolicyArn: arn, VersionId: read.DefaultVersionId }));
+    ctx.findings.same(`${ctx.where} PolicyDocument`, parseJson(version.PolicyVersion?.Document), await ctx.props.need('PolicyDocument'));
+    for (const p of ['ManagedPolicyName', 'Description', 'Path'] as const) {
+      const expected = await ctx.props.get(p);
+      // IAM answers no Description for an empty one, which is what the CDK writes by default.
+      const actual = p === 'ManagedPolicyName' ? read.PolicyName : p === 'Description' ? (read.Description ?? '') : read[p];
+      if (expected !== undefined) ctx.findings.same(`${ctx.where} ${p}`, actual, expected);
+    }
+    for (const r of (await ctx.props.get<string[]>('Roles')) ?? []) {
+      const attached = (await ctx.aws.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: r }))).AttachedPolicies ?? [];
+      if (!attached.some((a) => a.PolicyArn === arn)) ctx.findings.add(`${ctx.where}: not attached to role ${r}`);
     }
   },
 };

@@ -1,6 +1,7 @@
 /**
  * Every resource type the rehearsal knows, and how it is rehearsed (see handler.ts). moto_server 5.2's
- * CloudFormation creates: Lambda functions and permissions, log groups, IAM roles and policies, SQS
+ * CloudFormation creates: Lambda functions and permissions, log groups, IAM roles and policies (inline
+ * and managed), SQS
  * queues, SNS topics, EventBridge rules, DynamoDB tables and dashboards. It skips, and still reports CREATE_COMPLETE:
  * alarms, schedules and schedule groups, subscriptions, topic and queue policies, event-invoke configs
  * and alarm mute rules. The runner checks this table against what moto actually did on every deploy.
@@ -10,7 +11,7 @@ import { cdkMetadata, crossRegionExportReader, crossRegionExportWriter } from '.
 import { table } from './dynamodb.ts';
 import { logGroupHandler, rule } from './events-logs.ts';
 import type { Handler } from './handler.ts';
-import { policy, role } from './iam.ts';
+import { managedPolicy, policy, role } from './iam.ts';
 import { eventInvokeConfig, lambdaFunction, permission } from './lambda.ts';
 import { queue, queuePolicy, subscription, topic, topicPolicy } from './messaging.ts';
 import { schedule, scheduleGroup } from './scheduler.ts';
@@ -22,6 +23,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   'AWS::CDK::Metadata': cdkMetadata,
   'AWS::DynamoDB::Table': table,
   'AWS::Events::Rule': rule,
+  'AWS::IAM::ManagedPolicy': managedPolicy,
   'AWS::IAM::Policy': policy,
   'AWS::IAM::Role': role,
   'AWS::Lambda::EventInvokeConfig': eventInvokeConfig,
