@@ -3,7 +3,7 @@
  * the stacks deploy), and a generated fleet whose every target has a credential and a tool, pointed at
  * real MCP servers on loopback, with the secrets a user would create before `cdk deploy`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
@@ -37,10 +37,17 @@ export interface SynthesizedAssembly {
   remove(): void;
 }
 
-/** Any CDK app, synthesized into a temporary cloud assembly. */
+/** The context `cdk synth` gives the app: this repository's cdk.json. */
+const CDK_CONTEXT =
+  (JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
+
+/**
+ * Any CDK app, synthesized into a temporary cloud assembly as the CDK CLI would: with cdk.json's context
+ * and version reporting on (the CLI's default, which adds an AWS::CDK::Metadata resource per stack).
+ */
 export function synthApp(build: (app: App) => void): SynthesizedAssembly {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-rehearsal-'));
-  const app = new App({ outdir: dir });
+  const app = new App({ outdir: dir, context: CDK_CONTEXT, analyticsReporting: true });
   build(app);
   app.synth();
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
