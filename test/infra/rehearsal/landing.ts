@@ -31,20 +31,14 @@ export interface Landing {
 
 type Reader = (cw: CloudWatchClient, reads: readonly AlarmRead[], from: Date, to: Date) => Promise<Datapoint[][]>;
 
+/** Each read over its own period before the scheduled one, and the one after: a datapoint a period off shows. */
 async function around(home: CloudWatchClient, reads: readonly AlarmRead[], at: Date, read: Reader): Promise<Datapoint[][]> {
   const out: Datapoint[][] = new Array(reads.length);
   for (const period of new Set(reads.map((r) => r.periodSeconds))) {
     const indexes = reads.flatMap((r, i) => (r.periodSeconds === period ? [i] : []));
-    const from = new Date(at.getTime() - period * 1000);
-    const to = new Date(at.getTime() + 2 * period * 1000);
-    (
-      await read(
-        home,
-        indexes.map((i) => reads[i]!),
-        from,
-        to,
-      )
-    ).forEach((p, j) => (out[indexes[j]!] = p));
+    const batch = indexes.map((i) => reads[i]!);
+    const points = await read(home, batch, new Date(at.getTime() - period * 1000), new Date(at.getTime() + 2 * period * 1000));
+    points.forEach((p, j) => (out[indexes[j]!] = p));
   }
   return out;
 }
@@ -64,7 +58,6 @@ export async function checkLanding(
   const checked = reads.filter((r) => r.namespace === namespace);
   const problems: string[] = records.length === 0 ? ['the runs wrote no run records: nothing to look for'] : [];
   const at = periodStart.toISOString();
-  // Each read over its own period before and after the scheduled one: a datapoint a period off shows.
   const points = await around(home, checked, periodStart, datapointsOf);
   const statistics = await around(home, checked, periodStart, statisticsOf);
   checked.forEach((r, i) => {
