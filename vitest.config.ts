@@ -14,6 +14,8 @@ const INTEGRATION = [
   'test/run/secrets.test.ts', // moto_server
   'test/infra/synth-cli.test.ts', // cfn-lint
   'test/infra/synth-exit.test.ts', // the CDK CLI, three times (~10 s each)
+  'test/infra/rehearsal.test.ts', // moto_server (every stack of two fleets deployed into it)
+  'test/infra/rehearsal-checks.test.ts', // moto_server
   'test/probe/failure-classes.test.ts', // openssl (a self-signed certificate)
   'test/hostile/matrix.test.ts', // openssl, python3 (a listener that never completes the TCP handshake)
   'test/hostile/transport.test.ts', // openssl (a test CA, TLS walls)

@@ -16,10 +16,19 @@ export interface Moto {
 /** Static credentials for the SDK clients pointed at moto: never real ones. */
 export const motoCredentials = { accessKeyId: 'testing', secretAccessKey: 'testing' } as const;
 
-export async function startMoto(): Promise<Moto> {
+export interface MotoOptions {
+  /**
+   * Load AWS's managed IAM policies (`arn:aws:iam::aws:policy/…`), so roles can attach them as in an
+   * account (MOTO_IAM_LOAD_MANAGED_POLICIES; IAM starts a little slower). @default false
+   */
+  readonly awsManagedPolicies?: boolean;
+}
+
+export async function startMoto(options: MotoOptions = {}): Promise<Moto> {
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const env = { ...process.env, ...(options.awsManagedPolicies ? { MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' } : {}) };
+  const child: ChildProcess = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 30_000;
   for (;;) {
