@@ -60,7 +60,7 @@ beforeAll(async () => {
   // Both fleets in one app, as one `cdk synth`: the handlers are bundled once.
   assembly = synthAssembly([
     { id: 'McpCanary', config: example },
-    { id: GENERATED, config: fleet, options: { schedulesPerStack: 2 } },
+    { id: GENERATED, config: fleet },
   ]);
   log(`synth of both fleets, bundling included: ${Math.round(performance.now() - started)} ms`);
   await bootstrapped;
@@ -170,10 +170,11 @@ describe('a generated fleet of 30 targets × 3 regions, rehearsed and run', () =
     log(`${runs.length} scheduled runs of the bundled handler: ${Math.round(performance.now() - started)} ms`);
   }, 180_000);
 
-  it('deploys alarm shards, overflow schedule stacks and a maintenance stack, every resource accounted for', () => {
+  // Stacks split by size only (infra/stack-split.ts), far beyond what moto deploys in seconds: split stacks
+  // and their deploy order are held by test/infra/scale.test.ts and stack-split.test.ts instead.
+  it('deploys alarm shards and a maintenance stack, every resource accounted for', () => {
     const names = [...d.stacks.keys()];
     expect(names.filter((n) => n.startsWith(`${GENERATED}-alarms-`)).length).toBeGreaterThan(3);
-    expect(names.filter((n) => new RegExp(`^${GENERATED}-probe-.+-\\d+$`).test(n)).length).toBeGreaterThan(0);
     expect(names).toContain(`${GENERATED}-maintenance`);
     const tally = d.tally();
     log(`generated fleet: ${JSON.stringify(tally)}`);

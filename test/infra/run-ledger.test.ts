@@ -24,6 +24,8 @@ describe.each(regions)('the run ledger in %s', (region) => {
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, KeyType: 'HASH' }],
       TimeToLiveSpecification: { AttributeName: LEDGER_TTL_ATTRIBUTE, Enabled: true },
+      // Encrypted with the AWS managed key (moto cannot hold this: the rehearsal leaves it to this test).
+      SSESpecification: { SSEEnabled: true },
     });
     expect(t.Resources[id]!).toMatchObject({ DeletionPolicy: 'Delete' });
   });

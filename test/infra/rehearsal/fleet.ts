@@ -104,10 +104,10 @@ export function generatedFleet(count: number, servers: FleetServers, namespace: 
 }
 
 function secretRef(i: number, name: string): HeaderSecretRef {
-  if (i % 2 === 1) return { ssmParameter: `/rehearsal/${name}`, prefix: 'Bearer ' };
+  if (i % 2 === 1) return { ssmParameter: `/mcp-canary/rehearsal/${name}`, prefix: 'Bearer ' };
   return i % 4 === 0
-    ? { secretsManager: `rehearsal/${name}`, jsonKey: 'token', prefix: 'Bearer ' }
-    : { secretsManager: `rehearsal/${name}`, prefix: 'Bearer ' };
+    ? { secretsManager: `mcp-canary/rehearsal/${name}`, jsonKey: 'token', prefix: 'Bearer ' }
+    : { secretsManager: `mcp-canary/rehearsal/${name}`, prefix: 'Bearer ' };
 }
 
 /** What the user creates before deploying: each target's secret in each region it is probed from, and the briefs queue. */

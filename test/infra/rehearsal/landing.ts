@@ -2,13 +2,15 @@
  * Did the runs' datapoints land exactly where the deployed alarms read? For every metric a deployed alarm
  * reads in the fleet's namespace: one datapoint, in the period the runs were scheduled for, whose value
  * is the alarm's statistic over the runs' verdicts for that target (from the runs' own records); nothing
- * in the neighbouring periods; and nothing published that no alarm reads. Metrics the AWS services
+ * in the neighbouring periods; and nothing published that no alarm reads and no deployed dashboard graphs
+ * (the fleet-level RunDuration per region is the dashboard's). Metrics the AWS services
  * publish themselves (AWS/Lambda, AWS/SQS) are returned apart: moto produces none of them.
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { Dimension, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../functions/publish/schema.ts';
 import type { Invocation } from './invoke.ts';
 import {
+  dashboardMetrics,
   datapointsOf,
   deployedAlarms,
   metricKey,
@@ -84,7 +86,8 @@ export async function checkLanding(
   const watched = new Set(checked.map((r) => r.dimensions[Dimension.target]));
   for (const t of ran) if (!watched.has(t)) problems.push(`${t} ran, and no deployed alarm reads its metrics`);
   const read = new Set(checked.map((r) => metricKey(r.metricName, r.dimensions)));
+  const graphed = await dashboardMetrics(home, namespace);
   for (const m of await publishedMetrics(home, namespace))
-    if (!read.has(m)) problems.push(`${m} was published in ${namespace}, and no deployed alarm reads it`);
+    if (!read.has(m) && !graphed.has(m)) problems.push(`${m} was published in ${namespace}, and no deployed alarm or dashboard reads it`);
   return { problems, checked, serviceMetrics: reads.filter((r) => r.namespace.startsWith('AWS/')) };
 }

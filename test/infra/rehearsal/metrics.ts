@@ -4,6 +4,8 @@
  * period), and what CloudWatch holds there (GetMetricData, the same query an alarm evaluates).
  */
 import {
+  GetDashboardCommand,
+  ListDashboardsCommand,
   DescribeAlarmsCommand,
   GetMetricDataCommand,
   GetMetricStatisticsCommand,
@@ -169,4 +171,31 @@ export function metricKey(name: string, dimensions: Readonly<Record<string, stri
       .sort()
       .map(([k, v]) => `${k}=${v}`),
   ].join(' ');
+}
+
+/**
+ * The metrics the deployed dashboards graph, as `metricKey`s, from each body's `metrics` arrays
+ * (`[namespace, name, dimension, value, …, {options}]`; `"."` repeats the row above, as the console writes it).
+ */
+export async function dashboardMetrics(cw: CloudWatchClient, namespace: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const names = ((await cw.send(new ListDashboardsCommand({}))).DashboardEntries ?? []).map((d) => d.DashboardName!);
+  for (const name of names) {
+    const body = JSON.parse((await cw.send(new GetDashboardCommand({ DashboardName: name }))).DashboardBody ?? '{}') as {
+      widgets?: Array<{ properties?: { metrics?: unknown[][] } }>;
+    };
+    for (const w of body.widgets ?? []) {
+      let previous: unknown[] = [];
+      for (const row of w.properties?.metrics ?? []) {
+        const cells = row.filter((c) => typeof c === 'string').map((c, i) => (c === '.' ? previous[i] : c)) as string[];
+        previous = cells;
+        const [ns, metric, ...dims] = cells;
+        if (ns !== namespace || metric === undefined) continue;
+        const dimensions: Record<string, string> = {};
+        for (let i = 0; i + 1 < dims.length; i += 2) dimensions[dims[i]!] = dims[i + 1]!;
+        keys.add(metricKey(metric, dimensions));
+      }
+    }
+  }
+  return keys;
 }

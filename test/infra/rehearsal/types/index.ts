@@ -4,12 +4,12 @@
  * and managed), SQS
  * queues, SNS topics, EventBridge rules, DynamoDB tables and dashboards. It skips, and still reports CREATE_COMPLETE:
  * alarms, schedules and schedule groups, subscriptions, topic and queue policies, event-invoke configs
- * and alarm mute rules. The runner checks this table against what moto actually did on every deploy.
+ * and alarm mute rules; moto has no API at all for mute rules and saved Logs Insights queries. The runner checks this table against what moto actually did on every deploy.
  */
 import { alarm, alarmMuteRule, dashboard } from './cloudwatch.ts';
 import { cdkMetadata, crossRegionExportReader, crossRegionExportWriter } from './cdk.ts';
 import { table } from './dynamodb.ts';
-import { logGroupHandler, rule } from './events-logs.ts';
+import { logGroupHandler, queryDefinition, rule } from './events-logs.ts';
 import type { Handler } from './handler.ts';
 import { managedPolicy, policy, role } from './iam.ts';
 import { eventInvokeConfig, lambdaFunction, permission } from './lambda.ts';
@@ -30,6 +30,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   'AWS::Lambda::Function': lambdaFunction,
   'AWS::Lambda::Permission': permission,
   'AWS::Logs::LogGroup': logGroupHandler,
+  'AWS::Logs::QueryDefinition': queryDefinition,
   'AWS::Scheduler::Schedule': schedule,
   'AWS::Scheduler::ScheduleGroup': scheduleGroup,
   'AWS::SNS::Subscription': subscription,
