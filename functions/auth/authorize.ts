@@ -4,13 +4,13 @@
  * ProbeResult that says which side refused — never a throw.
  */
 import type { Target } from '../config/target.ts';
-import { FailureClass, Outcome, type ProbeResult } from '../verdict.ts';
-import { Wire, type FetchLike } from '../probe/wire.ts';
+import { FailureClass, Outcome, type ProbeResult } from '../common/verdict.ts';
+import { Wire, type FetchLike } from '../net/wire.ts';
 import { discover } from './discovery.ts';
 import { inWords } from './expiry.ts';
-import { AuthStepError, type AuthHop } from './failure.ts';
-import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from './guard.ts';
-import { redactionValues } from './secrets.ts';
+import { AuthStepError, type AuthHop } from './hops.ts';
+import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import { redactionValues } from '../config/oauth-secrets.ts';
 import { requestToken, type OAuthSecrets } from './token.ts';
 import { cacheKey, processTokenCache, type TokenCache } from './tokens.ts';
 

@@ -22,10 +22,10 @@ import {
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config/oauth.ts';
-import { oneLine } from '../redact.ts';
-import type { FetchLike } from '../probe/wire.ts';
-import { AuthStepError, describeHops, type AuthHop } from './failure.ts';
-import { GuardRefusal } from './guard.ts';
+import { oneLine } from '../common/redact.ts';
+import type { FetchLike } from '../net/wire.ts';
+import { AuthStepError, describeHops, type AuthHop } from './hops.ts';
+import { GuardRefusal } from '../net/ssrf-guard.ts';
 
 export interface AuthServer {
   /** The URL the SDK's token request is made against (the issuer, or the token URL's origin). */

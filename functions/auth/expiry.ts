@@ -7,7 +7,7 @@
 import { connect as tlsConnect } from 'node:tls';
 import { isIP } from 'node:net';
 import type { OAuthSecretRef, OAuthSettings } from '../config/oauth.ts';
-import { WarningKind, type Warning } from '../verdict.ts';
+import { WarningKind, type Warning } from '../common/verdict.ts';
 
 const DAY_MS = 86_400_000;
 /** The certificate is looked at once an hour per origin per warm process, never on every run. */

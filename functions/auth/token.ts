@@ -14,12 +14,12 @@ import {
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config/oauth.ts';
-import { oneLine } from '../redact.ts';
-import type { FetchLike } from '../probe/wire.ts';
+import { oneLine } from '../common/redact.ts';
+import type { FetchLike } from '../net/wire.ts';
 import type { AuthServer } from './discovery.ts';
 import { jwtExpiry } from './expiry.ts';
-import { AuthStepError, type AuthHop } from './failure.ts';
-import { GuardRefusal } from './guard.ts';
+import { AuthStepError, type AuthHop } from './hops.ts';
+import { GuardRefusal } from '../net/ssrf-guard.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS, type IssuedToken } from './tokens.ts';
 
 /** The resolved OAuth secrets of a target (never in config, never logged). */

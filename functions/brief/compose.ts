@@ -5,10 +5,10 @@
  * Amazon Q Developer (AWS Chatbot) custom notification for chat. Pure: no I/O, no clock.
  */
 import { createHash } from 'node:crypto';
-import type { RunRecord } from '../publish/schema.ts';
-import { Outcome, type ProbeResult } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
-import { AlarmKind } from './alarm-words.ts';
+import type { RunRecord } from '../common/run-record.ts';
+import { Outcome, type ProbeResult } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { AlarmKind } from '../common/alarm-words.ts';
 import type { AlarmChange } from './event.ts';
 import type { RegionRecords } from './records.ts';
 

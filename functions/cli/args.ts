@@ -3,7 +3,7 @@
  * CanaryError naming the flag and the fix (exit 2).
  */
 import { parseArgs } from 'node:util';
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
 import { parseExactJson } from '../probe/expect.ts';
@@ -92,7 +92,7 @@ function withExactExpectations(t: Target, raw: Values[string]): Target {
   return { ...t, tool: { ...t.tool, expectJson } };
 }
 
-/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/beyond.ts). */
+/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/snapshot.ts). */
 function beyond(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
   return { ...(typeof v.catalog === 'string' ? { catalogFile: v.catalog } : {}), posture: v.posture === true };
 }

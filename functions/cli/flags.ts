@@ -4,7 +4,7 @@
  * the target from the flags, and the flag named in an error message are all derived from this table.
  *
  * Imports nothing: the installed command's `--help` is built from it without loading the engine
- * (help.ts, start.ts). Defaults shown are literals; test/cli/flags.test.ts holds them to the config's.
+ * (help.ts, start.ts). Defaults shown are literals; test/unit/cli/flags.test.ts holds them to the config's.
  *
  * To add a flag, add a row: a `field` (dotted, e.g. `oauth.clientId`) puts its value into the target
  * the config schema checks; `requires` names the flag it only makes sense with.
@@ -162,7 +162,7 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },
-  // Beyond up/down: read by main.ts, applied to flag and config targets alike (cli/beyond.ts).
+  // Beyond up/down: read by main.ts, applied to flag and config targets alike (cli/snapshot.ts).
   {
     name: 'catalog',
     kind: 'string',

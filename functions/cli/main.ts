@@ -3,17 +3,17 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
-import { resolveOAuthSecrets, redactionValues } from '../auth/secrets.ts';
+import { resolveOAuthSecrets, redactionValues } from '../config/oauth-secrets.ts';
 import type { OAuthSecrets } from '../auth/token.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
-import { CanaryError, configError } from '../errors.ts';
-import { judge } from '../probe/judge.ts';
-import { Redactor, secretsOf } from '../redact.ts';
-import { VERSION } from '../version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
+import { CanaryError, configError } from '../common/errors.ts';
+import { judge } from '../judge/judge.ts';
+import { Redactor, secretsOf } from '../common/redact.ts';
+import { VERSION } from '../common/version.ts';
+import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
-import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, type BeyondFlags } from './beyond.ts';
+import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, type BeyondFlags } from './snapshot.ts';
 import { HELP } from './help.ts';
 import { printable, renderVerdict } from './render.ts';
 
@@ -31,7 +31,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let beyond: BeyondFlags;
   let oauthSecrets: OAuthSecrets[];
   try {
-    // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
+    // Beyond up/down (functions/cli/snapshot.ts): snapshot, --catalog, --posture.
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {

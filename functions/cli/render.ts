@@ -4,9 +4,9 @@
  * through `printable`: an escape sequence, BEL, CR or BS would drive the terminal, and a newline in a
  * server's name would print a forged "HEALTHY" line above the real verdict.
  */
-import { shownName } from '../probe/names.ts';
-import { uncheckedAnswer } from '../probe/unchecked.ts';
-import type { Verdict } from '../verdict.ts';
+import { shownName } from '../common/names.ts';
+import { uncheckedAnswer } from '../config/unchecked.ts';
+import type { Verdict } from '../common/verdict.ts';
 
 /**
  * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides, shown

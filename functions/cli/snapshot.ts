@@ -8,16 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import { fingerprintCatalog } from '../catalog/fingerprint.ts';
 import { credentialHeaders, credentialId } from '../catalog/credential.ts';
-import { CatalogSetting } from '../catalog/schema.ts';
+import { CatalogSetting } from '../config/catalog.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import type { Target } from '../config/target.ts';
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 import { PostureCadence } from '../posture/cadence.ts';
 import { runAttempt } from '../probe/attempt.ts';
-import { withTraceContext } from '../probe/trace-context.ts';
-import { Redactor, secretsOf } from '../redact.ts';
-import { newTraceId } from '../trace.ts';
-import { Outcome, type Verdict } from '../verdict.ts';
+import { withTraceContext } from '../net/trace-context.ts';
+import { Redactor, secretsOf } from '../common/redact.ts';
+import { newTraceId } from '../common/trace.ts';
+import { Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
 
 export interface BeyondFlags {

@@ -5,7 +5,7 @@
  * as the name on-call expects and hide why it did not match. Server words (messages, tool text) are not
  * names and keep their script.
  */
-import { oneLine } from '../redact.ts';
+import { oneLine } from './redact.ts';
 
 export function shownName(name: string, max = 80): string {
   let out = '';

@@ -3,7 +3,7 @@
  * (which quotes): the metric, its one dimension, the value of a run, and the shape of the run's log
  * line. Change it here and the CDK alarms, the publisher and the brief follow.
  */
-import type { Verdict } from '../verdict.ts';
+import type { Verdict } from './verdict.ts';
 
 /**
  * One custom metric per target, `Verdict`, whatever the number of regions (each distinct name ×

@@ -1,7 +1,7 @@
 /**
  * W3C Trace Context ids (https://www.w3.org/TR/trace-context/): one trace per run, a span per request,
  * so the server's own traces of the requests a failed run made can be found from the page or the run
- * record. The headers and `_meta` that carry them are probe/trace-context.ts.
+ * record. The headers and `_meta` that carry them are net/trace-context.ts.
  */
 import { randomBytes } from 'node:crypto';
 

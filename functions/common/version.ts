@@ -1,9 +1,9 @@
 /**
  * Who the canary says it is, from one source (package.json's version, bundled into the Lambda by
  * esbuild): what `--version` prints, the `clientInfo` every server sees, and the User-Agent the trace
- * middleware puts on every request (probe/trace-context.ts).
+ * middleware puts on every request (net/trace-context.ts).
  */
-import pkg from '../package.json' with { type: 'json' };
+import pkg from '../../package.json' with { type: 'json' };
 
 export const VERSION: string = pkg.version;
 

@@ -3,7 +3,7 @@
  * missing one is a deploy mistake and fails loudly, naming the variable (its Errors alarm tells the
  * canary owner; the page has gone out regardless).
  */
-import { positiveInt, required } from '../config/env-utils.ts';
+import { positiveInt, required } from './env-utils.ts';
 
 export const BriefEnvVar = {
   /** SNS topic the brief is published to. */

@@ -5,7 +5,7 @@
  *   schedule period  >  Lambda timeout  >  run budget
  *   run budget = secret read + the slowest target's budgetMs + grace + publish reserve
  */
-import { SECRET_READ_TIMEOUT_MS } from './secrets.ts';
+import { SECRET_READ_TIMEOUT_MS } from '../run/secrets.ts';
 
 /**
  * Extra time `judge()` gets past `target.budgetMs` before its verdict is abandoned. The engine enforces

@@ -5,8 +5,8 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { FINGERPRINT_PATTERN } from './fingerprint.ts';
-import { CREDENTIAL_ID_PATTERN } from './credential.ts';
+import { FINGERPRINT_PATTERN } from '../catalog/fingerprint.ts';
+import { CREDENTIAL_ID_PATTERN } from '../catalog/credential.ts';
 
 const fingerprint = z
   .string()

@@ -1,6 +1,6 @@
 /** Turns zod issues into one line each that names the field and says what to do (words.ts writes the sentences). */
 import type { z } from 'zod';
-import { configError, type CanaryError } from '../errors.ts';
+import { configError, type CanaryError } from '../common/errors.ts';
 import { closest } from './did-you-mean.ts';
 import { inOurWords, MISSING, ourErrorMap, ZOD_STOCK_PHRASES } from './words.ts';
 

@@ -4,9 +4,9 @@
  * and its error words). Values are returned, never logged; a failure names the field and the fix.
  */
 import { readFile } from 'node:fs/promises';
-import type { OAuthSecretRef, OAuthSettings } from '../config/oauth.ts';
-import { CanaryError, CanaryErrorCode } from '../errors.ts';
-import type { OAuthSecrets } from './token.ts';
+import type { OAuthSecretRef, OAuthSettings } from './oauth.ts';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
 
 /** Reads a store reference (Secrets Manager, SSM); `field` is for the error message. */
 export type StoreReader = (
@@ -81,7 +81,7 @@ function secretError(message: string, cause?: unknown): CanaryError {
 
 /**
  * The target's OAuth secrets that live in Secrets Manager or SSM, shaped as header secret references:
- * what the deployed function must be allowed to read (infra/plan.ts adds them to `headerSecrets`).
+ * what the deployed function must be allowed to read (infra/plan/plan.ts adds them to `headerSecrets`).
  */
 export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secretsManager: string } | { ssmParameter: string }> {
   const out: Array<{ secretsManager: string } | { ssmParameter: string }> = [];

@@ -6,7 +6,7 @@
  * annotates the target with it; it is never a Verdict warning (a warning turns every run into a
  * ticket) and never changes an outcome.
  */
-import type { AnswerCheck } from '../verdict.ts';
+import type { AnswerCheck } from '../common/verdict.ts';
 
 export interface CanaryToolChecks {
   readonly name: string;

@@ -3,16 +3,16 @@
  * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
  * No AWS here; fetch and clock are injected.
  */
-import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from '../auth/around.ts';
+import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from './token.ts';
 import { headerValueProblem, type Target } from '../config/target.ts';
-import { redactConsoleWhile, Redactor, secretsOf } from '../redact.ts';
-import { newTraceId } from '../trace.ts';
-import { canaryVerdict, Outcome, type ProbeResult, type Verdict } from '../verdict.ts';
-import { runAttempt, type Attempt } from './attempt.ts';
-import { runExtras, withExtras } from './extras.ts';
+import { redactConsoleWhile, Redactor, secretsOf } from '../common/redact.ts';
+import { newTraceId } from '../common/trace.ts';
+import { canaryVerdict, Outcome, type ProbeResult, type Verdict } from '../common/verdict.ts';
+import { runAttempt, type Attempt } from '../probe/attempt.ts';
+import { runExtras, withExtras } from './warnings.ts';
 import type { PostureCadence } from '../posture/cadence.ts';
-import { withTraceContext } from './trace-context.ts';
-import type { FetchLike } from './wire.ts';
+import { withTraceContext } from '../net/trace-context.ts';
+import type { FetchLike } from '../net/wire.ts';
 
 export interface JudgeDeps extends AuthJudgeDeps {
   readonly fetch?: FetchLike;
@@ -39,7 +39,7 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   const middleware = withTraceContext({ traceId });
   try {
     const deadline = started + target.budgetMs;
-    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/auth/around.ts.
+    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/judge/token.ts.
     const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
     // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
     // OAuth material) is in the Redactor every output of this run passes through.

@@ -5,12 +5,12 @@
  * end add the warnings and say when the MCP server refused the token it was given.
  */
 import type { Target } from '../config/target.ts';
-import { FailureClass, type ProbeResult, type Verdict, type Warning } from '../verdict.ts';
-import type { FetchLike } from '../probe/wire.ts';
-import { authorize, type Authorized, type AuthorizeDeps } from './authorize.ts';
-import { bearerWarnings, processCertificateWatch, secretRefWarnings, type CertificateWatch } from './expiry.ts';
-import type { OAuthSecrets } from './token.ts';
-import { processTokenCache, type TokenCache } from './tokens.ts';
+import { FailureClass, type ProbeResult, type Verdict, type Warning } from '../common/verdict.ts';
+import type { FetchLike } from '../net/wire.ts';
+import { authorize, type Authorized, type AuthorizeDeps } from '../auth/authorize.ts';
+import { bearerWarnings, processCertificateWatch, secretRefWarnings, type CertificateWatch } from '../auth/expiry.ts';
+import type { OAuthSecrets } from '../auth/token.ts';
+import { processTokenCache, type TokenCache } from '../auth/tokens.ts';
 
 /** The judge's extra dependencies for OAuth and warnings; all optional. */
 export interface AuthJudgeDeps {

@@ -5,13 +5,13 @@
  */
 import { compareCatalog } from '../catalog/compare.ts';
 import { credentialHeaders } from '../catalog/credential.ts';
-import { Revision } from '../verdict.ts';
+import { Revision } from '../common/verdict.ts';
 import type { Target } from '../config/target.ts';
 import type { PostureCadence } from '../posture/cadence.ts';
 import { postureWarnings, runPosture } from '../posture/run.ts';
-import type { PostureResult, Verdict, Warning } from '../verdict.ts';
-import type { Attempt } from './attempt.ts';
-import type { FetchLike } from './wire.ts';
+import type { PostureResult, Verdict, Warning } from '../common/verdict.ts';
+import type { Attempt } from '../probe/attempt.ts';
+import type { FetchLike } from '../net/wire.ts';
 
 export interface ExtrasContext {
   readonly fetch?: FetchLike | undefined;

@@ -4,7 +4,7 @@
  * waits out its request timeout, which would call a fast, broken server a slow one. These checks let
  * the wire end such an answer at once, with a description of what came instead.
  */
-import { oneLine } from '../redact.ts';
+import { oneLine } from '../common/redact.ts';
 
 export type RequestId = string | number;
 

@@ -2,7 +2,7 @@
  * The body of one answer as the SDK reads it, checked on the way (see `inspectBody`). Split from the
  * wire, which owns the request; this owns what comes back.
  */
-import { oneLine } from '../redact.ts';
+import { oneLine } from '../common/redact.ts';
 import { judgeJsonBody, judgeMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
 import { errorCode, type Exchange, type WireErrorKind } from './exchange.ts';
 

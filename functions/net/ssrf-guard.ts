@@ -16,7 +16,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import type { FetchLike } from '../probe/wire.ts';
+import type { FetchLike } from './wire.ts';
 
 export interface GuardOptions {
   /** The target opted in to authorization servers on private addresses. */
@@ -156,7 +156,7 @@ interface Dispatcher {
  * A fetch whose connections resolve host names through the guard's rules again, at connect time:
  * without it, DNS could answer a public address to `checkUrl` and a private one to the connection
  * (DNS rebinding). Node's fetch takes a `dispatcher`; its undici Agent class is reached through the
- * global dispatcher's well-known symbol (as probe/wire.ts does), since the undici package would add
+ * global dispatcher's well-known symbol (as net/wire.ts does), since the undici package would add
  * ~500 KB to the bundle. With a custom global dispatcher (a proxy) the check before the request is
  * all there is.
  */

@@ -8,9 +8,9 @@
  *
  * A fetch middleware in the SDK's own shape (`(next) => fetch`); the SDK has none for trace context.
  */
-import { newSpanId } from '../trace.ts';
+import { newSpanId } from '../common/trace.ts';
 import { PROTOCOL_VERSION_META_KEY, TRACEPARENT_META_KEY, type Middleware } from '@modelcontextprotocol/client';
-import { USER_AGENT } from '../version.ts';
+import { USER_AGENT } from '../common/version.ts';
 import type { FetchLike } from './wire.ts';
 
 export const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -6,8 +6,8 @@
  */
 import { readCertificate } from '../auth/expiry.ts';
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { Revision, type PostureResult } from '../verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { Revision, type PostureResult } from '../common/verdict.ts';
 import {
   FOREIGN_ORIGIN,
   harmless,
@@ -18,7 +18,7 @@ import {
   type Answer,
   type PostureRequestContext,
 } from './requests.ts';
-import { PostureCheck } from './schema.ts';
+import { PostureCheck } from '../config/posture.ts';
 
 export interface CheckContext extends PostureRequestContext {
   /** Wall clock in ms, for certificate days left. */

@@ -6,11 +6,11 @@
  * never touched.
  */
 import type { Target } from '../config/target.ts';
-import { Connections, type FetchLike } from '../probe/wire.ts';
-import { WarningKind, type PostureResult, type Revision, type Warning } from '../verdict.ts';
+import { Connections, type FetchLike } from '../net/wire.ts';
+import { WarningKind, type PostureResult, type Revision, type Warning } from '../common/verdict.ts';
 import { runCheck } from './checks.ts';
 import { processCadence, type PostureCadence } from './cadence.ts';
-import { selectedChecks } from './schema.ts';
+import { selectedChecks } from '../config/posture.ts';
 
 export interface PostureDeps {
   /** @default - the global fetch */

@@ -13,17 +13,17 @@ import {
   type ProbeName,
   type ProbeResult,
   type ServerInfo,
-} from '../verdict.ts';
-import { oneLine } from '../redact.ts';
+} from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
 import { classifyError, type Classified } from './classify.ts';
 import { connect } from './connect.ts';
 import { probeHealth } from './health.ts';
 import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';
-import { hasLookAlike, shownName } from './names.ts';
+import { hasLookAlike, shownName } from '../common/names.ts';
 import { classifyRounds, roundsSoFar } from './rounds.ts';
 import { callCanaryTool } from './tool.ts';
-import { configuredChecks } from './unchecked.ts';
-import { Wire, type Exchange, type FetchLike } from './wire.ts';
+import { configuredChecks } from '../config/unchecked.ts';
+import { Wire, type Exchange, type FetchLike } from '../net/wire.ts';
 
 export interface Attempt {
   readonly outcome: Outcome;

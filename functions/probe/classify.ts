@@ -4,11 +4,11 @@
  * the SDK's errors do not always keep the socket error or the HTTP status.
  */
 import { extractWWWAuthenticateParams, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass } from '../verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { FailureClass } from '../common/verdict.ts';
 import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
-import { describeTls } from './tls-wall.ts';
-import { errorCode, networkErrorKind, type Exchange } from './wire.ts';
+import { describeTls } from '../net/tls-wall.ts';
+import { errorCode, networkErrorKind, type Exchange } from '../net/wire.ts';
 
 export interface Classified {
   readonly failure: FailureClass;

@@ -6,12 +6,12 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
-import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
+import { FailureClass, Revision, type ProbeName } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
 import { classifyError, classifyStatus, type Classified } from './classify.ts';
 import { describeRpcError, SPOKEN, supportedOf } from './rpc-error.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
-import type { Exchange } from './wire.ts';
+import type { Exchange } from '../net/wire.ts';
 
 /** A connection, or the failure that ended the protocol step: never both. */
 export type Connected =

@@ -11,7 +11,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { isInteger, isSafeNumber, parse, stringify } from 'lossless-json';
-import { oneLine } from '../redact.ts';
+import { oneLine } from '../common/redact.ts';
 
 export interface AnswerExpectations {
   readonly expectText?: string | undefined;

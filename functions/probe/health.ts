@@ -1,7 +1,7 @@
 /** The optional health path: proves a process listens, nothing more. 2xx expected. */
-import type { ProbeResult } from '../verdict.ts';
+import type { ProbeResult } from '../common/verdict.ts';
 import { classifyError, classifyStatus } from './classify.ts';
-import type { Wire } from './wire.ts';
+import type { Wire } from '../net/wire.ts';
 
 /**
  * `headers` go along only when the health URL shares the MCP endpoint's origin: credentials meant for

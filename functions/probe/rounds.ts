@@ -8,9 +8,9 @@
  * those, never the message text.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass } from '../verdict.ts';
-import type { Exchange } from './exchange.ts';
+import { oneLine } from '../common/redact.ts';
+import { FailureClass } from '../common/verdict.ts';
+import type { Exchange } from '../net/exchange.ts';
 
 export interface RoundsVerdict {
   readonly failure: FailureClass;

@@ -16,9 +16,9 @@
  * decided in connect.ts, which knows what was asked.
  */
 import { ProtocolError, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass, Revision } from '../verdict.ts';
-import type { Exchange } from './exchange.ts';
+import { oneLine } from '../common/redact.ts';
+import { FailureClass, Revision } from '../common/verdict.ts';
+import type { Exchange } from '../net/exchange.ts';
 
 export interface RpcError {
   readonly code: number;

@@ -10,12 +10,12 @@
  * - the negotiated revision is read at connect, because the SDK forgets it on `close()`.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../common/verdict.ts';
 import type { Classified } from './classify.ts';
-import { CLIENT_INFO } from '../version.ts';
+import { CLIENT_INFO } from '../common/version.ts';
 import { outputSchemaValidator } from './validator.ts';
-import type { Wire } from './wire.ts';
+import type { Wire } from '../net/wire.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';

@@ -2,11 +2,11 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { CanaryTool } from '../config/target.ts';
-import { FailureClass } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
+import { FailureClass } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
 import type { Classified } from './classify.ts';
 import { checkAnswer, textOf } from './expect.ts';
-import { shownName } from './names.ts';
+import { shownName } from '../common/names.ts';
 import type { Session } from './session.ts';
 
 export interface ToolOutcome {

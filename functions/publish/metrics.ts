@@ -8,8 +8,8 @@
  * alarms tolerate. A publish that fails is reported to the caller (who logs it), never thrown.
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
-import { Dimension, MetricName, verdictValue, type RunRecord } from './schema.ts';
-import { oneLine } from '../redact.ts';
+import { Dimension, MetricName, verdictValue, type RunRecord } from '../common/run-record.ts';
+import { oneLine } from '../common/redact.ts';
 
 /** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~150 KB). */
 export const MAX_DATUMS_PER_CALL = 1000;

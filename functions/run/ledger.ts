@@ -28,7 +28,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { oneLine } from '../redact.ts';
+import { oneLine } from '../common/redact.ts';
 
 /** The table's partition key and TTL attribute (Powertools' defaults, named here for the CDK table). */
 export const LEDGER_KEY_ATTRIBUTE = 'id';

@@ -3,9 +3,9 @@
  * read fields, not text. Written with `process.stdout.write`, not `console.log`, so the Lambda runtime
  * adds no prefix and the line is exactly the JSON. Everything passes a Redactor first.
  */
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../publish/schema.ts';
-import type { Redactor } from '../redact.ts';
-import type { Verdict } from '../verdict.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../common/run-record.ts';
+import type { Redactor } from '../common/redact.ts';
+import type { Verdict } from '../common/verdict.ts';
 
 export type LogLine = (line: string) => void;
 

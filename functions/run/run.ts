@@ -10,15 +10,15 @@
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { OAuthSecrets } from '../auth/token.ts';
 import type { Target } from '../config/target.ts';
-import { CanaryError } from '../errors.ts';
-import { judge as judgeTarget } from '../probe/judge.ts';
+import { CanaryError } from '../common/errors.ts';
+import { judge as judgeTarget } from '../judge/judge.ts';
 import type { PublishOptions } from '../publish/metrics.ts';
-import type { RunRecord } from '../publish/schema.ts';
+import type { RunRecord } from '../common/run-record.ts';
 import { WavePublisher } from '../publish/waves.ts';
-import { oneLine, Redactor, secretsOf } from '../redact.ts';
-import { newTraceId } from '../trace.ts';
-import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
-import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
+import { oneLine, Redactor, secretsOf } from '../common/redact.ts';
+import { newTraceId } from '../common/trace.ts';
+import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../common/verdict.ts';
+import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from '../config/budget.ts';
 import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
 import {

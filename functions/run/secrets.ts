@@ -6,11 +6,11 @@
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
-import { redactionValues, resolveOAuthSecrets } from '../auth/secrets.ts';
+import { redactionValues, resolveOAuthSecrets } from '../config/oauth-secrets.ts';
 import type { OAuthSecrets } from '../auth/token.ts';
 import type { HeaderSecretRef, Target } from '../config/target.ts';
-import { CanaryError, CanaryErrorCode } from '../errors.ts';
-import { oneLine } from '../redact.ts';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { oneLine } from '../common/redact.ts';
 
 /** How long a read value is reused by the same warm container. */
 export const SECRET_TTL_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 /**
  * How the scheduled-run Lambda is built: one ESM file for the Node 24 runtime, AWS SDK included. The CDK
  * stack's `NodejsFunction` bundling must use exactly these options (see `nodejsFunctionBundling` below
- * for the mapping), and test/run/bundle.test.ts builds with them, imports the result in a fresh Node
+ * for the mapping), and test/integration/run/bundle.test.ts builds with them, imports the result in a fresh Node
  * process and runs it once against moto — the way deploy-time crashes are caught before a deploy.
  */
 import { stat } from 'node:fs/promises';
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 
-export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../functions/run/handler.ts', import.meta.url));
-export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../functions/brief/handler.ts', import.meta.url));
+export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/run/handler.ts', import.meta.url));
+export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/brief/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';

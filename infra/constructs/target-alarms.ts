@@ -24,9 +24,9 @@ import type { Duration } from 'aws-cdk-lib';
 import { CfnAlarm, ComparisonOperator, TreatMissingData, type CfnAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { AlarmKind, describeAlarm } from '../../functions/brief/alarm-words.ts';
-import { Dimension, MetricName } from '../../functions/publish/schema.ts';
-import type { FleetNames } from '../names.ts';
+import { AlarmKind, describeAlarm } from '../../functions/common/alarm-words.ts';
+import { Dimension, MetricName } from '../../functions/common/run-record.ts';
+import type { FleetNames } from '../plan/names.ts';
 import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 
 /** Pages: the target fails in at least `minFailingRegions` regions for `runsInARow` runs in a row. */

@@ -2,13 +2,13 @@
  * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
-import { localOnlyRefs } from '../functions/auth/secrets.ts';
-import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../functions/config/fleet.ts';
-import { parseNamingTargets } from '../functions/config/load.ts';
-import { windowEnd } from '../functions/config/maintenance.ts';
-import { CanaryError, configError } from '../functions/errors.ts';
-import { deadManRuns } from './constructs/target-alarms.ts';
+import { localOnlyRefs } from '../../functions/config/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
+import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/config/fleet.ts';
+import { parseNamingTargets } from '../../functions/config/load.ts';
+import { windowEnd } from '../../functions/config/maintenance.ts';
+import { CanaryError, configError } from '../../functions/common/errors.ts';
+import { deadManRuns } from '../constructs/target-alarms.ts';
 import { resolveTarget } from './resolve.ts';
 
 /**

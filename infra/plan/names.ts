@@ -4,8 +4,8 @@
  * never from construct hashes. Cross-stack references are by these names, so no stack exports a value
  * another stack imports.
  */
-import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../functions/brief/alarm-words.ts';
-import { configError } from '../functions/errors.ts';
+import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../../functions/common/alarm-words.ts';
+import { configError } from '../../functions/common/errors.ts';
 
 /** Keeps every derived name within its service's limit (schedule and function names: 64). */
 export const FLEET_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;

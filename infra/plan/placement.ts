@@ -8,10 +8,10 @@
  *   stack, whose budget leaves room for its run functions, queues, topic and alarms;
  * - mute rules: the rule name; one `maintenance` stack until it fills.
  */
-import { AlarmKind } from '../functions/brief/alarm-words.ts';
-import type { Fleet } from '../functions/config/fleet.ts';
-import type { MaintenanceWindow } from '../functions/config/maintenance.ts';
-import { configError } from '../functions/errors.ts';
+import { AlarmKind } from '../../functions/common/alarm-words.ts';
+import type { Fleet } from '../../functions/config/fleet.ts';
+import type { MaintenanceWindow } from '../../functions/config/maintenance.ts';
+import { configError } from '../../functions/common/errors.ts';
 import type { FleetNames } from './names.ts';
 import { splitBySize, type StackBudget } from './stack-split.ts';
 import {

@@ -4,10 +4,10 @@
  * the alarm stack it lives in. Pure: no CDK here, so every rule is testable on its own and the stacks
  * only render this plan.
  */
-import { oauthStoreRefs } from '../functions/auth/secrets.ts';
-import { lambdaTimeoutSeconds } from '../functions/run/budget.ts';
-import type { Fleet, FleetInput } from '../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../functions/config/target.ts';
+import { oauthStoreRefs } from '../../functions/config/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
+import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
+import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
 import { placeAlarms, placeMuteRules, placeSchedules, type MuteRulePlan } from './placement.ts';

@@ -18,9 +18,9 @@
  * region's own account" for names, the ARN's fields for ARNs (a home-region ARN read from every probe
  * region is one scope per region reading it, not one per target).
  */
-import type { OAuthSecretRef } from '../functions/config/oauth.ts';
-import type { FleetTarget } from '../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../functions/config/target.ts';
+import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
+import type { FleetTarget } from '../../functions/config/fleet.ts';
+import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import { fleetError } from './checks.ts';
 
 /** Secrets Manager secrets the run may read are named `mcp-canary/...`. */

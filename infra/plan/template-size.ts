@@ -3,11 +3,11 @@
  * stacks by size (placement.ts). CloudFormation counts the template file as uploaded: CDK writes it with
  * one-space indentation, and those bytes count. An estimate is the JSON-escaped bytes of every text the
  * resource carries (names, descriptions, the schedule input) plus a fixed structure per resource type,
- * measured on synthesized templates with room to spare; test/infra/template-size.test.ts holds every
+ * measured on synthesized templates with room to spare; test/unit/infra/template-size.test.ts holds every
  * estimate above the bytes it stands for, on fleets built to be large (long names and URLs, non-ASCII
  * runbooks, ten regions).
  */
-import { AlarmKind, alarmKinds, describeAlarm } from '../functions/brief/alarm-words.ts';
+import { AlarmKind, alarmKinds, describeAlarm } from '../../functions/common/alarm-words.ts';
 import type { FleetNames } from './names.ts';
 
 /** CloudFormation: resources per stack. */

@@ -1,7 +1,7 @@
 /** Run records and alarm state-change events for the brief's tests, in the shapes AWS and the run produce. */
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/publish/schema.ts';
-import type { FailureClass, Outcome, ProbeResult, Verdict } from '../../../functions/verdict.ts';
-import { dims, type AlarmProps } from '../../infra/support/cfn.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/common/run-record.ts';
+import type { FailureClass, Outcome, ProbeResult, Verdict } from '../../../functions/common/verdict.ts';
+import { dims, type AlarmProps } from '../infra/cfn.ts';
 
 export const T0 = Date.UTC(2026, 10, 29, 22, 0, 0);
 export const minute = (k: number) => new Date(T0 + k * 60_000);

@@ -1,11 +1,11 @@
 /**
  * Issue 16's "Synth accepts what cannot work (exit 0)" list, one fleet config each, with what the
- * refusal must say. The CDK app (test/infra/config-errors.test.ts) and `mcp-canary check --config`
- * (test/cli/config-errors.test.ts) are both fed these files: each was accepted before, and each must
+ * refusal must say. The CDK app (test/unit/infra/config-errors.test.ts) and `mcp-canary check --config`
+ * (test/unit/cli/config-errors.test.ts) are both fed these files: each was accepted before, and each must
  * now fail naming the field, in one line.
  */
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../../functions/config/target.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { HeaderSecretRef } from '../../../functions/config/target.ts';
 
 // Port 9 on loopback refuses at once: a config the CLI wrongly accepted fails fast as unreachable (exit 1).
 const target = { name: 'rates', url: 'http://127.0.0.1:9/mcp' };

@@ -6,7 +6,7 @@
  * flags in scenarios.ts, or else one check per tool call the context asks for (a canary calls one tool
  * per run, so two tools are two runs). The CLI's exit code is the answer: 0 healthy.
  */
-import { main } from '../../functions/cli/main.ts';
+import { main } from '../../../functions/cli/main.ts';
 import { SCENARIO_FLAGS } from './scenarios.ts';
 
 const url = process.argv.at(-1)!;

@@ -1,10 +1,10 @@
 /** The hostile matrix's harness: judge a fault server with the matrix's timeout and budget, check the bound. */
 import { expect } from 'vitest';
-import type { TargetInput } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import type { Verdict } from '../../functions/verdict.ts';
-import { selfSignedCert, startFaultServer, type FaultHandler } from '../support/faults.ts';
-import { target } from '../probe/helpers.ts';
+import type { TargetInput } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import type { Verdict } from '../../../functions/common/verdict.ts';
+import { selfSignedCert, startFaultServer, type FaultHandler } from '../faults.ts';
+import { target } from '../probe.ts';
 
 export const TIMEOUT_MS = 600;
 export const BUDGET_MS = 3_000;

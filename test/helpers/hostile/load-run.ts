@@ -4,9 +4,9 @@
  * socket or timer leaked, the process would not exit by itself, and the test that spawns this fails.
  */
 import { join } from 'node:path';
-import { Target } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { startServerProcess } from '../support/child.ts';
+import { Target } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { startServerProcess } from '../child.ts';
 
 const BUDGET_MS = 12_000;
 const TIMEOUT_MS = 4_000;

@@ -3,8 +3,8 @@
  * canary: healthy servers of both eras, a slow one and a hanging one. Prints their URLs as one JSON
  * line, and exits when its stdin closes.
  */
-import { rateTool, startMcpServer, startRatesApi } from '../../functions/demo/servers.ts';
-import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../support/faults.ts';
+import { rateTool, startMcpServer, startRatesApi } from '../../../functions/demo/servers.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../faults.ts';
 
 const SLOW_ANSWER_MS = Number(process.argv[2] ?? 1_000);
 

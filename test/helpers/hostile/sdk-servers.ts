@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { closeServer, listen } from '../../functions/demo/servers.ts';
+import { closeServer, listen } from '../../../functions/demo/servers.ts';
 
 export interface SdkServer {
   readonly url: string;

@@ -209,7 +209,7 @@ export interface Evaluation {
  * - fewer, `missing`/`ignore`: none at all is INSUFFICIENT_DATA / the current state; only breaching
  *   points is ALARM when the oldest of them is at least DatapointsToAlarm periods old, else
  *   INSUFFICIENT_DATA (`missing`), and the current state (`ignore`); otherwise the existing points are
- *   counted. Every row of the guide's two tables holds (test/infra/replay.test.ts).
+ *   counted. Every row of the guide's two tables holds (test/unit/infra/replay.test.ts).
  */
 export function evaluateRange(
   rule: AlarmRule,

@@ -23,11 +23,11 @@
  * Times are seconds from the scheduled start of scenario run 1. Baseline runs (healthy, before run 1)
  * let an alarm settle first; with no baseline the alarm is new ("created at run 1").
  */
-import { parseAlarmDescription } from '../../../functions/brief/alarm-words.ts';
+import { parseAlarmDescription } from '../../../functions/common/alarm-words.ts';
 import { certainlyNotStored, PUBLISH_BASE_DELAY_MS } from '../../../functions/publish/metrics.ts';
-import { verdictValue } from '../../../functions/publish/schema.ts';
+import { verdictValue } from '../../../functions/common/run-record.ts';
 import { MAX_WAVES } from '../../../functions/publish/waves.ts';
-import type { Outcome } from '../../../functions/verdict.ts';
+import type { Outcome } from '../../../functions/common/verdict.ts';
 import { render, type AlarmProps } from './cfn.ts';
 import {
   evaluateExpression,

@@ -5,14 +5,14 @@
  * state, and prints one line `RESULT <json>` for the test. Every child is bounded; when this process
  * ends, the kernel ends everything else in the namespace.
  *
- *   node --import tsx test/products/support/inside.ts <product>
+ *   node --import tsx test/helpers/products/inside.ts <product>
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runToEnd } from '../../support/child.ts';
+import { runToEnd } from '../child.ts';
 import { canaryTargets, type Product } from './product.ts';
 import { PRODUCTS } from './servers/index.ts';
 import { startUpstream, type SeenRequest, type UpstreamState } from './upstream.ts';

@@ -8,8 +8,8 @@
  */
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { runToEnd } from '../../support/child.ts';
-import type { Verdict } from '../../../functions/verdict.ts';
+import { runToEnd } from '../child.ts';
+import type { Verdict } from '../../../functions/common/verdict.ts';
 import type { InsideResult, StateRun } from './inside.ts';
 
 const INSIDE = join(import.meta.dirname, 'inside.ts');

@@ -2,9 +2,9 @@
 import { createServer, type Socket } from 'node:net';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import type { RunDeps } from '../../functions/run/run.ts';
-import { SecretReader } from '../../functions/run/secrets.ts';
-import { freePort, motoCredentials } from '../support/moto.ts';
+import type { RunDeps } from '../../../functions/run/run.ts';
+import { SecretReader } from '../../../functions/run/secrets.ts';
+import { freePort, motoCredentials } from '../moto.ts';
 import { cloudWatchAt } from './readback.ts';
 
 export const HOME_REGION = 'us-east-1';

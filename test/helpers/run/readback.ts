@@ -3,7 +3,7 @@
  * the exact Target dimension, in one region.
  */
 import { CloudWatchClient, GetMetricDataCommand, ListMetricsCommand } from '@aws-sdk/client-cloudwatch';
-import { motoCredentials } from '../support/moto.ts';
+import { motoCredentials } from '../moto.ts';
 
 export function cloudWatchAt(endpoint: string, region: string): CloudWatchClient {
   return new CloudWatchClient({ region, endpoint, credentials: motoCredentials, maxAttempts: 1 });

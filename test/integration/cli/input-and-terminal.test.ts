@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToEnd, type Finished } from '../support/child.ts';
-import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultServer } from '../support/faults.ts';
-import { startBlackhole } from '../support/blackhole.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultServer } from '../../helpers/faults.ts';
+import { startBlackhole } from '../../helpers/blackhole.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
 let dir: string;
@@ -128,7 +128,7 @@ describe('the process bound', () => {
 
 describe('renderVerdict', () => {
   it('prints a newline, CR and ESC inside any verdict field as visible escapes on their own line', async () => {
-    const { renderVerdict } = await import('../../functions/cli/render.ts');
+    const { renderVerdict } = await import('../../../functions/cli/render.ts');
     const out = renderVerdict({
       target: 't',
       outcome: 'failed',

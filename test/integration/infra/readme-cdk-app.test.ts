@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToEnd, type Finished } from '../support/child.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const README = readFileSync(join(ROOT, 'infra/README.md'), 'utf8');

@@ -6,10 +6,10 @@
  * real payload against real MCP servers, and its datapoints read back where the deployed alarms read.
  *
  * What moto cannot create at all, and what checks it instead:
- * - AWS::CloudWatch::AlarmMuteRule: moto has no mute rule API. test/infra/maintenance.test.ts checks the
+ * - AWS::CloudWatch::AlarmMuteRule: moto has no mute rule API. test/unit/infra/maintenance.test.ts checks the
  *   synthesized rules; here, every alarm a rule mutes must be deployed under that name.
  * - The alarms' AWS/Lambda (Errors, Throttles) and AWS/SQS metrics: the services publish them, moto does
- *   not, so no run lands there. test/infra/alarms.test.ts and timing.test.ts check those alarms.
+ *   not, so no run lands there. test/unit/infra/alarms.test.ts and timing.test.ts check those alarms.
  * - What moto's CloudFormation drops from resources it does create (a function's Architectures and
  *   LoggingConfig): probe-region.test.ts and home.test.ts check them in the templates; here, the log group
  *   a function logs to must be deployed.
@@ -17,16 +17,22 @@
  */
 import { UpdateFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import example from '../../mcp-canary.config.ts';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { startMoto, type Moto } from '../support/moto.ts';
-import type { Deployment } from './rehearsal/deployment.ts';
-import { rehearse } from './rehearsal/deploy.ts';
-import { Aws } from './rehearsal/aws.ts';
-import { bootstrapRegions } from './rehearsal/bootstrap.ts';
-import { createUserResources, GENERATED_REGIONS, generatedFleet, synthAssembly, WRONG_CREDENTIAL } from './rehearsal/fleet.ts';
-import { Invoker, rateSeconds, type DeployedSchedule, type Invocation } from './rehearsal/invoke.ts';
-import { checkLanding, runRecords } from './rehearsal/landing.ts';
+import example from '../../../mcp-canary.config.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { startMoto, type Moto } from '../../helpers/moto.ts';
+import type { Deployment } from '../../helpers/infra/rehearsal/deployment.ts';
+import { rehearse } from '../../helpers/infra/rehearsal/deploy.ts';
+import { Aws } from '../../helpers/infra/rehearsal/aws.ts';
+import { bootstrapRegions } from '../../helpers/infra/rehearsal/bootstrap.ts';
+import {
+  createUserResources,
+  GENERATED_REGIONS,
+  generatedFleet,
+  synthAssembly,
+  WRONG_CREDENTIAL,
+} from '../../helpers/infra/rehearsal/fleet.ts';
+import { Invoker, rateSeconds, type DeployedSchedule, type Invocation } from '../../helpers/infra/rehearsal/invoke.ts';
+import { checkLanding, runRecords } from '../../helpers/infra/rehearsal/landing.ts';
 
 const GENERATED = 'Rehearsal';
 const NAMESPACE = 'McpCanaryRehearsal';
@@ -170,8 +176,8 @@ describe('a generated fleet of 30 targets × 3 regions, rehearsed and run', () =
     log(`${runs.length} scheduled runs of the bundled handler: ${Math.round(performance.now() - started)} ms`);
   }, 180_000);
 
-  // Stacks split by size only (infra/stack-split.ts), far beyond what moto deploys in seconds: split stacks
-  // and their deploy order are held by test/infra/scale.test.ts and stack-split.test.ts instead.
+  // Stacks split by size only (infra/plan/stack-split.ts), far beyond what moto deploys in seconds: split stacks
+  // and their deploy order are held by test/integration/infra/scale.test.ts and stack-split.test.ts instead.
   it('deploys alarm shards and a maintenance stack, every resource accounted for', () => {
     const names = [...d.stacks.keys()];
     expect(names.filter((n) => n.startsWith(`${GENERATED}-alarms-`)).length).toBeGreaterThan(3);

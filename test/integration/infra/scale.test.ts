@@ -7,11 +7,11 @@
  * limits. Time is not asserted here: `npm run bench` prints it (test/bench/fleet-scale.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { ASSUMED_MAX_SCHEDULE_PAYLOAD_BYTES, planFleet } from '../../infra/plan.ts';
-import { ALARM_SHARD_DEPTH } from '../../infra/placement.ts';
-import { parentBucket } from '../../infra/stack-split.ts';
-import { CLOUDFORMATION_MAX_RESOURCES, CLOUDFORMATION_MAX_TEMPLATE_BYTES } from '../../infra/template-size.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { ASSUMED_MAX_SCHEDULE_PAYLOAD_BYTES, planFleet } from '../../../infra/plan/plan.ts';
+import { ALARM_SHARD_DEPTH } from '../../../infra/plan/placement.ts';
+import { parentBucket } from '../../../infra/plan/stack-split.ts';
+import { CLOUDFORMATION_MAX_RESOURCES, CLOUDFORMATION_MAX_TEMPLATE_BYTES } from '../../../infra/plan/template-size.ts';
 import {
   generatedFleet,
   measureStack,
@@ -22,7 +22,7 @@ import {
   synthesize,
   type StackTemplate,
   type Synthesized,
-} from '../bench/fleet-scale.ts';
+} from '../../bench/fleet-scale.ts';
 
 /** IAM: a role's inline policies, in all (whitespace not counted). */
 const IAM_ROLE_INLINE_POLICY_CHARS = 10_240;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BriefEnvVar } from '../../functions/brief/env.ts';
-import { EnvVar } from '../../functions/config/env.ts';
+import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
+import { EnvVar } from '../../../functions/config/env.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;

@@ -2,7 +2,7 @@
  * `npm run synth` exits 2 on a config error, whatever the error and wherever it is found: reading the
  * file (a JSON syntax error), the fleet schema (a region), and building the stacks (a target too large
  * for a schedule payload, found by the plan). The CDK CLI alone exits 1 for all of these; infra/synth.ts
- * passes the app's 2 on. The success path (exit 0, templates written) is test/infra/synth-cli.test.ts.
+ * passes the app's 2 on. The success path (exit 0, templates written) is test/integration/infra/synth-cli.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HELP } from '../../functions/cli/help.ts';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { runToEnd, type Finished } from '../support/child.ts';
+import { HELP } from '../../../functions/cli/help.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

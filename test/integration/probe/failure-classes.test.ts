@@ -1,12 +1,12 @@
 /** One test per failure class: each endpoint fault ends in exactly the class the taxonomy names. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { failureClasses } from '../../functions/verdict.ts';
-import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, selfSignedCert, startFaultServer } from '../support/faults.ts';
-import { freePort } from '../support/moto.ts';
-import { target } from './helpers.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../functions/demo/servers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { failureClasses } from '../../../functions/common/verdict.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, selfSignedCert, startFaultServer } from '../../helpers/faults.ts';
+import { freePort } from '../../helpers/moto.ts';
+import { target } from '../../helpers/probe.ts';
 
 let api: RatesApi;
 beforeAll(async () => {

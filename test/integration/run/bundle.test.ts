@@ -1,5 +1,5 @@
 /**
- * The deployable artifact: build the handler exactly as the CDK stack does (infra/bundle.ts), import
+ * The deployable artifact: build the handler exactly as the CDK stack does (infra/constructs/bundle.ts), import
  * the built file in a fresh Node process and run it once against real MCP servers and moto. This is
  * what catches "Dynamic require of "node:zlib" is not supported" and its kin before a deploy.
  * Size and cold import time are printed, never asserted: speed is shown by benchmarks, not tests.
@@ -12,14 +12,14 @@ import { gzipSync } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleRunHandler, type BuiltBundle } from '../../infra/bundle.ts';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { LEDGER_KEY_ATTRIBUTE } from '../../functions/run/ledger.ts';
-import type { RunSummary } from '../../functions/run/run.ts';
-import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
-import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from './fixtures.ts';
-import { runToEnd, type Finished } from '../support/child.ts';
-import { cloudWatchAt, listMetrics, readRuns } from './readback.ts';
+import { bundleRunHandler, type BuiltBundle } from '../../../infra/constructs/bundle.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import type { RunSummary } from '../../../functions/run/run.ts';
+import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
+import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from '../../helpers/run/fixtures.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { cloudWatchAt, listMetrics, readRuns } from '../../helpers/run/readback.ts';
 
 /** Runs in the fresh process: time the import, invoke once, print one RESULT line. */
 const CHILD = `

@@ -3,13 +3,13 @@
  * fresh copy), the SDK pointed at moto through AWS_ENDPOINT_URL, real MCP servers.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { lambdaTimeoutSeconds } from '../../functions/run/budget.ts';
-import { DEFAULT_BUDGET_MS } from '../../functions/config/target.ts';
-import type { CanaryError } from '../../functions/errors.ts';
-import { startMoto, type Moto } from '../support/moto.ts';
-import { deadUrl, HOME_REGION, PROBE_REGION, rejectionOf } from './fixtures.ts';
-import { cloudWatchAt, readRuns } from './readback.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
+import { DEFAULT_BUDGET_MS } from '../../../functions/config/target.ts';
+import type { CanaryError } from '../../../functions/common/errors.ts';
+import { startMoto, type Moto } from '../../helpers/moto.ts';
+import { deadUrl, HOME_REGION, PROBE_REGION, rejectionOf } from '../../helpers/run/fixtures.ts';
+import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
 
 let moto: Moto;
 let api: RatesApi;
@@ -33,7 +33,7 @@ async function freshHandler(env: Record<string, string | undefined>) {
   const merged = { ...saved, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_ENDPOINT_URL: moto.endpoint, ...env };
   process.env = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined));
   vi.resetModules();
-  return import('../../functions/run/handler.ts');
+  return import('../../../functions/run/handler.ts');
 }
 
 /** Captures what the handler writes to stdout, one JSON object per line. */

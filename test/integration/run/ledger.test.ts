@@ -6,11 +6,11 @@
  */
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { dynamoRunLedger, LEDGER_KEY_ATTRIBUTE } from '../../functions/run/ledger.ts';
-import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
-import { HOME_REGION, PROBE_REGION, startHangingServer } from './fixtures.ts';
-import { cloudWatchAt, readRuns } from './readback.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { dynamoRunLedger, LEDGER_KEY_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
+import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../helpers/run/fixtures.ts';
+import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
 
 const TABLE = 'McpCanary-run-ledger';
 const NAMESPACE = 'McpCanary';
@@ -61,7 +61,7 @@ async function freshHandler(table: string | null = TABLE) {
   };
   process.env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   vi.resetModules();
-  return (await import('../../functions/run/handler.ts')).handler;
+  return (await import('../../../functions/run/handler.ts')).handler;
 }
 
 /** Keeps the handler's log lines off the test output, and returns them. */

@@ -4,15 +4,23 @@
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { TICKET_WEIGHT, type RunRecord } from '../../functions/publish/schema.ts';
-import { REDACTED } from '../../functions/redact.ts';
-import { run } from '../../functions/run/run.ts';
-import type { Verdict } from '../../functions/verdict.ts';
-import { startMoto, type Moto } from '../support/moto.ts';
-import { HOME_REGION, NAMESPACE, PROBE_REGION, deadUrl, motoRunDeps, motoSecretClients, startHangingServer } from './fixtures.ts';
-import { cloudWatchAt, listMetrics, readRuns } from './readback.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { TICKET_WEIGHT, type RunRecord } from '../../../functions/common/run-record.ts';
+import { REDACTED } from '../../../functions/common/redact.ts';
+import { run } from '../../../functions/run/run.ts';
+import type { Verdict } from '../../../functions/common/verdict.ts';
+import { startMoto, type Moto } from '../../helpers/moto.ts';
+import {
+  HOME_REGION,
+  NAMESPACE,
+  PROBE_REGION,
+  deadUrl,
+  motoRunDeps,
+  motoSecretClients,
+  startHangingServer,
+} from '../../helpers/run/fixtures.ts';
+import { cloudWatchAt, listMetrics, readRuns } from '../../helpers/run/readback.ts';
 
 let moto: Moto;
 let api: RatesApi;

@@ -6,11 +6,11 @@ import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, Secr
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Target, type TargetInput } from '../../functions/config/target.ts';
-import { CanaryError } from '../../functions/errors.ts';
-import { SecretReader } from '../../functions/run/secrets.ts';
-import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
-import { motoSecretClients, PROBE_REGION, rejectionOf, startHangingServer } from './fixtures.ts';
+import { Target, type TargetInput } from '../../../functions/config/target.ts';
+import { CanaryError } from '../../../functions/common/errors.ts';
+import { SecretReader } from '../../../functions/run/secrets.ts';
+import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
+import { motoSecretClients, PROBE_REGION, rejectionOf, startHangingServer } from '../../helpers/run/fixtures.ts';
 
 let moto: Moto;
 beforeAll(async () => {

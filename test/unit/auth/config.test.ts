@@ -1,7 +1,7 @@
 /** The `auth.oauth` block and the warning windows in a fleet config: defaults, and one-line errors naming the field and the fix. */
 import { describe, expect, it } from 'vitest';
-import { parseFleet } from '../../functions/config/load.ts';
-import { CanaryError } from '../../functions/errors.ts';
+import { parseFleet } from '../../../functions/config/load.ts';
+import { CanaryError } from '../../../functions/common/errors.ts';
 
 const base = { name: 'rates', url: 'https://rates.example/mcp' };
 const fleet = (target: Record<string, unknown>) => ({ homeRegion: 'eu-west-1', targets: [{ ...base, ...target }] });
@@ -69,7 +69,7 @@ describe('auth.oauth in the fleet config', () => {
 
 describe('references a deployed function can read', () => {
   it('lists the CLI-only references (env, file) and the store references for IAM', async () => {
-    const { localOnlyRefs, oauthStoreRefs } = await import('../../functions/auth/secrets.ts');
+    const { localOnlyRefs, oauthStoreRefs } = await import('../../../functions/config/oauth-secrets.ts');
     const t = parseFleet(fleet({ auth: { oauth: { clientId: 'c', privateKeyJwt: { privateKey: { file: 'k.pem' } } } } })).targets[0]!;
     expect(localOnlyRefs(t.auth?.oauth)).toEqual(['auth.oauth.privateKeyJwt.privateKey']);
     expect(oauthStoreRefs(t.auth?.oauth)).toEqual([]);

@@ -8,22 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CertificateWatch, bearerWarnings, jwtExpiry, secretRefWarnings } from '../../functions/auth/expiry.ts';
-import { OAuthSettings } from '../../functions/config/oauth.ts';
-import { Target } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { run } from '../../functions/run/run.ts';
-import type { RunRecord } from '../../functions/publish/schema.ts';
-import type { FetchLike } from '../../functions/probe/wire.ts';
-import { runToEnd } from '../support/child.ts';
-import { startMoto, type Moto } from '../support/moto.ts';
-import { HOME_REGION, NAMESPACE, motoRunDeps } from '../run/fixtures.ts';
-import { cloudWatchAt, readRuns } from '../run/readback.ts';
-import { TICKET_WEIGHT } from '../../functions/publish/schema.ts';
-import { expiringCertificate, fetchTrusting, startHttpsMcp, type TestPki } from './support/tls.ts';
+import { CertificateWatch, bearerWarnings, jwtExpiry, secretRefWarnings } from '../../../functions/auth/expiry.ts';
+import { OAuthSettings } from '../../../functions/config/oauth.ts';
+import { Target } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { run } from '../../../functions/run/run.ts';
+import type { RunRecord } from '../../../functions/common/run-record.ts';
+import type { FetchLike } from '../../../functions/net/wire.ts';
+import { runToEnd } from '../../helpers/child.ts';
+import { startMoto, type Moto } from '../../helpers/moto.ts';
+import { HOME_REGION, NAMESPACE, motoRunDeps } from '../../helpers/run/fixtures.ts';
+import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
+import { TICKET_WEIGHT } from '../../../functions/common/run-record.ts';
+import { expiringCertificate, fetchTrusting, startHttpsMcp, type TestPki } from '../../helpers/auth/tls.ts';
 
 const DAY = 86_400_000;
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 
 async function jwtExpiringIn(ms: number): Promise<{ jwt: string; exp: number }> {
   const exp = Math.floor((Date.now() + ms) / 1000);

@@ -4,11 +4,11 @@
  * failed, which side the detail names, and that no secret or token reached the verdict.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Target, type TargetInput } from '../../functions/config/target.ts';
-import type { OAuthSettings } from '../../functions/config/oauth.ts';
-import { TokenCache } from '../../functions/auth/tokens.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import type { Verdict } from '../../functions/verdict.ts';
+import { Target, type TargetInput } from '../../../functions/config/target.ts';
+import type { OAuthSettings } from '../../../functions/config/oauth.ts';
+import { TokenCache } from '../../../functions/auth/tokens.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import type { Verdict } from '../../../functions/common/verdict.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -20,7 +20,7 @@ import {
   type AuthServer,
   type ClientKey,
   type ProtectedMcp,
-} from './support/servers.ts';
+} from '../../helpers/auth/servers.ts';
 
 const OTHER_RESOURCE = 'https://other.example/mcp';
 let key: ClientKey;

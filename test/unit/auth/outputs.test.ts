@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../functions/run/run.ts';
-import type { RunRecord } from '../../functions/publish/schema.ts';
-import type { Verdict } from '../../functions/verdict.ts';
-import { runToEnd, type Finished } from '../support/child.ts';
-import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
-import { PROBE_REGION, motoRunDeps } from '../run/fixtures.ts';
+import { run } from '../../../functions/run/run.ts';
+import type { RunRecord } from '../../../functions/common/run-record.ts';
+import type { Verdict } from '../../../functions/common/verdict.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
+import { PROBE_REGION, motoRunDeps } from '../../helpers/run/fixtures.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -25,9 +25,9 @@ import {
   type AuthServer,
   type ClientKey,
   type ProtectedMcp,
-} from './support/servers.ts';
+} from '../../helpers/auth/servers.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const WRONG = 'cs-wrong-secret-7c1e9d0b';
 let key: ClientKey;
 let as: AuthServer;

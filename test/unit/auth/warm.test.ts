@@ -3,9 +3,9 @@
  * server itself (POST /token), so a cache that lies cannot pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Target } from '../../functions/config/target.ts';
-import { REFRESH_BEFORE_MS, TokenCache } from '../../functions/auth/tokens.ts';
-import { judge } from '../../functions/probe/judge.ts';
+import { Target } from '../../../functions/config/target.ts';
+import { REFRESH_BEFORE_MS, TokenCache } from '../../../functions/auth/tokens.ts';
+import { judge } from '../../../functions/judge/judge.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -15,7 +15,7 @@ import {
   startProtectedMcp,
   type AuthServer,
   type ProtectedMcp,
-} from './support/servers.ts';
+} from '../../helpers/auth/servers.ts';
 
 let as: AuthServer;
 let mcp: ProtectedMcp;

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { billedShares, costPerTargetRegion, fleetCost, tiered, WALL_SCREEN, type Inventory, type ScheduleInventory } from './cost-model.ts';
-import { criticalPath } from './critical-path.ts';
-import { PRICES } from './prices.ts';
+import {
+  billedShares,
+  costPerTargetRegion,
+  fleetCost,
+  tiered,
+  WALL_SCREEN,
+  type Inventory,
+  type ScheduleInventory,
+} from '../../bench/cost-model.ts';
+import { criticalPath } from '../../bench/critical-path.ts';
+import { PRICES } from '../../bench/prices.ts';
 
 /** One schedule every minute in one region carrying two targets; `a` has a secret and three alarm metrics. */
 const inventory: Inventory = {

@@ -4,13 +4,13 @@
  * format, and a dedup key that is the same for the same transition.
  */
 import { describe, expect, it } from 'vitest';
-import { composeBrief, dedupKey, MAX_DETAIL_CHARS, subjectOf } from '../../functions/brief/compose.ts';
-import { readAlarmChange } from '../../functions/brief/event.ts';
-import type { RegionRecords } from '../../functions/brief/records.ts';
-import type { RunRecord } from '../../functions/publish/schema.ts';
-import { alarmsOf } from '../infra/support/cfn.ts';
-import { smallFleet, synthFleet } from '../infra/support/synth.ts';
-import { alarmEvent, minute, record, verdict } from './support/fixtures.ts';
+import { composeBrief, dedupKey, MAX_DETAIL_CHARS, subjectOf } from '../../../functions/brief/compose.ts';
+import { readAlarmChange } from '../../../functions/brief/event.ts';
+import type { RegionRecords } from '../../../functions/brief/records.ts';
+import type { RunRecord } from '../../../functions/common/run-record.ts';
+import { alarmsOf } from '../../helpers/infra/cfn.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { alarmEvent, minute, record, verdict } from '../../helpers/brief/fixtures.ts';
 
 const synth = synthFleet(smallFleet());
 const alarms = [...synth.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));

@@ -8,13 +8,13 @@ import {
   fleetAlarmPattern,
   parseAlarmDescription,
   parseAlarmName,
-} from '../../functions/brief/alarm-words.ts';
-import { BriefEnvVar, readBriefEnv } from '../../functions/brief/env.ts';
-import { readAlarmChange } from '../../functions/brief/event.ts';
-import { parseRunRecord, runRecordFilter } from '../../functions/brief/records.ts';
-import { alarmsOf } from '../infra/support/cfn.ts';
-import { smallFleet, synthFleet } from '../infra/support/synth.ts';
-import { alarmEvent, minute, record, verdict } from './support/fixtures.ts';
+} from '../../../functions/common/alarm-words.ts';
+import { BriefEnvVar, readBriefEnv } from '../../../functions/config/brief-env.ts';
+import { readAlarmChange } from '../../../functions/brief/event.ts';
+import { parseRunRecord, runRecordFilter } from '../../../functions/brief/records.ts';
+import { alarmsOf } from '../../helpers/infra/cfn.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { alarmEvent, minute, record, verdict } from '../../helpers/brief/fixtures.ts';
 
 const synth = synthFleet(smallFleet());
 const alarms = [...synth.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));

@@ -1,10 +1,10 @@
 /** The page names the trace id of each failing region's last run, so on-call can open the server's trace of it. */
 import { expect, it } from 'vitest';
-import { composeBrief } from '../../functions/brief/compose.ts';
-import { readAlarmChange } from '../../functions/brief/event.ts';
-import { alarmsOf } from '../infra/support/cfn.ts';
-import { smallFleet, synthFleet } from '../infra/support/synth.ts';
-import { alarmEvent, minute, record, verdict } from './support/fixtures.ts';
+import { composeBrief } from '../../../functions/brief/compose.ts';
+import { readAlarmChange } from '../../../functions/brief/event.ts';
+import { alarmsOf } from '../../helpers/infra/cfn.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { alarmEvent, minute, record, verdict } from '../../helpers/brief/fixtures.ts';
 
 it('shows the trace id under a failing region, not under a healthy one', () => {
   // Prepare

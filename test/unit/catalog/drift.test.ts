@@ -4,12 +4,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fingerprintCatalog } from '../../functions/catalog/fingerprint.ts';
-import { credentialId } from '../../functions/catalog/credential.ts';
-import { Target, type TargetInput } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { runAttempt } from '../../functions/probe/attempt.ts';
-import { startBeyondServer, type BeyondServer, type ToolDef } from '../support/beyond-server.ts';
+import { fingerprintCatalog } from '../../../functions/catalog/fingerprint.ts';
+import { credentialId } from '../../../functions/catalog/credential.ts';
+import { Target, type TargetInput } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { runAttempt } from '../../../functions/probe/attempt.ts';
+import { startBeyondServer, type BeyondServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
 
 const getRate: ToolDef = {
   name: 'get_rate',

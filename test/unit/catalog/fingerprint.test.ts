@@ -1,10 +1,10 @@
 /** The fingerprint is stable under key order and whitespace, and moves with any real change. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprintCatalog, fingerprintTool, parseFingerprint } from '../../functions/catalog/fingerprint.ts';
-import { diffCatalog, compareCatalog, MAX_DRIFT_WARNINGS } from '../../functions/catalog/compare.ts';
-import { CatalogSetting } from '../../functions/catalog/schema.ts';
-import { credentialHeaders, credentialId } from '../../functions/catalog/credential.ts';
+import { canonicalJson, fingerprintCatalog, fingerprintTool, parseFingerprint } from '../../../functions/catalog/fingerprint.ts';
+import { diffCatalog, compareCatalog, MAX_DRIFT_WARNINGS } from '../../../functions/catalog/compare.ts';
+import { CatalogSetting } from '../../../functions/config/catalog.ts';
+import { credentialHeaders, credentialId } from '../../../functions/catalog/credential.ts';
 
 /** The same JSON value with every object's keys in a shuffled order. */
 function shuffleKeys(v: unknown, seed: number): unknown {

@@ -1,10 +1,10 @@
 /** A fleet target's `catalog` and `posture` reach the scheduled run: synth packs them into the payload, the run reads them back. */
 import { expect, it } from 'vitest';
-import { fingerprintTool } from '../../functions/catalog/fingerprint.ts';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { readEvent } from '../../functions/run/event.ts';
-import { planFleet } from '../../infra/plan.ts';
-import { smallFleet } from '../infra/support/synth.ts';
+import { fingerprintTool } from '../../../functions/catalog/fingerprint.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { readEvent } from '../../../functions/run/event.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
+import { smallFleet } from '../../helpers/infra/synth.ts';
 
 it('survives the schedule payload round trip', () => {
   // Prepare

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
-import { runToEnd, type Finished } from '../support/child.ts';
-import { modernEndpoint, readOnlyRateTool, startFaultServer, type FaultServer } from '../support/faults.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer, type FaultServer } from '../../helpers/faults.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-cli-9c1e44b0aa71';
 
 function cli(args: string[]): Promise<Finished> {
@@ -116,8 +116,8 @@ describe('mcp-canary check', () => {
 describe('console output of libraries', () => {
   it('goes to stderr, redacted, never to stdout', async () => {
     const script = [
-      `import { guardConsole } from ${JSON.stringify(join(import.meta.dirname, '../../functions/cli/main.ts'))};`,
-      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../functions/redact.ts'))};`,
+      `import { guardConsole } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/cli/main.ts'))};`,
+      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/common/redact.ts'))};`,
       `guardConsole(new Redactor(['Bearer ${TOKEN}']));`,
       `console.log('debug: sent Bearer ${TOKEN}'); console.info('info'); console.debug('dbg'); console.warn('warn');`,
     ].join('\n');

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../functions/cli/main.ts';
-import { BULLETS } from '../config/bullets.ts';
-import { runToEnd, type Finished } from '../support/child.ts';
+import { main } from '../../../functions/cli/main.ts';
+import { BULLETS } from '../../helpers/config/bullets.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const SECRET = 'sk_live_51Hq0cfgTsXyZ';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-cli-config-'));
 // A config module in an ESM package, as a user's project holds it.

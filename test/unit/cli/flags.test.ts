@@ -2,17 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../functions/cli/args.ts';
-import { DEFAULT_BUDGET_MS, DEFAULT_DEGRADED_MS, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../../functions/config/target.ts';
-import { FLAGS, flagForField, type Flag } from '../../functions/cli/flags.ts';
-import { HELP, main } from '../../functions/cli/main.ts';
-import { CLIENT_INFO, USER_AGENT } from '../../functions/version.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { startFaultServer } from '../support/faults.ts';
-import { legacyEndpoint } from '../hostile/harness.ts';
-import { target } from '../probe/helpers.ts';
+import { parseCommand } from '../../../functions/cli/args.ts';
+import { DEFAULT_BUDGET_MS, DEFAULT_DEGRADED_MS, DEFAULT_TIMEOUT_MS, MAX_RETRIES } from '../../../functions/config/target.ts';
+import { FLAGS, flagForField, type Flag } from '../../../functions/cli/flags.ts';
+import { HELP, main } from '../../../functions/cli/main.ts';
+import { CLIENT_INFO, USER_AGENT } from '../../../functions/common/version.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { startFaultServer } from '../../helpers/faults.ts';
+import { legacyEndpoint } from '../../helpers/hostile/harness.ts';
+import { target } from '../../helpers/probe.ts';
 
-const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
 
 /** A valid value per kind, and how it should land in the target. */
 const SAMPLE: Record<Flag['kind'], { raw: string | null; expected: (f: Flag) => unknown }> = {

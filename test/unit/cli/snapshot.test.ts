@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runToEnd, type Finished } from '../support/child.ts';
-import { startBeyondServer, type BeyondServer, type ToolDef } from '../support/beyond-server.ts';
+import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { startBeyondServer, type BeyondServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-beyond-5d2f7e91c0';
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 

@@ -3,8 +3,8 @@
  * the same answer for each of them, or the fast path would change what the command does.
  */
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, HELP } from '../../functions/cli/help.ts';
-import { main } from '../../functions/cli/main.ts';
+import { asksForHelp, HELP } from '../../../functions/cli/help.ts';
+import { main } from '../../../functions/cli/main.ts';
 
 const answered = [[], ['--help'], ['-h'], ['check', '--help'], ['check', '-h']];
 const notAnswered = [

@@ -7,8 +7,8 @@ import {
   SQS_QUEUE_ARN,
   ssmNameLengthProblem,
   ssmRefProblem,
-} from '../../functions/config/arns.ts';
-import { namespaceProblem } from '../../functions/config/aws-names.ts';
+} from '../../../functions/config/arns.ts';
+import { namespaceProblem } from '../../../functions/config/aws-names.ts';
 
 describe('Secrets Manager references', () => {
   it.each([

@@ -1,6 +1,6 @@
 /** "Did you mean": near enough to be a typo, never a guess at a different word. */
 import { describe, expect, it } from 'vitest';
-import { closest, didYouMean, editDistance } from '../../functions/config/did-you-mean.ts';
+import { closest, didYouMean, editDistance } from '../../../functions/config/did-you-mean.ts';
 
 describe('did you mean', () => {
   it('counts one edit for a swap, an extra, a missing or a wrong letter, and ignores case', () => {

@@ -1,6 +1,6 @@
 /** The run's environment: read once, defaults named, a missing variable named with its fix. */
 import { describe, expect, it } from 'vitest';
-import { readRunEnv } from '../../functions/config/env.ts';
+import { readRunEnv } from '../../../functions/config/env.ts';
 
 describe('the run environment', () => {
   it('takes the home region and namespace from MCP_CANARY_*, and the probe region from AWS_REGION', () => {

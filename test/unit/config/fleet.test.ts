@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultQuorum } from '../../functions/config/fleet.ts';
-import { parseFleet } from '../../functions/config/load.ts';
-import { CanaryError } from '../../functions/errors.ts';
+import { defaultQuorum } from '../../../functions/config/fleet.ts';
+import { parseFleet } from '../../../functions/config/load.ts';
+import { CanaryError } from '../../../functions/common/errors.ts';
 
 const ok = { homeRegion: 'eu-west-1', targets: [{ name: 'rates', url: 'https://rates.example/mcp' }] };
 

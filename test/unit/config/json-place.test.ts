@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError } from '../../functions/config/json-place.ts';
+import { jsonSyntaxError } from '../../../functions/config/json-place.ts';
 
 const parses = (s: string) => {
   try {

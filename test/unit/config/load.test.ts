@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readConfigFile } from '../../functions/config/load.ts';
-import { withoutTokens } from '../../functions/config/module-place.ts';
+import { readConfigFile } from '../../../functions/config/load.ts';
+import { withoutTokens } from '../../../functions/config/module-place.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-load-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

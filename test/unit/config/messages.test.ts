@@ -8,11 +8,11 @@
  */
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { Fleet, type FleetInput } from '../../functions/config/fleet.ts';
-import { parseFleet } from '../../functions/config/load.ts';
-import { describeIssue } from '../../functions/config/issues.ts';
-import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
-import { Target } from '../../functions/config/target.ts';
+import { Fleet, type FleetInput } from '../../../functions/config/fleet.ts';
+import { parseFleet } from '../../../functions/config/load.ts';
+import { describeIssue } from '../../../functions/config/issues.ts';
+import type { OAuthSecretRef } from '../../../functions/config/oauth.ts';
+import { Target } from '../../../functions/config/target.ts';
 
 /** zod's English (its en locale), written out here rather than imported from the code under test. */
 const STOCK = [

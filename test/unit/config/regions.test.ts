@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { partition } from '@aws-sdk/core/client';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { describe, expect, it } from 'vitest';
-import { parseFleet } from '../../functions/config/load.ts';
-import { ALL_REGIONS, PARTITIONS, partitionOf, regionProblem } from '../../functions/config/regions.ts';
+import { parseFleet } from '../../../functions/config/load.ts';
+import { ALL_REGIONS, PARTITIONS, partitionOf, regionProblem } from '../../../functions/config/regions.ts';
 
 interface SdkPartitions {
   partitions: Array<{ id: string; regions: Record<string, unknown> }>;

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from '../../functions/config/schedule.ts';
-import { periodSeconds, rateSlug } from '../../infra/rates.ts';
+import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from '../../../functions/config/schedule.ts';
+import { periodSeconds, rateSlug } from '../../../infra/plan/rates.ts';
 
 describe("EventBridge Scheduler's rules", () => {
   it.each(['rate(1 minute)', 'rate(5 minutes)', 'rate(1 hour)', 'rate(12 hours)', 'rate(1 day)', 'rate(2 days)'])('accepts %s', (s) => {

@@ -4,13 +4,13 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogOutputSchema, configuredChecks, uncheckedAnswer, uncheckedTargets } from '../../functions/probe/unchecked.ts';
-import { runToEnd } from '../support/child.ts';
-import { modernEndpoint, startFaultServer, type FaultServer } from '../support/faults.ts';
-import { McpCanaryFleet } from '../../infra/fleet.ts';
-import { newTestApp, smallFleet } from '../infra/support/synth.ts';
+import { catalogOutputSchema, configuredChecks, uncheckedAnswer, uncheckedTargets } from '../../../functions/config/unchecked.ts';
+import { runToEnd } from '../../helpers/child.ts';
+import { modernEndpoint, startFaultServer, type FaultServer } from '../../helpers/faults.ts';
+import { McpCanaryFleet } from '../../../infra/fleet.ts';
+import { newTestApp, smallFleet } from '../../helpers/infra/synth.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 
 describe('the rule', () => {
   it('only isError checks the answer → one line naming the target, the tool and what it would miss', () => {

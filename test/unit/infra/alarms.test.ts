@@ -7,11 +7,11 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { MAX_ALARM_DESCRIPTION_CHARS } from '../../functions/brief/alarm-words.ts';
-import { TargetAlarms } from '../../infra/constructs/target-alarms.ts';
-import { FleetNames } from '../../infra/names.ts';
-import { alarmsOf, dims, render, type AlarmProps } from './support/cfn.ts';
-import { newTestApp, smallFleet, synthFleet } from './support/synth.ts';
+import { MAX_ALARM_DESCRIPTION_CHARS } from '../../../functions/common/alarm-words.ts';
+import { TargetAlarms } from '../../../infra/constructs/target-alarms.ts';
+import { FleetNames } from '../../../infra/plan/names.ts';
+import { alarmsOf, dims, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { newTestApp, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const config = smallFleet({
   targets: smallFleet().targets.map((t) => (t.name === 'rates-prod' ? { ...t, runbookUrl: 'https://runbooks.example.com/rates' } : t)),

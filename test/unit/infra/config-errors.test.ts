@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { readConfigFile } from '../../functions/config/load.ts';
-import { checkFleet } from '../../infra/checks.ts';
-import { McpCanaryFleet } from '../../infra/fleet.ts';
-import { planFleet } from '../../infra/plan.ts';
-import { BULLETS } from '../config/bullets.ts';
-import { newTestApp, smallFleet } from './support/synth.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { readConfigFile } from '../../../functions/config/load.ts';
+import { checkFleet } from '../../../infra/plan/checks.ts';
+import { McpCanaryFleet } from '../../../infra/fleet.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
+import { BULLETS } from '../../helpers/config/bullets.ts';
+import { newTestApp, smallFleet } from '../../helpers/infra/synth.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-config-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -142,7 +142,7 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
   });
 
   it('accepts the example fleet', async () => {
-    const { default: example } = await import('../../mcp-canary.config.ts');
+    const { default: example } = await import('../../../mcp-canary.config.ts');
     const { app, cleanup } = newTestApp();
     try {
       expect(() => new McpCanaryFleet(app, 'McpCanary', example)).not.toThrow();

@@ -3,10 +3,10 @@
  * (its rule, retries, dead-letter queue, IAM scope) and the dashboard.
  */
 import { describe, expect, it } from 'vitest';
-import { BriefEnvVar } from '../../functions/brief/env.ts';
-import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../infra/constructs/topics.ts';
-import { alarmsOf, render } from './support/cfn.ts';
-import { resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
+import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
+import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../../infra/constructs/topics.ts';
+import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const synth = synthFleet(smallFleet());
 const home = synth.json('McpCanary-home');

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { durationMinutes, scheduleProblem } from '../../functions/config/maintenance.ts';
-import { McpCanaryFleet } from '../../infra/fleet.ts';
-import { newTestApp, resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { durationMinutes, scheduleProblem } from '../../../functions/config/maintenance.ts';
+import { McpCanaryFleet } from '../../../infra/fleet.ts';
+import { newTestApp, resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const run = promisify(execFile);
 

@@ -7,9 +7,9 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import example from '../../mcp-canary.config.ts';
-import { McpCanaryFleet } from '../../infra/fleet.ts';
-import { newTestApp, smallFleet } from './support/synth.ts';
+import example from '../../../mcp-canary.config.ts';
+import { McpCanaryFleet } from '../../../infra/fleet.ts';
+import { newTestApp, smallFleet } from '../../helpers/infra/synth.ts';
 
 function acknowledgements(root: IConstruct): Array<{ path: string; id: string; reason: string }> {
   return root.node.findAll().flatMap((c) =>
@@ -67,7 +67,7 @@ describe('cdk-nag AwsSolutions', () => {
             (r) => `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${r}:<AWS::AccountId>:log-group:/mcp-canary/McpCanary/run:*]`,
           ),
           ...Array(3).fill('AwsSolutions-IAM5[Resource::*]'),
-          // The secret rule (infra/secret-scope.ts): one wildcard per service, account and region, never per secret.
+          // The secret rule (infra/plan/secret-scope.ts): one wildcard per service, account and region, never per secret.
           ...REGIONS.flatMap((r) => [
             `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${r}:<AWS::AccountId>:secret:mcp-canary/*]`,
             `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:${r}:<AWS::AccountId>:parameter/mcp-canary/*]`,

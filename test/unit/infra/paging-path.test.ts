@@ -4,8 +4,8 @@
  * without an explicit allow every page would fail silently (only the alarm history would say so).
  */
 import { describe, expect, it } from 'vitest';
-import { alarmsOf, render } from './support/cfn.ts';
-import { resourcesOf, smallFleet, synthFleet, type CfnTemplate } from './support/synth.ts';
+import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, smallFleet, synthFleet, type CfnTemplate } from '../../helpers/infra/synth.ts';
 
 interface TopicPolicy {
   readonly region: string;

@@ -3,11 +3,17 @@
  * Pure, so the rules are shown here on their own; the templates follow the plan (see the other tests).
  */
 import { describe, expect, it } from 'vitest';
-import { Target } from '../../functions/config/target.ts';
-import { lambdaTimeoutSeconds } from '../../functions/run/budget.ts';
-import { fnv1a } from '../../infra/hash.ts';
-import { MAX_RATES_PER_REGION, MAX_TARGETS_PER_RUN, SCHEDULE_PAYLOAD_BUDGET_BYTES, byteLength, planFleet } from '../../infra/plan.ts';
-import { smallFleet } from './support/synth.ts';
+import { Target } from '../../../functions/config/target.ts';
+import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
+import { fnv1a } from '../../../infra/plan/hash.ts';
+import {
+  MAX_RATES_PER_REGION,
+  MAX_TARGETS_PER_RUN,
+  SCHEDULE_PAYLOAD_BUDGET_BYTES,
+  byteLength,
+  planFleet,
+} from '../../../infra/plan/plan.ts';
+import { smallFleet } from '../../helpers/infra/synth.ts';
 
 function manyTargets(n: number, extra: Record<string, unknown> = {}) {
   return Array.from({ length: n }, (_, i) => ({

@@ -3,12 +3,12 @@
  * run does (its log, the fleet namespace, the secrets its targets reference; nothing else).
  */
 import { describe, expect, it } from 'vitest';
-import { EnvVar } from '../../functions/config/env.ts';
-import { lambdaTimeoutSeconds } from '../../functions/run/budget.ts';
-import { SCHEDULE_MAX_EVENT_AGE_SECONDS } from '../../infra/constructs/schedules.ts';
-import { planFleet } from '../../infra/plan.ts';
-import { alarmsOf, render } from './support/cfn.ts';
-import { resourcesOf, smallFleet, synthFleet, type CfnTemplate } from './support/synth.ts';
+import { EnvVar } from '../../../functions/config/env.ts';
+import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
+import { SCHEDULE_MAX_EVENT_AGE_SECONDS } from '../../../infra/constructs/schedules.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
+import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, smallFleet, synthFleet, type CfnTemplate } from '../../helpers/infra/synth.ts';
 
 const config = smallFleet();
 const synth = synthFleet(config);

@@ -3,8 +3,8 @@
  * intrinsic against what it resolves to, written out by hand here.
  */
 import { describe, expect, it } from 'vitest';
-import { LONGEST, Longest } from '../../infra/quotas/longest.ts';
-import type { CfnTemplate } from '../../infra/quotas/template.ts';
+import { LONGEST, Longest } from '../../../infra/quotas/longest.ts';
+import type { CfnTemplate } from '../../../infra/quotas/template.ts';
 
 const template: CfnTemplate = {
   Parameters: { Env: { Type: 'String', Default: 'production' }, Secret: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/p' } },

@@ -4,10 +4,10 @@
  * quota-templates.ts); the checker is the one `cdk synth` runs (infra/quotas).
  */
 import { describe, expect, it } from 'vitest';
-import { checkStack, type StackToCheck } from '../../infra/quotas/check.ts';
-import { LENGTH_RULES } from '../../infra/quotas/lengths.ts';
-import { Quotas } from '../../infra/quotas/limits.ts';
-import { bytes, chars, one, padded, policy, runRoleWithSecrets, STACK, stackWith, times } from './support/quota-templates.ts';
+import { checkStack, type StackToCheck } from '../../../infra/quotas/check.ts';
+import { LENGTH_RULES } from '../../../infra/quotas/lengths.ts';
+import { Quotas } from '../../../infra/quotas/limits.ts';
+import { bytes, chars, one, padded, policy, runRoleWithSecrets, STACK, stackWith, times } from '../../helpers/infra/quota-templates.ts';
 
 interface Case {
   readonly rule: string;

@@ -8,10 +8,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alarmsOf, render, type AlarmProps } from './support/cfn.ts';
-import { evaluateExpression, evaluateRange, type AlarmRule, type Series } from './support/cloudwatch-alarm.ts';
-import { smallFleet, synthFleet } from './support/synth.ts';
-import { replayTimed, type Notification } from './support/timing.ts';
+import { alarmsOf, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { evaluateExpression, evaluateRange, type AlarmRule, type Series } from '../../helpers/infra/cloudwatch-alarm.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { replayTimed, type Notification } from '../../helpers/infra/timing.ts';
 
 const synth = synthFleet(smallFleet());
 const alarms = [...synth.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
@@ -221,7 +221,7 @@ describe('run sequences through the synthesized alarms', () => {
   });
 
   it('is the table in infra/README.md', () => {
-    const doc = readFileSync(new URL('../../infra/README.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../infra/README.md', import.meta.url), 'utf8');
     const section = /<!-- replay-table:start -->\n([\s\S]*?)\n<!-- replay-table:end -->/.exec(doc)?.[1];
     expect(section, 'infra/README.md has no replay table markers').toBeDefined();
     expect(section!.trim()).toBe(replayTable().trim());

@@ -4,10 +4,10 @@
  * function; and the Logs Insights queries the dashboard links to instead of running them on refresh.
  */
 import { describe, expect, it } from 'vitest';
-import { EnvVar } from '../../functions/config/env.ts';
-import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/run/ledger.ts';
-import { LEDGER_ACTIONS } from '../../infra/constructs/run-ledger.ts';
-import { resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
+import { EnvVar } from '../../../functions/config/env.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import { LEDGER_ACTIONS } from '../../../infra/constructs/run-ledger.ts';
+import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const synth = synthFleet(smallFleet());
 const regions = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];

@@ -5,11 +5,11 @@
  * a name in the probe region, an ARN in the ARN's region and account.
  */
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { planFleet } from '../../infra/plan.ts';
-import { MAX_SECRET_SCOPES_PER_REGION } from '../../infra/secret-scope.ts';
-import { render } from './support/cfn.ts';
-import { resourcesOf, synthFleet } from './support/synth.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
+import { MAX_SECRET_SCOPES_PER_REGION } from '../../../infra/plan/secret-scope.ts';
+import { render } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, synthFleet } from '../../helpers/infra/synth.ts';
 
 const HOME_ARN = 'arn:aws:secretsmanager:us-east-1:111122223333:secret:mcp-canary/shared-AbCdEf';
 

@@ -5,9 +5,9 @@
  * retries lands in the dead-letter queue the canary owner is alarmed on, instead of vanishing.
  */
 import { describe, expect, it } from 'vitest';
-import { HTTPS_DELIVERY_POLICY } from '../../infra/constructs/topics.ts';
-import { resourcesOf, smallFleet, synthFleet } from './support/synth.ts';
-import { attemptTimes, deliver, SNS_DEFAULT_HTTPS, type RetryPolicy } from './support/sns-delivery.ts';
+import { HTTPS_DELIVERY_POLICY } from '../../../infra/constructs/topics.ts';
+import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { attemptTimes, deliver, SNS_DEFAULT_HTTPS, type RetryPolicy } from '../../helpers/infra/sns-delivery.ts';
 
 const home = synthFleet(smallFleet()).json('McpCanary-home');
 const [, https] = resourcesOf(home, 'AWS::SNS::Subscription').find(([, p]) => p.Protocol === 'https')!;

@@ -5,11 +5,11 @@
  * collide). Pure placement over thousands of generated names; the templates follow it (scale.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { FleetNames } from '../../infra/names.ts';
-import { fnv1a } from '../../infra/hash.ts';
-import { ALARM_SHARD_DEPTH, placeAlarms } from '../../infra/placement.ts';
-import { existingParent, parentBucket, splitBySize, type SplitOptions } from '../../infra/stack-split.ts';
-import { STACK_BUDGET } from '../../infra/template-size.ts';
+import { FleetNames } from '../../../infra/plan/names.ts';
+import { fnv1a } from '../../../infra/plan/hash.ts';
+import { ALARM_SHARD_DEPTH, placeAlarms } from '../../../infra/plan/placement.ts';
+import { existingParent, parentBucket, splitBySize, type SplitOptions } from '../../../infra/plan/stack-split.ts';
+import { STACK_BUDGET } from '../../../infra/plan/template-size.ts';
 
 interface Item {
   readonly key: string;

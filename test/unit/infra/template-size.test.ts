@@ -1,16 +1,16 @@
 /**
- * Placement splits stacks on estimated bytes (infra/template-size.ts), so every estimate must stay above
+ * Placement splits stacks on estimated bytes (infra/plan/template-size.ts), so every estimate must stay above
  * the bytes its resources really take in the synthesized template (as CloudFormation counts the file:
  * one-space indentation included). Checked on fleets built to be large: 64-character target names, URLs
  * long enough to crowd the 1,024-character descriptions, non-ASCII runbooks, ten regions, a 255-character
  * namespace, a 32-character fleet name, maintenance windows over every target.
  */
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { FleetNames } from '../../infra/names.ts';
-import { MUTED_KINDS } from '../../infra/placement.ts';
-import { mainProbeStackFixed, muteRuleBytes, scheduleBytes, targetAlarmsBytes } from '../../infra/template-size.ts';
-import { synthFleet, type CfnTemplate } from './support/synth.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { FleetNames } from '../../../infra/plan/names.ts';
+import { MUTED_KINDS } from '../../../infra/plan/placement.ts';
+import { mainProbeStackFixed, muteRuleBytes, scheduleBytes, targetAlarmsBytes } from '../../../infra/plan/template-size.ts';
+import { synthFleet, type CfnTemplate } from '../../helpers/infra/synth.ts';
 
 const TEN = [
   'us-east-1',

@@ -16,10 +16,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runBudgetMs } from '../../functions/run/budget.ts';
-import { RUN_MAX_EVENT_AGE } from '../../infra/constructs/probe-region-stack.ts';
-import { alarmsOf, type AlarmProps } from './support/cfn.ts';
-import { smallFleet, synthFleet } from './support/synth.ts';
+import { runBudgetMs } from '../../../functions/config/budget.ts';
+import { RUN_MAX_EVENT_AGE } from '../../../infra/constructs/probe-region-stack.ts';
+import { alarmsOf, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 import {
   BEFORE_LEDGER,
   PROMPT,
@@ -31,7 +31,7 @@ import {
   type Faults,
   type Notification,
   type Timing,
-} from './support/timing.ts';
+} from '../../helpers/infra/timing.ts';
 
 const HOME = 'us-east-1';
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];

@@ -16,11 +16,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { runBudgetMs } from '../../functions/run/budget.ts';
-import { alarmsOf, type AlarmProps } from './support/cfn.ts';
-import { smallFleet, synthFleet } from './support/synth.ts';
-import { randomTiming, replayTimed, seeded, type Faults, type Notification, type Timing } from './support/timing.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { runBudgetMs } from '../../../functions/config/budget.ts';
+import { alarmsOf, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { randomTiming, replayTimed, seeded, type Faults, type Notification, type Timing } from '../../helpers/infra/timing.ts';
 
 /** Random timings per case and promise. */
 const TRIALS = 24;

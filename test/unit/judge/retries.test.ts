@@ -1,8 +1,8 @@
 /** In-run retries: only after unreachable, timeout or 5xx, with growing delays, inside the budget. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { target } from './helpers.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../functions/demo/servers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { target } from '../../helpers/probe.ts';
 
 let api: RatesApi;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** A hostile server echoes the Authorization header back: the secret appears nowhere in the Verdict. */
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../functions/probe/judge.ts';
-import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../support/faults.ts';
-import { SECRET, target } from './helpers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../../helpers/faults.ts';
+import { SECRET, target } from '../../helpers/probe.ts';
 
 const TOKEN = SECRET.split(' ')[1]!;
 

@@ -4,8 +4,8 @@
  */
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressKind, checkUrl, guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../../functions/auth/guard.ts';
-import { closeServer, listen } from '../../functions/demo/servers.ts';
+import { addressKind, checkUrl, guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../../../functions/net/ssrf-guard.ts';
+import { closeServer, listen } from '../../../functions/demo/servers.ts';
 
 const dns = (table: Record<string, string[]>) => async (host: string) => {
   const found = table[host];

@@ -5,12 +5,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import pkg from '../../package.json' with { type: 'json' };
-import { Target } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { TRACEPARENT_PATTERN, withMetaTraceparent } from '../../functions/probe/trace-context.ts';
-import { runRecord } from '../../functions/run/log.ts';
-import { startBeyondServer, type BeyondServer } from '../support/beyond-server.ts';
+import pkg from '../../../package.json' with { type: 'json' };
+import { Target } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { TRACEPARENT_PATTERN, withMetaTraceparent } from '../../../functions/net/trace-context.ts';
+import { runRecord } from '../../../functions/run/log.ts';
+import { startBeyondServer, type BeyondServer } from '../../helpers/catalog-posture-server.ts';
 
 let server: BeyondServer | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 /** The target fields `catalog` and `posture`: accepted as documented, refused with one line naming the field. */
 import { describe, expect, it } from 'vitest';
-import { parseOrThrow } from '../../functions/config/issues.ts';
-import { Target } from '../../functions/config/target.ts';
-import { selectedChecks } from '../../functions/posture/schema.ts';
+import { parseOrThrow } from '../../../functions/config/issues.ts';
+import { Target } from '../../../functions/config/target.ts';
+import { selectedChecks } from '../../../functions/config/posture.ts';
 
 const parse = (over: Record<string, unknown>) => parseOrThrow(Target, { name: 't', url: 'https://mcp.example.com/mcp', ...over }, 'config');
 const message = (over: Record<string, unknown>) => {

@@ -5,13 +5,13 @@
 import { request as httpsRequest } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Target, type TargetInput } from '../../functions/config/target.ts';
-import { PostureCadence, POSTURE_INTERVAL_MS } from '../../functions/posture/cadence.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import type { FetchLike } from '../../functions/probe/wire.ts';
-import type { PostureResult, Verdict } from '../../functions/verdict.ts';
-import { selfSignedCert, startFaultServer, modernEndpoint, rpcResult, readOnlyRateTool } from '../support/faults.ts';
-import { startBeyondServer, type BeyondServer, type BeyondServerOptions } from '../support/beyond-server.ts';
+import { Target, type TargetInput } from '../../../functions/config/target.ts';
+import { PostureCadence, POSTURE_INTERVAL_MS } from '../../../functions/posture/cadence.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import type { FetchLike } from '../../../functions/net/wire.ts';
+import type { PostureResult, Verdict } from '../../../functions/common/verdict.ts';
+import { selfSignedCert, startFaultServer, modernEndpoint, rpcResult, readOnlyRateTool } from '../../helpers/faults.ts';
+import { startBeyondServer, type BeyondServer, type BeyondServerOptions } from '../../helpers/catalog-posture-server.ts';
 
 const TOKEN = 'posture-secret-token-42';
 const tool = { name: 'get_rate', description: 'rate', inputSchema: z.object({}), annotations: { readOnlyHint: true } };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { target } from './helpers.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../functions/demo/servers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { target } from '../../helpers/probe.ts';
 
 let api: RatesApi;
 beforeAll(async () => {

@@ -5,12 +5,12 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { classifyError, classifyStatus } from '../../functions/probe/classify.ts';
-import { checkAnswer, parseExactJson, sameJson } from '../../functions/probe/expect.ts';
-import { hasLookAlike, shownName } from '../../functions/probe/names.ts';
-import { classifyRounds } from '../../functions/probe/rounds.ts';
-import { describeTls } from '../../functions/probe/tls-wall.ts';
-import type { Exchange } from '../../functions/probe/wire.ts';
+import { classifyError, classifyStatus } from '../../../functions/probe/classify.ts';
+import { checkAnswer, parseExactJson, sameJson } from '../../../functions/probe/expect.ts';
+import { hasLookAlike, shownName } from '../../../functions/common/names.ts';
+import { classifyRounds } from '../../../functions/probe/rounds.ts';
+import { describeTls } from '../../../functions/net/tls-wall.ts';
+import type { Exchange } from '../../../functions/net/wire.ts';
 
 function exchange(over: Partial<Exchange>): Exchange {
   return {

@@ -13,8 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { judge } from '../../functions/probe/judge.ts';
-import { target } from './helpers.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+import { target } from '../../helpers/probe.ts';
 
 interface Peer {
   url: string;

@@ -1,10 +1,10 @@
 /** The pure parts: classifier rows, answer checks, redaction. */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { classifyError, classifyStatus } from '../../functions/probe/classify.ts';
-import { checkAnswer, lookup } from '../../functions/probe/expect.ts';
-import type { Exchange } from '../../functions/probe/wire.ts';
-import { Redactor } from '../../functions/redact.ts';
+import { classifyError, classifyStatus } from '../../../functions/probe/classify.ts';
+import { checkAnswer, lookup } from '../../../functions/probe/expect.ts';
+import type { Exchange } from '../../../functions/net/wire.ts';
+import { Redactor } from '../../../functions/common/redact.ts';
 
 function exchange(over: Partial<Exchange>): Exchange {
   return {

@@ -1,6 +1,6 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
-import { CompiledSchemaCache } from '../../functions/probe/validator.ts';
+import { CompiledSchemaCache } from '../../../functions/probe/validator.ts';
 
 const rateSchema = { type: 'object', properties: { pair: { type: 'string' }, rate: { type: 'number' } }, required: ['pair', 'rate'] };
 

@@ -15,10 +15,10 @@ import {
   publishRuns,
   regionData,
   type PublishOptions,
-} from '../../functions/publish/metrics.ts';
-import { MAX_PROBE_REGIONS } from '../../functions/config/fleet.ts';
-import { TICKET_WEIGHT, verdictValue, type RunRecord } from '../../functions/publish/schema.ts';
-import type { Outcome } from '../../functions/verdict.ts';
+} from '../../../functions/publish/metrics.ts';
+import { MAX_PROBE_REGIONS } from '../../../functions/config/fleet.ts';
+import { TICKET_WEIGHT, verdictValue, type RunRecord } from '../../../functions/common/run-record.ts';
+import type { Outcome } from '../../../functions/common/verdict.ts';
 
 const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord => ({
   message: 'mcp-canary run',

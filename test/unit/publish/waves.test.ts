@@ -6,8 +6,8 @@
 import { CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../functions/publish/schema.ts';
-import { WavePublisher } from '../../functions/publish/waves.ts';
+import type { RunRecord } from '../../../functions/common/run-record.ts';
+import { WavePublisher } from '../../../functions/publish/waves.ts';
 
 const record = (target: string): RunRecord => ({
   message: 'mcp-canary run',

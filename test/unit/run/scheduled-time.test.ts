@@ -4,8 +4,8 @@
  * name the next period (a region counted twice there, and not at all in its own).
  */
 import { describe, expect, it } from 'vitest';
-import { scheduledPeriodStart } from '../../functions/run/event.ts';
-import { SCHEDULED_TIME_PLACEHOLDER, planFleet } from '../../infra/plan.ts';
+import { scheduledPeriodStart } from '../../../functions/run/event.ts';
+import { SCHEDULED_TIME_PLACEHOLDER, planFleet } from '../../../infra/plan/plan.ts';
 
 const at = (iso: string) => Date.parse(iso);
 

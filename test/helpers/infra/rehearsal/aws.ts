@@ -15,7 +15,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { motoCredentials } from '../../support/moto.ts';
+import { motoCredentials } from '../../moto.ts';
 
 /** moto's one account: every ARN the stacks resolve to carries it. */
 export const MOTO_ACCOUNT = '123456789012';

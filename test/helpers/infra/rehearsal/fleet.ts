@@ -10,9 +10,9 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { App } from 'aws-cdk-lib';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../../../functions/config/target.ts';
-import { McpCanaryFleet, type McpCanaryFleetOptions } from '../../../infra/fleet.ts';
+import type { FleetInput } from '../../../../functions/config/fleet.ts';
+import type { HeaderSecretRef } from '../../../../functions/config/target.ts';
+import { McpCanaryFleet, type McpCanaryFleetOptions } from '../../../../infra/fleet.ts';
 import { MOTO_ACCOUNT, type Aws } from './aws.ts';
 
 export interface FleetToSynth {
@@ -39,7 +39,8 @@ export interface SynthesizedAssembly {
 
 /** The context `cdk synth` gives the app: this repository's cdk.json. */
 const CDK_CONTEXT =
-  (JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
+  (JSON.parse(readFileSync(new URL('../../../../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> }).context ??
+  {};
 
 /**
  * Any CDK app, synthesized into a temporary cloud assembly as the CDK CLI would: with cdk.json's context

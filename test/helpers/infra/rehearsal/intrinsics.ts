@@ -116,7 +116,7 @@ async function intrinsic(fn: string, arg: unknown, scope: Scope, path: string): 
     case 'Fn::Length':
       return asList(await r(arg), path).length;
     default:
-      throw new RehearsalError(`${path}: the rehearsal does not resolve ${fn}; add it to test/infra/rehearsal/intrinsics.ts.`);
+      throw new RehearsalError(`${path}: the rehearsal does not resolve ${fn}; add it to test/helpers/infra/rehearsal/intrinsics.ts.`);
   }
 }
 

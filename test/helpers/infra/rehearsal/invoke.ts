@@ -12,8 +12,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GetScheduleCommand, type GetScheduleCommandOutput } from '@aws-sdk/client-scheduler';
 import { unzipSync } from 'fflate';
-import { motoCredentials } from '../../support/moto.ts';
-import { runToEnd } from '../../support/child.ts';
+import { motoCredentials } from '../../moto.ts';
+import { runToEnd } from '../../child.ts';
 import { RehearsalError } from './assembly.ts';
 import type { Deployment } from './deployment.ts';
 import { codeObject, functionConfiguration } from './types/lambda.ts';
@@ -37,7 +37,7 @@ export interface Invocation {
   readonly exitCode: number | null;
 }
 
-/** Override with a Node 24 binary to match the Lambda runtime exactly (as test/run/bundle.test.ts does). */
+/** Override with a Node 24 binary to match the Lambda runtime exactly (as test/integration/run/bundle.test.ts does). */
 const NODE = process.env.MCP_CANARY_TEST_NODE ?? process.execPath;
 
 const CHILD = `

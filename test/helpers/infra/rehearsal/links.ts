@@ -53,7 +53,9 @@ const EXISTS: Readonly<Record<string, Exists>> = {
 const NOT_LINKS = new Set(['secretsmanager', 'ssm', 'kms', 's3']);
 
 function unknownKind(service: string, resource: string): never {
-  throw new RehearsalError(`links: the rehearsal cannot check ${service} resource ${resource}; add it to test/infra/rehearsal/links.ts.`);
+  throw new RehearsalError(
+    `links: the rehearsal cannot check ${service} resource ${resource}; add it to test/helpers/infra/rehearsal/links.ts.`,
+  );
 }
 
 export async function checkLinks(d: Deployment): Promise<void> {

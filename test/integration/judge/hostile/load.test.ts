@@ -1,7 +1,7 @@
 /** One process judging 200 endpoints at once: bounded, correct, and leaving nothing running. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runToEnd } from '../support/child.ts';
+import { runToEnd } from '../../../helpers/child.ts';
 
 const SCRIPT = join(import.meta.dirname, 'load-run.ts');
 /** Far above the expected few seconds: reaching it means the process did not exit by itself. */

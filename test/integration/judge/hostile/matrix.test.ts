@@ -1,20 +1,20 @@
 /**
  * The hostile-endpoint matrix: what a broken or hostile endpoint does → the verdict the canary must
  * reach → the bound it must hold. Real sockets on 127.0.0.1. The same rows are the table in
- * test/hostile/README.md; a row added here belongs there too.
+ * test/integration/judge/hostile/README.md; a row added here belongs there too.
  *
  * The bounds are hang protection, not speed: a row's limit is its request timeout or run budget plus
  * 10 %, generous enough that a slow machine never trips it, tight enough that a hang always does.
  */
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../support/faults.ts';
-import { freePort } from '../support/moto.ts';
-import { target } from '../probe/helpers.ts';
-import { BUDGET_MS, expectVerdict, hugeBody, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
-import { startBlackhole } from '../support/blackhole.ts';
+import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../../functions/demo/servers.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../../../helpers/faults.ts';
+import { freePort } from '../../../helpers/moto.ts';
+import { target } from '../../../helpers/probe.ts';
+import { BUDGET_MS, expectVerdict, hugeBody, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
+import { startBlackhole } from '../../../helpers/blackhole.ts';
 
 let api: RatesApi;
 beforeAll(async () => {

@@ -8,14 +8,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../functions/run/run.ts';
-import { runToEnd } from '../support/child.ts';
-import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultHandler, type FaultServer } from '../support/faults.ts';
-import { startMoto, type Moto } from '../support/moto.ts';
-import { HOME_REGION, motoRunDeps, NAMESPACE } from '../run/fixtures.ts';
-import { cloudWatchAt, listMetrics } from '../run/readback.ts';
+import { run } from '../../../../functions/run/run.ts';
+import { runToEnd } from '../../../helpers/child.ts';
+import {
+  modernEndpoint,
+  readOnlyRateTool,
+  rpcResult,
+  startFaultServer,
+  type FaultHandler,
+  type FaultServer,
+} from '../../../helpers/faults.ts';
+import { startMoto, type Moto } from '../../../helpers/moto.ts';
+import { HOME_REGION, motoRunDeps, NAMESPACE } from '../../../helpers/run/fixtures.ts';
+import { cloudWatchAt, listMetrics } from '../../../helpers/run/readback.ts';
 
-const BIN = join(import.meta.dirname, '../../functions/cli/mcp-canary.mjs');
+const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-proof-4f1c9a7e2b6d8035c1e9f7a2b4d6e8f0';
 const API_KEY = 'apikey-proof-77d1e0c4b9a3';
 const QUERY_KEY = 'qk-proof-5e2a9c1f7b3d';
@@ -159,8 +166,8 @@ describe('no secret in any output, whatever the server echoes', () => {
     try {
       // A process of its own, as the Lambda is: its console is the real one, not the test runner's.
       const script = [
-        `import { judge } from ${JSON.stringify(join(import.meta.dirname, '../../functions/probe/judge.ts'))};`,
-        `import { Target } from ${JSON.stringify(join(import.meta.dirname, '../../functions/config/target.ts'))};`,
+        `import { judge } from ${JSON.stringify(join(import.meta.dirname, '../../../../functions/judge/judge.ts'))};`,
+        `import { Target } from ${JSON.stringify(join(import.meta.dirname, '../../../../functions/config/target.ts'))};`,
         `const v = await judge(Target.parse({ name: 'echo-tool', url: ${JSON.stringify(echoTool.url)}, headers: { Authorization: 'Bearer ${TOKEN}' }, timeoutMs: 1500, budgetMs: 4000 }));`,
         `process.stdout.write(JSON.stringify(v));`,
       ].join('\n');

@@ -1,18 +1,18 @@
 /**
  * The hostile matrix, transport rows: TLS walls on every TLS version (certificates made with openssl
  * here), and interim (1xx) answers before the real one. Real sockets on 127.0.0.1; every row within
- * the run budget + 10 %. The rows are in test/hostile/README.md.
+ * the run budget + 10 %. The rows are in test/integration/judge/hostile/README.md.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judge } from '../../functions/probe/judge.ts';
-import type { FetchLike } from '../../functions/probe/wire.ts';
-import { expiringCertificate, fetchTrusting, type TestPki } from '../auth/support/tls.ts';
-import { modernEndpoint, readOnlyRateTool } from '../support/faults.ts';
-import { target } from '../probe/helpers.ts';
-import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import type { FetchLike } from '../../../../functions/net/wire.ts';
+import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
+import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
+import { target } from '../../../helpers/probe.ts';
+import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };
 let pki: TestPki;

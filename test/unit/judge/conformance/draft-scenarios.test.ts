@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { judge } from '../../functions/probe/judge.ts';
-import { modernEndpoint, startFaultServer, type FaultHandler, type FaultServer } from '../support/faults.ts';
-import { target } from '../probe/helpers.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import { modernEndpoint, startFaultServer, type FaultHandler, type FaultServer } from '../../../helpers/faults.ts';
+import { target } from '../../../helpers/probe.ts';
 
 const RO = { readOnlyHint: true };
 let server: FaultServer | undefined;

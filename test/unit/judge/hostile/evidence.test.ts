@@ -2,16 +2,16 @@
  * The hostile matrix, third set: answers whose class the evidence names — JSON-RPC errors, pinned
  * revisions, mixed eras, 2026-07-28 multi-round-trip results, duplicated tool names, and the details
  * on-call reads. Real sockets on 127.0.0.1 (real SDK servers where one can play the part); every row
- * within the run budget + 10 % (harness.ts). The rows are in test/hostile/README.md.
+ * within the run budget + 10 % (harness.ts). The rows are in test/integration/judge/hostile/README.md.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCommand, type CheckCommand } from '../../functions/cli/args.ts';
-import { startMcpServer } from '../../functions/demo/servers.ts';
-import { judge } from '../../functions/probe/judge.ts';
-import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../support/faults.ts';
-import { target } from '../probe/helpers.ts';
-import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from './harness.ts';
-import { startModernSdkServer, startOneSessionServer } from './sdk-servers.ts';
+import { parseCommand, type CheckCommand } from '../../../../functions/cli/args.ts';
+import { startMcpServer } from '../../../../functions/demo/servers.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../../../helpers/faults.ts';
+import { target } from '../../../helpers/probe.ts';
+import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
+import { startModernSdkServer, startOneSessionServer } from '../../../helpers/hostile/sdk-servers.ts';
 
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };
 const onCall =

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { judge } from '../../functions/probe/judge.ts';
-import { failureClasses, NegotiatedRevisions } from '../../functions/verdict.ts';
-import { startFaultServer, type FaultServer } from '../support/faults.ts';
-import { target } from '../probe/helpers.ts';
+import { judge } from '../../../../functions/judge/judge.ts';
+import { failureClasses, NegotiatedRevisions } from '../../../../functions/common/verdict.ts';
+import { startFaultServer, type FaultServer } from '../../../helpers/faults.ts';
+import { target } from '../../../helpers/probe.ts';
 
 const BUDGET_MS = 1_500;
 

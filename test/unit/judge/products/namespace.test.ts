@@ -1,12 +1,12 @@
 /**
  * The products lane's precondition, named: what namespaceProblem() says when `unshare` is missing,
- * refused, or cannot run `ip`. (The lane itself, test/products/products.test.ts, uses the real one.)
+ * refused, or cannot run `ip`. (The lane itself, test/integration/judge/products/products.test.ts, uses the real one.)
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namespaceProblem } from './support/namespace.ts';
+import { namespaceProblem } from '../../../helpers/products/namespace.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

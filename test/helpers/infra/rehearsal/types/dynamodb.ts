@@ -55,7 +55,7 @@ export const table: CreatedByMoto = {
       );
     }
     // moto 5.2 drops SSESpecification from CloudFormation and ignores it in UpdateTable (no SSEDescription
-    // either way): a table moto reports encrypted is compared, otherwise test/infra/run-ledger.test.ts holds it.
+    // either way): a table moto reports encrypted is compared, otherwise test/unit/infra/run-ledger.test.ts holds it.
     const sse = await ctx.props.get<{ SSEEnabled: boolean }>('SSESpecification');
     if (sse !== undefined && read.SSEDescription !== undefined)
       ctx.findings.same(`${ctx.where} SSESpecification`, read.SSEDescription.Status === 'ENABLED', sse.SSEEnabled);

@@ -74,7 +74,7 @@ export const rule: CreatedByMoto = {
 export const queryDefinition: NotCreatable = {
   by: 'impossible',
   why: 'moto_server answers PutQueryDefinition with HTTP 500 (not implemented) and its CloudFormation skips the type',
-  checkedBy: 'test/infra/run-ledger.test.ts (the saved queries: names, query strings and the run log group each one reads)',
+  checkedBy: 'test/unit/infra/run-ledger.test.ts (the saved queries: names, query strings and the run log group each one reads)',
   async check(ctx) {
     for (const p of ['Name', 'QueryString', 'QueryLanguage']) ctx.props.skip(p, 'not creatable in moto; run-ledger.test.ts checks it');
     // The one part that can be checked here: every log group a query reads is deployed, under that name.
