@@ -6,7 +6,7 @@
  * real payload against real MCP servers, and its datapoints read back where the deployed alarms read.
  *
  * What moto cannot create at all, and what checks it instead:
- * - AWS::CloudWatch::AlarmMuteRule: moto has no mute rule API. test/unit/infra/maintenance.test.ts checks the
+ * - AWS::CloudWatch::AlarmMuteRule: moto has no mute rule API. test/integration/infra/maintenance.test.ts checks the
  *   synthesized rules; here, every alarm a rule mutes must be deployed under that name.
  * - The alarms' AWS/Lambda (Errors, Throttles) and AWS/SQS metrics: the services publish them, moto does
  *   not, so no run lands there. test/unit/infra/alarms.test.ts and timing.test.ts check those alarms.

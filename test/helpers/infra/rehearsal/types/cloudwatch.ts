@@ -63,7 +63,8 @@ export const dashboard: CreatedByMoto = {
 export const alarmMuteRule: NotCreatable = {
   by: 'impossible',
   why: 'moto_server has no alarm mute rule API (PutAlarmMuteRule is unknown to it) and its CloudFormation skips the type',
-  checkedBy: 'test/unit/infra/maintenance.test.ts (the synthesized rules: schedule, duration, timezone and the alarms each one mutes)',
+  checkedBy:
+    'test/integration/infra/maintenance.test.ts (the synthesized rules: schedule, duration, timezone and the alarms each one mutes)',
   async check(ctx: ResourceContext) {
     for (const p of ['Name', 'Description', 'Rule', 'StartDate', 'ExpireDate'])
       ctx.props.skip(p, 'not creatable in moto; maintenance.test.ts checks it');
