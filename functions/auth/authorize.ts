@@ -11,7 +11,8 @@ import { inWords } from './expiry.ts';
 import { AuthStepError, type AuthHop } from './hops.ts';
 import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
 import { redactionValues } from '../config/oauth-secrets.ts';
-import { requestToken, type OAuthSecrets } from './token.ts';
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
+import { requestToken } from './token.ts';
 import { cacheKey, processTokenCache, type TokenCache } from './tokens.ts';
 
 export interface AuthorizeDeps {

@@ -21,12 +21,7 @@ import { jwtExpiry } from './expiry.ts';
 import { AuthStepError, type AuthHop } from './hops.ts';
 import { GuardRefusal } from '../net/ssrf-guard.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS, type IssuedToken } from './tokens.ts';
-
-/** The resolved OAuth secrets of a target (never in config, never logged). */
-export interface OAuthSecrets {
-  readonly clientSecret?: string;
-  readonly privateKey?: string;
-}
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 
 export interface TokenRequest {
   readonly oauth: OAuthSettings;

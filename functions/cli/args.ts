@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { configError } from '../common/errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
-import { parseExactJson } from '../probe/expect.ts';
+import { parseExactJson } from '../common/exact-json.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
 import { oauthFlagFor, oauthInput } from './oauth-flags.ts';
 

@@ -3,8 +3,7 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
-import { resolveOAuthSecrets, redactionValues } from '../config/oauth-secrets.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
+import { resolveOAuthSecrets, redactionValues, type OAuthSecrets } from '../config/oauth-secrets.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../common/errors.ts';

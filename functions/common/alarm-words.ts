@@ -17,6 +17,14 @@ export const AlarmKind = {
 export type AlarmKind = (typeof AlarmKind)[keyof typeof AlarmKind];
 export const alarmKinds: readonly AlarmKind[] = Object.values(AlarmKind);
 
+/**
+ * The dead-man's M: at least 3, so the two newest periods, which late-started and whole-budget runs may
+ * both leave incomplete, never alarm on their own. (The alarm counts it; synth checks its window.)
+ */
+export function deadManRuns(runsInARow: number): number {
+  return Math.max(3, runsInARow);
+}
+
 /** CloudWatch's limit on `AlarmDescription`. */
 export const MAX_ALARM_DESCRIPTION_CHARS = 1024;
 

@@ -1,7 +1,8 @@
 /**
- * The contract between the scheduled run (which publishes), the alarms (which read) and the brief
- * (which quotes): the metric, its one dimension, the value of a run, and the shape of the run's log
- * line. Change it here and the CDK alarms, the publisher and the brief follow.
+ * The contract between the scheduled run (which publishes and logs), the CDK stacks (whose alarms,
+ * saved queries and ledger table read it) and the brief (which quotes): the metric, its one dimension,
+ * the value of a run, the run's log lines, and the ledger table's key. Change it here and the alarms,
+ * the publisher, the queries and the brief follow.
  */
 import type { Verdict } from './verdict.ts';
 
@@ -51,3 +52,33 @@ export interface RunRecord {
   readonly verdict: Verdict;
 }
 export const RUN_RECORD_MESSAGE = 'mcp-canary run' as const;
+
+export const PUBLISH_FAILED_MESSAGE = 'mcp-canary publish failed' as const;
+
+/** Logged when metrics could not be published; the run lines were already written before. */
+export interface PublishFailedRecord {
+  readonly message: typeof PUBLISH_FAILED_MESSAGE;
+  readonly homeRegion: string;
+  readonly namespace: string;
+  readonly probeRegion: string;
+  readonly targets: readonly string[];
+  readonly attempts: number;
+  readonly errors: readonly string[];
+}
+
+export const RUN_SKIPPED_MESSAGE = 'mcp-canary run skipped' as const;
+
+/** Logged when a delivery judged nothing: a duplicate of a run already claimed, or a run no claim could be made for. */
+export interface RunSkippedRecord {
+  readonly message: typeof RUN_SKIPPED_MESSAGE;
+  readonly probeRegion: string;
+  /** The period the delivery was scheduled for. */
+  readonly scheduledFor: string;
+  readonly targets: readonly string[];
+  readonly reason: 'duplicate-running' | 'duplicate-done' | 'unclaimed';
+  readonly detail: string;
+}
+
+/** The run ledger's partition key and TTL attribute (Powertools' Idempotency defaults, named for the CDK table). */
+export const LEDGER_KEY_ATTRIBUTE = 'id';
+export const LEDGER_TTL_ATTRIBUTE = 'expiration';

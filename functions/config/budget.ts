@@ -5,7 +5,9 @@
  *   schedule period  >  Lambda timeout  >  run budget
  *   run budget = secret read + the slowest target's budgetMs + grace + publish reserve
  */
-import { SECRET_READ_TIMEOUT_MS } from '../run/secrets.ts';
+
+/** One credential read (with the SDK's own retries) gets this long; then the target is `inconclusive`. */
+export const SECRET_READ_TIMEOUT_MS = 5_000;
 
 /**
  * Extra time `judge()` gets past `target.budgetMs` before its verdict is abandoned. The engine enforces
@@ -28,28 +30,4 @@ export function runBudgetMs(maxBudgetMs: number): number {
  */
 export function lambdaTimeoutSeconds(maxBudgetMs: number): number {
   return Math.ceil((runBudgetMs(maxBudgetMs) + RETURN_MARGIN_MS) / 1000);
-}
-
-/** How a piece of work ended when raced against a deadline. Never rejects. */
-export type Settled<T> =
-  { readonly kind: 'value'; readonly value: T } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'late' };
-
-/**
- * Waits for `work` at most `ms`. Late work keeps running but its result is dropped, and its rejection
- * is still handled: an unhandled rejection would crash the warm container on a later run.
- */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ kind: 'late' }), Math.max(0, ms));
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ kind: 'value', value });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ kind: 'error', error });
-      },
-    );
-  });
 }

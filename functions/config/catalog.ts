@@ -5,8 +5,14 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { FINGERPRINT_PATTERN } from '../catalog/fingerprint.ts';
-import { CREDENTIAL_ID_PATTERN } from '../catalog/credential.ts';
+
+/** Hex digits kept per fingerprint part: 32 bits, enough to notice a change of one tool, short enough for a schedule payload. */
+export const HASH_HEX_CHARS = 8;
+const HASH = `[0-9a-f]{${HASH_HEX_CHARS}}`;
+/** A tool's fingerprint (functions/catalog/fingerprint.ts makes them). */
+export const FINGERPRINT_PATTERN = new RegExp(`^d:(${HASH}|-);i:(${HASH}|-);o:(${HASH}|-);a:(${HASH}|-);r:[01]$`);
+/** A credential's id in a per-credential catalog (functions/catalog/credential.ts derives them). */
+export const CREDENTIAL_ID_PATTERN = /^(cred-[0-9a-f]{12}|anonymous)$/;
 
 const fingerprint = z
   .string()

@@ -6,7 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import type { OAuthSecretRef, OAuthSettings } from './oauth.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
+
+/** The resolved OAuth secrets of a target (never in config, never logged). */
+export interface OAuthSecrets {
+  readonly clientSecret?: string;
+  readonly privateKey?: string;
+}
 
 /** Reads a store reference (Secrets Manager, SSM); `field` is for the error message. */
 export type StoreReader = (

@@ -9,7 +9,7 @@ import { FailureClass, type ProbeResult, type Verdict, type Warning } from '../c
 import type { FetchLike } from '../net/wire.ts';
 import { authorize, type Authorized, type AuthorizeDeps } from '../auth/authorize.ts';
 import { bearerWarnings, processCertificateWatch, secretRefWarnings, type CertificateWatch } from '../auth/expiry.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 import { processTokenCache, type TokenCache } from '../auth/tokens.ts';
 
 /** The judge's extra dependencies for OAuth and warnings; all optional. */

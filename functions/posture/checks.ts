@@ -4,9 +4,9 @@
  * failed check whose detail says so. None changes anything on the server (the 2025-11-25 version check
  * opens a session and DELETEs it).
  */
-import { readCertificate } from '../auth/expiry.ts';
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { oneLine } from '../common/redact.ts';
+import { readCertificate } from '../net/certificate.ts';
 import { Revision, type PostureResult } from '../common/verdict.ts';
 import {
   FOREIGN_ORIGIN,

@@ -8,8 +8,7 @@
  */
 import { QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RUN_RECORD_MESSAGE } from '../../functions/common/run-record.ts';
-import { RUN_SKIPPED_MESSAGE } from '../../functions/run/log.ts';
+import { RUN_RECORD_MESSAGE, RUN_SKIPPED_MESSAGE } from '../../functions/common/run-record.ts';
 import { Outcome } from '../../functions/common/verdict.ts';
 import type { FleetNames } from '../plan/names.ts';
 

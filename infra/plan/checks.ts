@@ -7,8 +7,8 @@ import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
 import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/config/fleet.ts';
 import { parseNamingTargets } from '../../functions/config/load.ts';
 import { windowEnd } from '../../functions/config/maintenance.ts';
+import { deadManRuns } from '../../functions/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/common/errors.ts';
-import { deadManRuns } from '../constructs/target-alarms.ts';
 import { resolveTarget } from './resolve.ts';
 
 /**

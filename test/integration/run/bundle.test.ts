@@ -14,7 +14,7 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleRunHandler, type BuiltBundle } from '../../../infra/constructs/bundle.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
-import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
 import type { RunSummary } from '../../../functions/run/run.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from '../../helpers/run/fixtures.ts';

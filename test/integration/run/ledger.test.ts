@@ -7,7 +7,8 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
-import { dynamoRunLedger, LEDGER_KEY_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
+import { dynamoRunLedger } from '../../../functions/run/ledger.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../helpers/run/fixtures.ts';
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';

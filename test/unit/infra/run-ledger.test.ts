@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EnvVar } from '../../../functions/config/env.ts';
-import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../functions/run/ledger.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../functions/common/run-record.ts';
 import { LEDGER_ACTIONS } from '../../../infra/constructs/run-ledger.ts';
 import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 

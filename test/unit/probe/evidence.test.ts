@@ -6,7 +6,8 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { classifyError, classifyStatus } from '../../../functions/probe/classify.ts';
-import { checkAnswer, parseExactJson, sameJson } from '../../../functions/probe/expect.ts';
+import { parseExactJson } from '../../../functions/common/exact-json.ts';
+import { checkAnswer, sameJson } from '../../../functions/probe/expect.ts';
 import { hasLookAlike, shownName } from '../../../functions/common/names.ts';
 import { classifyRounds } from '../../../functions/probe/rounds.ts';
 import { describeTls } from '../../../functions/net/tls-wall.ts';
