@@ -3,13 +3,14 @@
  * one token request, inside the run's budget and with its own duration. It ends in a token or in a
  * ProbeResult that says which side refused — never a throw.
  */
+import { CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import type { Target } from '../config/target.ts';
 import { FailureClass, Outcome, type ProbeResult } from '../common/verdict.ts';
 import { Wire, type FetchLike } from '../net/wire.ts';
 import { discover } from './discovery.ts';
 import { inWords } from './expiry.ts';
-import { AuthStepError, type AuthHop } from './hops.ts';
-import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import type { AuthHop } from './hops.ts';
+import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
 import { redactionValues } from '../config/oauth-secrets.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 import { requestToken } from './token.ts';
@@ -97,9 +98,9 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
         outcome: Outcome.failed,
         probe: probe(false, "auth: the run's budget ran out before a token was obtained", FailureClass.timeout),
       };
-    if (e instanceof AuthStepError && e.side === 'config')
+    if (isCanaryError(e, CanaryErrorCode.auth) && e.data.side === 'config')
       return { ok: false, outcome: Outcome.inconclusive, probe: probe(false, `auth: ${e.message}`, null) };
-    const detail = e instanceof AuthStepError ? e.message : `token step failed: ${e instanceof Error ? e.name : 'error'}`;
+    const detail = isCanaryError(e, CanaryErrorCode.auth) ? e.message : `token step failed: ${e instanceof Error ? e.name : 'error'}`;
     return { ok: false, outcome: Outcome.failed, probe: probe(false, `auth: ${detail}`, FailureClass.auth) };
   } finally {
     await wire.close();
@@ -119,7 +120,7 @@ function recorded(f: FetchLike, hops: AuthHop[], wire: Wire): FetchLike {
       return res;
     } catch (e) {
       const x = wire.exchanges.at(-1)?.error;
-      hop.error = e instanceof GuardRefusal ? `refused (${e.reason})` : x ? wireWords(x.kind, x.code) : 'failed';
+      hop.error = isCanaryError(e, CanaryErrorCode.guardRefused) ? `refused (${e.data.reason})` : x ? wireWords(x.kind, x.code) : 'failed';
       throw e;
     }
   };

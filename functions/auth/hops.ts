@@ -1,21 +1,12 @@
 /**
- * Why the token step ended without a token, and on which side: the metadata chain (`discovery`),
- * the authorization server's token endpoint (`token_endpoint`), or the canary's own configuration
- * (`config`: a key that does not parse, a secret that was not resolved). The first two are the
- * endpoint's `auth` failure; the third makes the verdict `inconclusive`.
+ * The requests of the token step, for the detail ("GET https://a/x → 404"), and its one error: a
+ * `CanaryError` with code `AUTH` whose `data.side` says where it broke (common/errors.ts, `AuthSide`).
  */
-export type AuthSide = 'discovery' | 'token_endpoint' | 'config';
+import { CanaryError, CanaryErrorCode, type AuthSide } from '../common/errors.ts';
 
-export class AuthStepError extends Error {
-  override readonly name = 'AuthStepError';
-  constructor(
-    readonly side: AuthSide,
-    /** One line, starting with the side: "discovery: …", "token endpoint https://…: …". */
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
+/** The token step ended without a token; `message` is one line, starting with the side ("discovery: …"). */
+export function authError(side: AuthSide, message: string, options?: ErrorOptions): CanaryError<'AUTH'> {
+  return new CanaryError(CanaryErrorCode.auth, message, { side }, options);
 }
 
 /** One request of the token step, for the detail: where it went and what came back. */

@@ -22,50 +22,59 @@ export interface AnswerFacts {
   inputRequests?: string[] | null;
 }
 
-export type Judged = { readonly answered: true } | { readonly answered: false; readonly problem: string } | { readonly answered: null };
-
 /**
- * One parsed JSON-RPC message (or batch) against the request id. `answered: null` means "nothing to
- * do with this request" (a notification, a server-to-client request); `problem` means it can never be
- * the answer and the request should fail now.
+ * What one message says about the request it may answer: it `answers` it; it is `unrelated` (a
+ * notification or a server's request riding the same stream); or it is `refused`: it can never be the
+ * answer, so the request fails now. `refusal` says how (another request's id, or no response in it) and
+ * `problem` says it in words for the detail.
  */
-export function judgeMessage(msg: unknown, id: RequestId, facts: AnswerFacts): Judged {
+export type MessageReading =
+  | { readonly kind: 'answers' }
+  | { readonly kind: 'unrelated' }
+  | { readonly kind: 'refused'; readonly refusal: 'wrong_id' | 'wrong_answer'; readonly problem: string };
+
+const refused = (problem: string, refusal: 'wrong_id' | 'wrong_answer' = 'wrong_answer'): MessageReading => ({
+  kind: 'refused',
+  refusal,
+  problem,
+});
+
+/** One parsed JSON-RPC message (or batch) against the request id. */
+export function readMessage(msg: unknown, id: RequestId, facts: AnswerFacts): MessageReading {
   if (Array.isArray(msg)) {
-    if (msg.length === 0) return { answered: false, problem: 'the answer is an empty JSON array ([]), which carries no response' };
+    if (msg.length === 0) return refused('the answer is an empty JSON array ([]), which carries no response');
     let sawOther = false;
     for (const m of msg) {
-      const j = judgeMessage(m, id, facts);
-      if (j.answered !== null) return j;
+      const r = readMessage(m, id, facts);
+      if (r.kind !== 'unrelated') return r;
       sawOther = true;
     }
-    return sawOther ? { answered: null } : { answered: false, problem: 'the answer is a JSON array without the response' };
+    return sawOther ? { kind: 'unrelated' } : refused('the answer is a JSON array without the response');
   }
   if (msg === null || typeof msg !== 'object') {
-    return { answered: false, problem: `the answer is ${msg === null ? 'null' : `a JSON ${typeof msg}`}, not a JSON-RPC message` };
+    return refused(`the answer is ${msg === null ? 'null' : `a JSON ${typeof msg}`}, not a JSON-RPC message`);
   }
   const m = msg as Record<string, unknown>;
   // A request or notification from the server rides the same stream: not an answer, not a fault. A
   // request is remembered: a call that then hangs was waiting for its answer (an elicitation refused).
   if (typeof m.method === 'string') {
     if ('id' in m) (facts.serverRequests ??= []).push(oneLine(m.method, 60));
-    return { answered: null };
+    return { kind: 'unrelated' };
   }
   const hasResult = 'result' in m;
   const hasError = 'error' in m;
   record(m, facts);
-  if (!('id' in m)) return { answered: false, problem: 'the answer has no id, no method: not a JSON-RPC message' };
+  if (!('id' in m)) return refused('the answer has no id, no method: not a JSON-RPC message');
   // `null` is the id of an error about a request the server could not read: it answers ours.
   if (m.id !== null && m.id !== id) {
-    return {
-      answered: false,
-      problem: `the JSON-RPC answer carries id ${oneLine(JSON.stringify(m.id) ?? 'undefined', 40)}, not the request's ${JSON.stringify(id)}`,
-    };
+    return refused(
+      `the JSON-RPC answer carries id ${oneLine(JSON.stringify(m.id) ?? 'undefined', 40)}, not the request's ${JSON.stringify(id)}`,
+      'wrong_id',
+    );
   }
-  if (hasResult && hasError)
-    return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries both result and error` };
-  if (!hasResult && !hasError)
-    return { answered: false, problem: `the answer to request ${JSON.stringify(id)} carries neither result nor error` };
-  return { answered: true };
+  if (hasResult && hasError) return refused(`the answer to request ${JSON.stringify(id)} carries both result and error`);
+  if (!hasResult && !hasError) return refused(`the answer to request ${JSON.stringify(id)} carries neither result nor error`);
+  return { kind: 'answers' };
 }
 
 function record(m: Record<string, unknown>, facts: AnswerFacts): void {
@@ -100,16 +109,19 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
   }
 }
 
-/** A JSON body: the whole of it, parsed once. `null` when it is not JSON (the SDK reports that itself). */
-export function judgeJsonBody(text: string, id: RequestId, facts: AnswerFacts): Judged | null {
+/**
+ * A JSON body: the whole of it, parsed once; `null` when it is not JSON (the SDK reports that itself).
+ * A body of only notifications and requests is refused: a JSON answer has nothing else to come.
+ */
+export function readJsonBody(text: string, id: RequestId, facts: AnswerFacts): MessageReading | null {
   let msg: unknown;
   try {
     msg = JSON.parse(text);
   } catch {
     return null;
   }
-  const j = judgeMessage(msg, id, facts);
-  return j.answered === null ? { answered: false, problem: 'the answer holds only requests or notifications, not the response' } : j;
+  const r = readMessage(msg, id, facts);
+  return r.kind === 'unrelated' ? refused('the answer holds only requests or notifications, not the response') : r;
 }
 
 /**

@@ -3,7 +3,8 @@
  * wire, which owns the request; this owns what comes back.
  */
 import { oneLine } from '../common/redact.ts';
-import { judgeJsonBody, judgeMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { readJsonBody, readMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
 import { errorCode, type Exchange, type WireErrorKind } from './exchange.ts';
 
 /** A failed answer's body is read for the server's own words up to this many bytes. */
@@ -30,148 +31,187 @@ export interface BodyContext {
  * not as "cannot connect".
  */
 export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext): ReadableStream<Uint8Array> {
-  const { exchange, mode, id } = c;
-  const reader = source.getReader();
-  const decoder = new TextDecoder();
-  const facts: AnswerFacts = { rpcError: null, supportedVersions: null };
-  const scanner = mode === 'sse' ? new SseScanner() : null;
-  const kept: Uint8Array[] = [];
-  let answered = false;
-  let complete = false;
+  return new AnswerBody(source, c).stream();
+}
 
-  // A timeout that strikes while the body streams is recorded here; an abort after the body was read
-  // whole (the SDK closing the request) is no failure.
-  c.signal.addEventListener(
-    'abort',
-    () => {
-      if (!complete) exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
-    },
-    { once: true },
-  );
+/** One answer's body on its way to the SDK: each read is passed on, kept, judged or ended here. */
+class AnswerBody {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private readonly facts: AnswerFacts = { rpcError: null, supportedVersions: null };
+  private readonly scanner: SseScanner | null;
+  private readonly kept: Uint8Array[] = [];
+  /** A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly. */
+  private readonly keepsAnswer: boolean;
+  private answered = false;
+  private complete = false;
 
-  const keepFacts = () => {
-    exchange.rpcError = facts.rpcError ?? exchange.rpcError;
-    if (facts.supportedVersions) exchange.supportedVersions = facts.supportedVersions;
-    if (facts.toolNames) exchange.toolNames = facts.toolNames;
-    if (facts.serverRequests) exchange.serverRequests = facts.serverRequests;
-    if (facts.resultType) exchange.resultType = facts.resultType;
-    if (facts.inputRequests) exchange.inputRequests = facts.inputRequests;
-  };
-  // A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly.
-  const keepsAnswer = exchange.rpcMethod === 'tools/call';
-  // The SDK ignores an event stream that errors or ends without the answer, and waits for its
-  // timeout; a synthetic JSON-RPC error answering the request ends it now. The wire record, not this
-  // message, is what the classifier reads.
-  const failSse = (controller: ReadableStreamDefaultController<Uint8Array>, kind: WireErrorKind, code: string): true => {
-    exchange.error ??= { kind, code };
-    complete = true;
-    reader.cancel().catch(() => {});
-    controller.enqueue(
-      new TextEncoder().encode(
-        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `mcp-canary: ${code}` } })}\n\n`,
-      ),
+  constructor(
+    source: ReadableStream<Uint8Array>,
+    private readonly c: BodyContext,
+  ) {
+    this.reader = source.getReader();
+    this.scanner = c.mode === 'sse' ? new SseScanner() : null;
+    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call';
+    // A timeout that strikes while the body streams is recorded here; an abort after the body was read
+    // whole (the SDK closing the request) is no failure.
+    c.signal.addEventListener(
+      'abort',
+      () => {
+        if (!this.complete) c.exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
+      },
+      { once: true },
     );
-    controller.close();
-    return true;
-  };
+  }
 
-  return new ReadableStream<Uint8Array>({
-    // A pull that enqueues nothing is not called again: read on until something is passed on or ended.
-    async pull(controller) {
-      while (!(await step(controller)));
-    },
-    cancel(reason) {
-      complete = true;
-      return reader.cancel(reason);
-    },
-  });
+  stream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      // A pull that enqueues nothing is not called again: read on until something is passed on or ended.
+      pull: async (controller) => {
+        while (!(await this.step(controller)));
+      },
+      cancel: (reason) => {
+        this.complete = true;
+        return this.reader.cancel(reason);
+      },
+    });
+  }
 
   /** One read from the source; true once something was enqueued, or the stream ended or failed. */
-  async function step(controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
+  private async step(controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
     let r: ReadableStreamReadResult<Uint8Array>;
     try {
-      r = await reader.read();
+      r = await this.reader.read();
     } catch (e) {
-      const kind: WireErrorKind = c.signal.aborted ? c.why(c.signal.reason) : 'truncated';
-      const code = kind === 'truncated' ? cutShort(exchange, e) : 'aborted while reading the body';
-      if (mode === 'sse' && !answered && !scanner!.lastEventId && !c.signal.aborted) return failSse(controller, kind, code);
-      exchange.error ??= { kind, code };
-      complete = true;
-      controller.error(e);
-      return true;
+      return this.broke(controller, e);
     }
     if (r.done) {
-      complete = true;
-      if (mode === 'json') {
-        const text = Buffer.concat(kept).toString('utf8');
-        const j = judgeJsonBody(text, id!, facts);
-        keepFacts();
-        if (j && j.answered === false) {
-          exchange.error = { kind: /carries id/.test(j.problem) ? 'wrong_id' : 'wrong_answer', code: j.problem };
-          controller.error(new Error(j.problem));
-          return true;
-        }
-        if (keepsAnswer) exchange.answerText = text;
-        controller.enqueue(Buffer.concat(kept));
-      } else if (mode === 'words') {
-        const text = Buffer.concat(kept).toString('utf8');
-        exchange.serverWords = serverWords(text, exchange.contentType);
-        // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server).
-        judgeJsonBody(text, id ?? '', facts);
-        keepFacts();
-        controller.enqueue(Buffer.concat(kept));
-      } else if (mode === 'sse' && !answered) {
-        if (c.resumable && scanner!.lastEventId !== null) {
-          // SEP-1699: a server may close the stream after an event id and expects the client to
-          // come back with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
-          exchange.resumeFrom = scanner!.lastEventId;
-        } else {
-          return failSse(
-            controller,
-            'no_answer',
-            `the event stream ended without an answer (${scanner!.events} event(s), ${scanner!.malformed} not JSON)`,
-          );
-        }
-      }
-      controller.close();
-      return true;
+      this.complete = true;
+      return this.ended(controller);
     }
-    const chunk = r.value;
+    return this.chunk(controller, r.value);
+  }
+
+  /** The source failed mid-body: cut short (the host was reached), or aborted by a timeout or the budget. */
+  private broke(controller: ReadableStreamDefaultController<Uint8Array>, e: unknown): true {
+    const { c } = this;
+    const kind: WireErrorKind = c.signal.aborted ? c.why(c.signal.reason) : 'truncated';
+    const code = kind === 'truncated' ? cutShort(c.exchange, e) : 'aborted while reading the body';
+    if (c.mode === 'sse' && !this.answered && !this.scanner!.lastEventId && !c.signal.aborted) return this.failSse(controller, kind, code);
+    c.exchange.error ??= { kind, code };
+    this.complete = true;
+    controller.error(e);
+    return true;
+  }
+
+  /** The source ended: a JSON answer is judged whole, a failed one read for its words, an event stream ended with or without its answer. */
+  private ended(controller: ReadableStreamDefaultController<Uint8Array>): true {
+    const { exchange, mode, id, resumable } = this.c;
+    if (mode === 'json') {
+      const text = Buffer.concat(this.kept).toString('utf8');
+      const r = readJsonBody(text, id!, this.facts);
+      this.keepFacts();
+      if (r?.kind === 'refused') {
+        exchange.error = { kind: r.refusal, code: r.problem };
+        controller.error(new CanaryError(CanaryErrorCode.answerRefused, r.problem, { kind: r.refusal }));
+        return true;
+      }
+      if (this.keepsAnswer) exchange.answerText = text;
+      controller.enqueue(Buffer.concat(this.kept));
+    } else if (mode === 'words') {
+      const text = Buffer.concat(this.kept).toString('utf8');
+      exchange.serverWords = serverWords(text, exchange.contentType);
+      // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server).
+      readJsonBody(text, id ?? '', this.facts);
+      this.keepFacts();
+      controller.enqueue(Buffer.concat(this.kept));
+    } else if (mode === 'sse' && !this.answered) {
+      const scanner = this.scanner!;
+      // SEP-1699: a server may close the stream after an event id and expects the client to come back
+      // with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
+      if (resumable && scanner.lastEventId !== null) exchange.resumeFrom = scanner.lastEventId;
+      else
+        return this.failSse(
+          controller,
+          'no_answer',
+          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON)`,
+        );
+    }
+    controller.close();
+    return true;
+  }
+
+  /** One chunk: counted against the cap, kept (JSON, words) or judged event by event (SSE), passed on. */
+  private chunk(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
+    const { exchange, mode, maxBytes } = this.c;
     exchange.bytes += chunk.byteLength;
-    if (exchange.bytes > c.maxBytes) {
-      exchange.error = { kind: 'too_large', code: `over ${c.maxBytes} bytes` };
-      complete = true;
-      reader.cancel().catch(() => {});
-      if (mode === 'sse' && !answered) return failSse(controller, 'too_large', `over ${c.maxBytes} bytes`);
-      controller.error(new Error(`response body exceeded the ${c.maxBytes}-byte cap`));
+    if (exchange.bytes > maxBytes) {
+      exchange.error = { kind: 'too_large', code: `over ${maxBytes} bytes` };
+      this.complete = true;
+      this.reader.cancel().catch(() => {});
+      if (mode === 'sse' && !this.answered) return this.failSse(controller, 'too_large', `over ${maxBytes} bytes`);
+      controller.error(
+        new CanaryError(CanaryErrorCode.answerRefused, `response body exceeded the ${maxBytes}-byte cap`, { kind: 'too_large' }),
+      );
       return true;
     }
     if (mode === 'json' || mode === 'words') {
-      if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) kept.push(chunk);
+      if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) this.kept.push(chunk);
       return false;
     }
-    if (mode === 'sse' && !answered) {
-      for (const data of scanner!.push(decoder.decode(chunk, { stream: true }))) {
-        if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
-        scanner!.events++;
-        let msg: unknown;
-        try {
-          msg = JSON.parse(data);
-        } catch {
-          scanner!.malformed++;
-          continue;
-        }
-        const j = judgeMessage(msg, id!, facts);
-        keepFacts();
-        if (j.answered === false) return failSse(controller, /carries id/.test(j.problem) ? 'wrong_id' : 'wrong_answer', j.problem);
-        if (j.answered) {
-          answered = true;
-          if (keepsAnswer) exchange.answerText = data;
-        }
-      }
-    }
+    if (mode === 'sse' && !this.answered && this.scan(controller, chunk)) return true;
     controller.enqueue(chunk);
     return true;
+  }
+
+  /** The events a chunk completes, each judged against the request; true when one ended the stream. */
+  private scan(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
+    const scanner = this.scanner!;
+    for (const data of scanner.push(this.decoder.decode(chunk, { stream: true }))) {
+      if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
+      scanner.events++;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data);
+      } catch {
+        scanner.malformed++;
+        continue;
+      }
+      const r = readMessage(msg, this.c.id!, this.facts);
+      this.keepFacts();
+      if (r.kind === 'refused') return this.failSse(controller, r.refusal, r.problem);
+      if (r.kind === 'answers') {
+        this.answered = true;
+        if (this.keepsAnswer) this.c.exchange.answerText = data;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The SDK ignores an event stream that errors or ends without the answer, and waits for its timeout;
+   * a synthetic JSON-RPC error answering the request ends it now. The wire record, not this message,
+   * is what the classifier reads.
+   */
+  private failSse(controller: ReadableStreamDefaultController<Uint8Array>, kind: WireErrorKind, code: string): true {
+    this.c.exchange.error ??= { kind, code };
+    this.complete = true;
+    this.reader.cancel().catch(() => {});
+    const message = { jsonrpc: '2.0', id: this.c.id, error: { code: -32603, message: `mcp-canary: ${code}` } };
+    controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    controller.close();
+    return true;
+  }
+
+  private keepFacts(): void {
+    const { exchange } = this.c;
+    const f = this.facts;
+    exchange.rpcError = f.rpcError ?? exchange.rpcError;
+    if (f.supportedVersions) exchange.supportedVersions = f.supportedVersions;
+    if (f.toolNames) exchange.toolNames = f.toolNames;
+    if (f.serverRequests) exchange.serverRequests = f.serverRequests;
+    if (f.resultType) exchange.resultType = f.resultType;
+    if (f.inputRequests) exchange.inputRequests = f.inputRequests;
   }
 }
 

@@ -14,6 +14,7 @@
  * - cloud metadata endpoints (169.254.169.254, fd00:ec2::254, 169.254.170.2, 100.100.100.200) are
  *   refused always: no authorization server lives there, and credentials do.
  */
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { FetchLike } from './wire.ts';
@@ -27,14 +28,17 @@ export interface GuardOptions {
   readonly lookup?: (host: string) => Promise<string[]>;
 }
 
-/** A URL the guard refused; `reason` is one phrase, e.g. "a private address (10.0.0.7)". */
-export class GuardRefusal extends Error {
+/** A URL the guard refused: a `CanaryError` with code `GUARD_REFUSED`; `reason` is one phrase, e.g. "a private address (10.0.0.7)". */
+export class GuardRefusal extends CanaryError<'GUARD_REFUSED'> {
   override readonly name = 'GuardRefusal';
-  constructor(
-    readonly url: string,
-    readonly reason: string,
-  ) {
-    super(`refused to fetch ${url}: ${reason}`);
+  constructor(url: string, reason: string) {
+    super(CanaryErrorCode.guardRefused, `refused to fetch ${url}: ${reason}`, { url, reason });
+  }
+  get url(): string {
+    return this.data.url;
+  }
+  get reason(): string {
+    return this.data.reason;
   }
 }
 
@@ -142,7 +146,7 @@ export function guardedFetch(base: FetchLike, o: GuardOptions): FetchLike {
     } catch (e) {
       // A refusal at connect time (see pinnedFetch) arrives wrapped in fetch's "fetch failed".
       const cause = (e as { cause?: unknown }).cause;
-      throw cause instanceof GuardRefusal ? cause : e;
+      throw isCanaryError(cause, CanaryErrorCode.guardRefused) ? cause : e;
     }
   };
 }

@@ -8,6 +8,7 @@
  *
  * A fetch middleware in the SDK's own shape (`(next) => fetch`); the SDK has none for trace context.
  */
+import { configError } from '../common/errors.ts';
 import { newSpanId } from '../common/trace.ts';
 import { PROTOCOL_VERSION_META_KEY, TRACEPARENT_META_KEY, type Middleware } from '@modelcontextprotocol/client';
 import { USER_AGENT } from '../common/version.ts';
@@ -30,7 +31,8 @@ export interface TraceContextOptions {
 }
 
 export function withTraceContext(opts: TraceContextOptions): Middleware {
-  if (!TRACE_ID_PATTERN.test(opts.traceId)) throw new Error(`traceId must be 32 lowercase hex digits, got ${JSON.stringify(opts.traceId)}`);
+  if (!TRACE_ID_PATTERN.test(opts.traceId))
+    throw configError(`traceId must be 32 lowercase hex digits, got ${JSON.stringify(opts.traceId)}`);
   const spanId = opts.newSpanId ?? newSpanId;
   return (next: FetchLike) =>
     async (url, init = {}) => {

@@ -13,6 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { errorCode, networkErrorKind, type Exchange } from './exchange.ts';
@@ -196,7 +197,7 @@ export class Wire {
         kind: 'wrong_answer',
         code: 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response',
       };
-      throw new Error(exchange.error.code);
+      throw new CanaryError(CanaryErrorCode.answerRefused, exchange.error.code, { kind: 'wrong_answer' });
     }
     if (!response.body) return response;
     const type = mediaType(exchange.contentType);

@@ -191,6 +191,7 @@ function secretError(header: string, source: Source, what: string, fix: string, 
   return new CanaryError(
     CanaryErrorCode.secret,
     `${header}: ${source.kind} ${JSON.stringify(source.id)} in ${source.region} ${what}. ${fix}`,
+    undefined,
     cause === undefined ? undefined : { cause },
   );
 }
