@@ -22,7 +22,7 @@ import { newTestApp, smallFleet } from '../../helpers/infra/synth.ts';
 import { times } from '../../helpers/infra/quota-templates.ts';
 
 const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
+const root = new URL('../../../', import.meta.url).pathname;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 

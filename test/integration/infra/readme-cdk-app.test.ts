@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../../../', import.meta.url).pathname;
 const README = readFileSync(join(ROOT, 'infra/README.md'), 'utf8');
 
 /** The fenced blocks of one README section, in order, with their language. */

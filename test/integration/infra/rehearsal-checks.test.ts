@@ -1,5 +1,5 @@
 /**
- * The deploy rehearsal checks itself (test/infra/rehearsal/): small CDK apps deployed into moto_server
+ * The deploy rehearsal checks itself (test/helpers/infra/rehearsal/): small CDK apps deployed into moto_server
  * show that references across stacks and regions resolve as CloudFormation's, and that each thing the
  * rehearsal must refuse — a type or property nobody rehearses, a missing export, an alarm action naming
  * nothing, a bootstrap too old — fails with the place named; and the intrinsic functions, one by one.
@@ -216,7 +216,7 @@ describe('CloudFormation intrinsics, resolved against what is deployed', () => {
     expect(impossible.map(([t]) => t)).toEqual(['AWS::CloudWatch::AlarmMuteRule', 'AWS::Logs::QueryDefinition']);
     for (const [type, h] of impossible) {
       const file = (h as { checkedBy: string }).checkedBy.split(' ')[0]!;
-      expect(existsSync(new URL(`../../${file}`, import.meta.url)), `${type} → ${file}`).toBe(true);
+      expect(existsSync(new URL(`../../../${file}`, import.meta.url)), `${type} → ${file}`).toBe(true);
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The deploy rehearsal (test/infra/rehearsal/): each fleet synthesized with real bundling and deployed
+ * The deploy rehearsal (test/helpers/infra/rehearsal/): each fleet synthesized with real bundling and deployed
  * into moto_server as `cdk deploy --all` would — CDK bootstrap, assets, CreateStack per stack in
  * dependency order, each in its region — with every resource moto's CloudFormation skips created through
  * its service's API, references resolved; then the bundled run handler invoked with a deployed schedule's

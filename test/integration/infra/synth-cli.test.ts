@@ -14,7 +14,7 @@ import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
 import { EnvVar } from '../../../functions/config/env.ts';
 
 const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
+const root = new URL('../../../', import.meta.url).pathname;
 let dir: string;
 let out: string;
 let synthMs: number;

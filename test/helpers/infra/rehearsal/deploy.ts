@@ -59,7 +59,7 @@ function handlerOf(s: AssemblyStack, id: string, type: string): Handler {
   const h = HANDLERS[type];
   if (!h) {
     throw new RehearsalError(
-      `${s.stackName}/${id}: nobody rehearses ${type}. Add a handler in test/infra/rehearsal/types/: verified if moto's CloudFormation creates it, created through its API if not, or listed as impossible with the test that checks it.`,
+      `${s.stackName}/${id}: nobody rehearses ${type}. Add a handler in test/helpers/infra/rehearsal/types/: verified if moto's CloudFormation creates it, created through its API if not, or listed as impossible with the test that checks it.`,
     );
   }
   return h;
@@ -159,7 +159,7 @@ async function rehearseResource(
   const left = h.by === 'nothing' ? [] : props.unaccounted();
   if (left.length > 0) {
     throw new RehearsalError(
-      `${where}: ${left.join(', ')} neither rehearsed nor skipped with a reason; handle ${left.length > 1 ? 'them' : 'it'} in test/infra/rehearsal/types/.`,
+      `${where}: ${left.join(', ')} neither rehearsed nor skipped with a reason; handle ${left.length > 1 ? 'them' : 'it'} in test/helpers/infra/rehearsal/types/.`,
     );
   }
   d.stacks.get(s.stackName)!.resources.set(id, {

@@ -82,7 +82,7 @@ export function stackScope(
         if (v !== undefined) return deviation ? deviation.fromCloudFormation(v) : v;
       }
       throw new RehearsalError(
-        `${path}: the rehearsal cannot read ${id}.${name} (${r.type}); add the attribute to its handler in test/infra/rehearsal/types/.`,
+        `${path}: the rehearsal cannot read ${id}.${name} (${r.type}); add the attribute to its handler in test/helpers/infra/rehearsal/types/.`,
       );
     },
     async importValue(name, path) {

