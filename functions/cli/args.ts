@@ -66,7 +66,7 @@ export function parseCommand(argv: readonly string[]): Command {
     return {
       kind: 'check',
       json: v.json === true,
-      ...beyond(v),
+      ...catalogPosture(v),
       targets: [],
       configFile: String(v.config),
       ...(v.target ? { targetName: String(v.target) } : {}),
@@ -78,7 +78,7 @@ export function parseCommand(argv: readonly string[]): Command {
   for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
   const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
-  return { kind: 'check', json: v.json === true, ...beyond(v), targets: [withExactExpectations(target, v['expect-json'])] };
+  return { kind: 'check', json: v.json === true, ...catalogPosture(v), targets: [withExactExpectations(target, v['expect-json'])] };
 }
 
 /**
@@ -92,8 +92,8 @@ function withExactExpectations(t: Target, raw: Values[string]): Target {
   return { ...t, tool: { ...t.tool, expectJson } };
 }
 
-/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/snapshot.ts). */
-function beyond(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
+/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/catalog-posture.ts). */
+function catalogPosture(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
   return { ...(typeof v.catalog === 'string' ? { catalogFile: v.catalog } : {}), posture: v.posture === true };
 }
 

@@ -40,7 +40,7 @@ export interface Flag {
   /** The flag this one needs (e.g. the tool's flags need --tool). */
   readonly requires?: string;
   /** HELP section. */
-  readonly section: 'target' | 'tool' | 'config' | 'beyond' | 'oauth' | 'warnings' | 'output';
+  readonly section: 'target' | 'tool' | 'config' | 'drift-posture' | 'oauth' | 'warnings' | 'output';
 }
 
 export const FLAGS: readonly Flag[] = [
@@ -162,18 +162,18 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },
-  // Beyond up/down: read by main.ts, applied to flag and config targets alike (cli/snapshot.ts).
+  // Catalog drift and posture: read by main.ts, applied to flag and config targets alike (cli/catalog-posture.ts).
   {
     name: 'catalog',
     kind: 'string',
     value: 'FILE',
-    section: 'beyond',
+    section: 'drift-posture',
     description: 'compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning',
   },
   {
     name: 'posture',
     kind: 'boolean',
-    section: 'beyond',
+    section: 'drift-posture',
     description: 'run the security posture checks and print them (warnings, never a failure)',
   },
   // OAuth: built into `auth.oauth` together (oauth-flags.ts), since one flag's meaning depends on the others.
@@ -278,7 +278,7 @@ const SECTIONS: Record<Flag['section'], string> = {
   tool: 'The canary tool',
   target: 'The endpoint',
   config: 'A fleet config',
-  beyond: 'Beyond up/down',
+  'drift-posture': 'Catalog drift and posture',
   oauth: 'OAuth (client credentials; the token step is the first probe, "auth")',
   warnings: 'Warnings (never change the outcome or the exit code)',
   output: 'Output',

@@ -47,6 +47,21 @@ export function renderVerdict(v: Verdict, url?: string, toolName?: string): stri
   return lines.join('\n');
 }
 
+const POSTURE_MARK = { pass: '✓', fail: '✗', skipped: '-' } as const;
+
+/** The posture checks, when the run had them, and the trace id: printed under the verdict and its warnings. */
+export function renderPostureAndTrace(v: Verdict): string {
+  const lines: string[] = [];
+  if (v.posture?.length) {
+    const width = Math.max(...v.posture.map((r) => r.check.length));
+    lines.push('posture');
+    for (const r of v.posture)
+      lines.push(`  ${POSTURE_MARK[r.status]} ${r.check.padEnd(width)}  ${r.status === 'skipped' ? 'skipped: ' : ''}${r.detail}`);
+  }
+  lines.push(`trace ${v.traceId}`);
+  return lines.join('\n');
+}
+
 /** Origin and path only: a query string may carry a key. */
 function displayUrl(url: string): string {
   try {

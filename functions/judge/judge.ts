@@ -1,25 +1,29 @@
 /**
- * Judges one target the way an agent uses it: health → discover or initialize → tools/list →
- * tools/call, and ends in one Verdict. A failing endpoint is a Verdict, never a throw.
- * No AWS here; fetch and clock are injected.
+ * Judges one target the way an agent uses it, and ends in one Verdict: the orchestrator, the only code
+ * that knows every feature. It builds the run context once (context.ts), runs the token step
+ * (token.ts), the attempts with in-run retries (probe/), then the warnings (warnings.ts), all inside the
+ * target's budget and through one Redactor. A failing endpoint is a Verdict, never a throw. No AWS here.
  */
-import { afterAttempt, authFailedVerdict, beforeAttempt, type AuthJudgeDeps } from './token.ts';
-import { headerValueProblem, type Target } from '../config/target.ts';
+import type { CertificateWatch } from '../auth/expiry.ts';
 import { redactConsoleWhile, Redactor, secretsOf } from '../common/redact.ts';
+import type { RunContext } from '../common/run-context.ts';
 import { newTraceId } from '../common/trace.ts';
-import { canaryVerdict, Outcome, type ProbeResult, type Verdict } from '../common/verdict.ts';
-import { runAttempt, type Attempt } from '../probe/attempt.ts';
-import { runExtras, withExtras } from './warnings.ts';
-import type { PostureCadence } from '../posture/cadence.ts';
-import { withTraceContext } from '../net/trace-context.ts';
-import type { FetchLike } from '../net/wire.ts';
+import { canaryVerdict, Outcome, type Verdict } from '../common/verdict.ts';
+import { headerValueProblem, type Target } from '../config/target.ts';
+import { PostureCadence } from '../posture/cadence.ts';
+import { runAttempt, type Listed } from '../probe/attempt.ts';
+import { startRun, type ContextDeps } from './context.ts';
+import { tokenFailedVerdict, tokenStep, withTokenProbe, type TokenDeps } from './token.ts';
+import { verdictOf, type Attempts } from './verdict.ts';
+import { driftAndPosture, expiryWarnings, withWarnings } from './warnings.ts';
 
-export interface JudgeDeps extends AuthJudgeDeps {
-  readonly fetch?: FetchLike;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+export interface JudgeDeps extends ContextDeps, TokenDeps {
+  /** @default - the process's certificate watch */
+  readonly certificates?: CertificateWatch;
   /** When posture checks are due. @default - hourly per target in this process */
   readonly postureCadence?: PostureCadence;
+  /** Posture on every run, as the CLI asks for it (a fresh cadence). @default false */
+  readonly postureEveryRun?: boolean;
 }
 
 /** In-run retry delays: 500 ms, doubling, capped. */
@@ -27,93 +31,67 @@ export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 4_000;
 
 export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdict> {
-  const now = deps.now ?? (() => performance.now());
-  const sleep = deps.sleep ?? abortableSleep;
-  const started = now();
+  return (await judgeRun(target, deps)).verdict;
+}
+
+/** The verdict, what tools/list answered (for `mcp-canary snapshot`), and the run's Redactor. */
+export interface Judged {
+  readonly verdict: Verdict;
+  readonly listed: Listed | null;
+  readonly redactor: Redactor;
+}
+
+export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Judged> {
   const own = configProblem(target);
-  if (own) return new Redactor(secretsOf(target)).value(canaryVerdict(target.name, Outcome.inconclusive, null, own, 0, newTraceId()));
-  const budget = new AbortController();
-  const budgetTimer = setTimeout(() => budget.abort(new Error('run budget spent')), target.budgetMs);
-  // One trace per run, made first: every request of every attempt carries it in `traceparent`.
-  const traceId = newTraceId();
-  const middleware = withTraceContext({ traceId });
+  if (own) {
+    const redactor = new Redactor(secretsOf(target));
+    return {
+      verdict: redactor.value(canaryVerdict(target.name, Outcome.inconclusive, null, own, 0, newTraceId())),
+      listed: null,
+      redactor,
+    };
+  }
+  const { ctx, end } = startRun(target, deps);
+  const started = ctx.now();
   try {
-    const deadline = started + target.budgetMs;
-    // The OAuth token (the `auth` probe, inside the budget) and expiry warnings: functions/judge/token.ts.
-    const prepared = await beforeAttempt(target, deps, { fetch: deps.fetch, now, budget: budget.signal });
+    const warnings = expiryWarnings(target, ctx, deps.certificates);
+    const token = await tokenStep(target, ctx, deps);
     // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
     // OAuth material) is in the Redactor every output of this run passes through.
-    const redactor = new Redactor(secretsOf({ ...target, extra: prepared.secretValues }));
+    const redactor = new Redactor(secretsOf({ ...target, extra: token.secretValues }));
     // What libraries print while this run is judged (the SDK quotes server-supplied tool names) is
     // redacted too: in the scheduled run it would reach the logs.
     return await redactConsoleWhile(redactor, async () => {
-      const authFailed = await authFailedVerdict(prepared, target.name, now() - started, traceId);
-      if (authFailed) return redactor.value(authFailed);
-      target = prepared.target;
-      let attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
-      const firstFailure = attempt;
-      let retries = 0;
-      while (attempt.outcome === Outcome.failed && attempt.retryable && retries < target.retries) {
-        const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
-        // Only retry when a whole attempt still fits the budget; otherwise the first verdict stands.
-        if (target.budgetMs - (now() - started) < delay + target.timeoutMs) break;
-        await sleep(delay, budget.signal);
-        retries++;
-        attempt = await runAttempt(target, { fetch: deps.fetch, now, budget: budget.signal, middleware, deadline });
-      }
-      // Expiry warnings, and an auth failure named as the MCP server refusing the token it was given.
-      const verdict = await afterAttempt(
-        prepared,
-        finish(target, attempt, retries, retries > 0 ? firstFailure : undefined, now() - started, traceId),
-      );
+      const refused = tokenFailedVerdict(token, target.name, ctx.now() - started, ctx.traceId);
+      if (refused) return { verdict: redactor.value(withWarnings(refused, { warnings: await warnings })), listed: null, redactor };
+      const run = await attempts(token.target, ctx);
+      const verdict = withTokenProbe(token, verdictOf(token.target, run, ctx.now() - started, ctx.traceId), run.last.fault);
+      const expiring = await warnings;
       // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
-      const extras = await runExtras(target, attempt, {
-        fetch: deps.fetch,
-        middleware,
-        budget: budget.signal,
-        remainingMs: target.budgetMs - (now() - started),
-        postureCadence: deps.postureCadence,
-      });
-      return redactor.value(withExtras(verdict, extras));
+      const cadence = deps.postureEveryRun ? new PostureCadence() : deps.postureCadence;
+      const beside = await driftAndPosture(token.target, run.last, ctx, cadence);
+      const warned = withWarnings(verdict, { warnings: [...expiring, ...beside.warnings], posture: beside.posture });
+      return { verdict: redactor.value(warned), listed: run.last.listed, redactor };
     });
   } finally {
-    clearTimeout(budgetTimer);
+    end();
   }
 }
 
-/** Turns the last attempt into the run's Verdict: slowness and recovered retries are `degraded`. */
-function finish(
-  target: Target,
-  a: Attempt,
-  retries: number,
-  firstFailure: Attempt | undefined,
-  durationMs: number,
-  traceId: string,
-): Verdict {
-  const { failure } = a;
-  let { outcome, detail } = a;
-  if (outcome === Outcome.healthy && firstFailure) {
-    outcome = Outcome.degraded;
-    detail = `healthy after ${retries} retr${retries === 1 ? 'y' : 'ies'}; the first attempt failed: ${firstFailure.detail}`;
+/** Retries a failed attempt only after `unreachable`, `timeout` or a 5xx, and only while a whole attempt still fits the budget. */
+async function attempts(target: Target, ctx: RunContext): Promise<Attempts> {
+  let last = await runAttempt(target, ctx);
+  const first = last;
+  let retries = 0;
+  while (last.outcome === Outcome.failed && last.retryable && retries < target.retries) {
+    const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
+    // Otherwise the first verdict stands.
+    if (ctx.remainingMs() < delay + target.timeoutMs) break;
+    await ctx.sleep(delay);
+    retries++;
+    last = await runAttempt(target, ctx);
   }
-  if (outcome === Outcome.healthy && a.durationMs > target.degradedMs) {
-    outcome = Outcome.degraded;
-    detail = `slow: the run took ${Math.round(a.durationMs)} ms (degraded above ${target.degradedMs} ms)`;
-  }
-  return {
-    target: target.name,
-    outcome,
-    failure,
-    detail,
-    revision: a.revision,
-    server: a.server,
-    durationMs: Math.round(durationMs),
-    retries,
-    probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
-    warnings: [],
-    traceId,
-    ...(a.checked ? { checked: a.checked } : {}),
-  };
+  return { last, retries, firstFailure: retries > 0 ? first : undefined };
 }
 
 /**
@@ -126,16 +104,4 @@ function configProblem(target: Target): string | null {
     if (problem) return `headers.${name}: the value ${problem}. This is the canary's configuration, not the endpoint`;
   }
   return null;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

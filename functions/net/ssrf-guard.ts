@@ -17,7 +17,8 @@
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import type { FetchLike } from './wire.ts';
+import type { FetchLike } from '../common/run-context.ts';
+import { nodeFetch, siblingAgent } from './dispatcher.ts';
 
 export interface GuardOptions {
   /** The target opted in to authorization servers on private addresses. */
@@ -151,31 +152,17 @@ export function guardedFetch(base: FetchLike, o: GuardOptions): FetchLike {
   };
 }
 
-/** The part of undici's Agent used here. */
-interface Dispatcher {
-  destroy(): Promise<void>;
-}
-
 /**
  * A fetch whose connections resolve host names through the guard's rules again, at connect time:
  * without it, DNS could answer a public address to `checkUrl` and a private one to the connection
- * (DNS rebinding). Node's fetch takes a `dispatcher`; its undici Agent class is reached through the
- * global dispatcher's well-known symbol (as net/wire.ts does), since the undici package would add
- * ~500 KB to the bundle. With a custom global dispatcher (a proxy) the check before the request is
- * all there is.
+ * (DNS rebinding). Node's fetch takes a `dispatcher` (dispatcher.ts). With a custom global dispatcher
+ * (a proxy) the check before the request is all there is.
  */
 export async function pinnedFetch(o: GuardOptions): Promise<{ fetch: FetchLike; close(): Promise<void> }> {
-  const key = Symbol.for('undici.globalDispatcher.1');
-  const registry = globalThis as unknown as Record<symbol, { constructor: new (opts: object) => Dispatcher } | undefined>;
-  if (!registry[key])
-    await fetch('data:,')
-      .then((r) => r.arrayBuffer())
-      .catch(() => {});
-  const global = registry[key];
-  if (!global || global.constructor.name !== 'Agent') return { fetch: (url, init) => fetch(url, init), close: async () => {} };
-  const dispatcher = new global.constructor({ connect: { lookup: connectLookup(o) } });
+  const dispatcher = await siblingAgent({ connect: { lookup: connectLookup(o) } });
+  if (!dispatcher) return { fetch: nodeFetch, close: async () => {} };
   return {
-    fetch: (url, init) => fetch(url, { ...init, dispatcher } as RequestInit),
+    fetch: (url, init) => nodeFetch(url, { ...init, dispatcher } as RequestInit),
     close: () => dispatcher.destroy().catch(() => {}),
   };
 }

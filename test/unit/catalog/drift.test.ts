@@ -4,11 +4,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fingerprintCatalog } from '../../../functions/catalog/fingerprint.ts';
 import { credentialId } from '../../../functions/catalog/credential.ts';
 import { Target, type TargetInput } from '../../../functions/config/target.ts';
 import { judge } from '../../../functions/judge/judge.ts';
-import { runAttempt } from '../../../functions/probe/attempt.ts';
+import { recordCatalog } from '../../../functions/judge/catalog.ts';
 import { startBeyondServer, type BeyondServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
 
 const getRate: ToolDef = {
@@ -49,12 +48,7 @@ function target(url: string, over: Partial<TargetInput> = {}): Target {
 
 /** What `mcp-canary snapshot` records, from a real run against the server as it is now. */
 async function record(url: string, headers: Record<string, string> = {}) {
-  const a = await runAttempt(target(url, { tool: undefined, headers }), {
-    now: () => performance.now(),
-    budget: new AbortController().signal,
-  });
-  const map = fingerprintCatalog(a.listed!.tools);
-  return a.listed!.cacheScope === 'private' ? { byCredential: { [credentialId(headers)]: map } } : map;
+  return (await recordCatalog(target(url, { tool: undefined, headers }))).catalog!;
 }
 
 describe.each(['modern', 'legacy'] as const)('catalog drift on a %s server', (era) => {
