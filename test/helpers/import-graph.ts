@@ -25,7 +25,10 @@ export interface ImportEdge {
 
 export interface ImportGraph {
   readonly files: readonly string[];
+  /** Imports of files of the repository. */
   readonly edges: readonly ImportEdge[];
+  /** Imports of packages and Node's modules (`to` is the specifier). */
+  readonly packages: readonly ImportEdge[];
 }
 
 /** Every `.ts` file under `dirs` (repository-relative), in path order. */
@@ -42,15 +45,17 @@ export function sourceFiles(dirs: readonly string[], root = REPO): string[] {
   return out.sort();
 }
 
-/** The relative imports of one file's text (package imports are not edges of this graph). */
+/** The imports of one file's text: relative ones resolved to repository paths, packages as written. */
 export function importsOf(file: string, text: string): ImportEdge[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const edges: ImportEdge[] = [];
   const add = (node: ts.Node, spec: ts.Expression | undefined, typeOnly: boolean) => {
-    if (!spec || !ts.isStringLiteralLike(spec) || !spec.text.startsWith('.')) return;
-    const to = normalize(join(dirname(file), spec.text))
-      .split(sep)
-      .join('/');
+    if (!spec || !ts.isStringLiteralLike(spec)) return;
+    const to = spec.text.startsWith('.')
+      ? normalize(join(dirname(file), spec.text))
+          .split(sep)
+          .join('/')
+      : spec.text;
     edges.push({ from: file, to, typeOnly, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, specifier: spec.text });
   };
   const visit = (node: ts.Node) => {
@@ -79,11 +84,16 @@ function namedOnlyTypes(bindings: ts.NamedImportBindings | undefined, name: ts.I
   return bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
 }
 
-/** The graph of the files under `dirs`: only edges to files inside the repository are kept. */
+/** The graph of the files under `dirs`. */
 export function importGraph(dirs: readonly string[], root = REPO): ImportGraph {
   const files = sourceFiles(dirs, root);
-  const edges = files.flatMap((f) => importsOf(f, readFileSync(join(root, f), 'utf8')));
-  return { files, edges: edges.filter((e) => !relative(root, join(root, e.to)).startsWith('..')) };
+  const all = files.flatMap((f) => importsOf(f, readFileSync(join(root, f), 'utf8')));
+  const relativeEdge = (e: ImportEdge) => e.specifier.startsWith('.');
+  return {
+    files,
+    edges: all.filter((e) => relativeEdge(e) && !relative(root, join(root, e.to)).startsWith('..')),
+    packages: all.filter((e) => !relativeEdge(e)),
+  };
 }
 
 /**
