@@ -61,6 +61,18 @@ export async function discover(
   }
   const resourceMetadata = await protectedResource(serverUrl, headers, fetchFn, hops);
   const asUrl = chooseAuthorizationServer(resourceMetadata, oauth.issuer);
+  const metadata = await authorizationServer(asUrl, oauth, fetchFn, hops);
+  const resource = oauth.resource || (await resourceIndicator(serverUrl, resourceMetadata));
+  return { authorizationServerUrl: asUrl, metadata, resource };
+}
+
+/** RFC 8414 (or OpenID) metadata of the chosen authorization server, with the issuer checks and the grant the canary needs. */
+async function authorizationServer(
+  asUrl: string,
+  oauth: OAuthSettings,
+  fetchFn: FetchLike,
+  hops: AuthHop[],
+): Promise<AuthorizationServerMetadata> {
   let metadata: AuthorizationServerMetadata | undefined;
   const before = hops.length;
   try {
@@ -89,21 +101,21 @@ export async function discover(
       `discovery: ${metadata.issuer} does not offer the client_credentials grant (grant_types_supported: ${metadata.grant_types_supported.join(' ')})`,
     );
   }
-  let resource = oauth.resource;
-  if (!resource) {
-    try {
-      // Checks the metadata's `resource` against the server URL (or its origin); the SDK's rule.
-      const selected = await selectResourceURL(serverUrl, {} as OAuthClientProvider, resourceMetadata);
-      // Sent verbatim, as the SDK's auth() does (a pathless indicator must not gain a "/").
-      resource = selected ? resourceMetadata.resource : resourceUrlFromServerUrl(serverUrl).href;
-    } catch (e) {
-      throw authError(
-        'discovery',
-        `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`,
-      );
-    }
+  return metadata;
+}
+
+/** The RFC 8707 resource indicator: the metadata's `resource` when it is this server (the SDK's rule), else the server URL. */
+async function resourceIndicator(serverUrl: string, resourceMetadata: OAuthProtectedResourceMetadata): Promise<string> {
+  try {
+    const selected = await selectResourceURL(serverUrl, {} as OAuthClientProvider, resourceMetadata);
+    // Sent verbatim, as the SDK's auth() does (a pathless indicator must not gain a "/").
+    return selected ? resourceMetadata.resource : resourceUrlFromServerUrl(serverUrl).href;
+  } catch (e) {
+    throw authError(
+      'discovery',
+      `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`,
+    );
   }
-  return { authorizationServerUrl: asUrl, metadata, resource };
 }
 
 /** RFC 9728: the challenge's `resource_metadata` first, else the well-known URLs (path, then root). */
