@@ -31,15 +31,7 @@ export function parseCommand(argv: readonly string[]): Command {
   try {
     parsed = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: true, strict: true });
   } catch (e) {
-    const message = (e as Error).message;
-    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-    const missing = FLAGS.find((f) => f.name === /Option '--([\w-]+)[^']*' argument missing/.exec(message)?.[1]);
-    const what = unknown
-      ? `unknown flag ${unknown}`
-      : missing
-        ? `--${missing.name} needs a value: --${missing.name} ${missing.value ?? ''}`.trim()
-        : message.split('\n')[0];
-    throw configError(`${what}. Run \`mcp-canary check --help\` for the flags.`, e);
+    throw configError(`${flagProblem(argv, e)}. Run \`mcp-canary check --help\` for the flags.`, e);
   }
   const v = parsed.values as Values;
   const { positionals } = parsed;
@@ -95,6 +87,26 @@ function withExactExpectations(t: Target, raw: Values[string]): Target {
 /** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/catalog-posture.ts). */
 function catalogPosture(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
   return { ...(typeof v.catalog === 'string' ? { catalogFile: v.catalog } : {}), posture: v.posture === true };
+}
+
+/**
+ * Why parseArgs refused argv, by its error's code: the flag it names is found in argv's own tokens
+ * (parsed again, leniently), not in its message. Any other refusal is shown in parseArgs' words.
+ */
+function flagProblem(argv: readonly string[], e: unknown): string {
+  const options = parseArgsOptions();
+  const code = (e as { code?: unknown }).code;
+  const { tokens } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true });
+  const given = tokens.filter((t) => t.kind === 'option');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const unknown = given.find((t) => !Object.hasOwn(options, t.name));
+    if (unknown) return `unknown flag ${unknown.rawName}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const missing = FLAGS.find((f) => given.some((t) => t.name === f.name && options[f.name]?.type === 'string' && t.value === undefined));
+    if (missing) return `--${missing.name} needs a value: --${missing.name} ${missing.value ?? ''}`.trim();
+  }
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
 /** A flag's raw text as the config value its kind says. */

@@ -148,7 +148,11 @@ const THROTTLING = new Set([
 ]);
 /** Socket errors that happen before a request is sent: no connection was made, so nothing was stored. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. */
+/**
+ * The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. Its
+ * handler raises three TimeoutErrors with no code to tell them apart (connect, request, socket idle),
+ * so for this one the handler's own words are the only evidence; every other case reads a code.
+ */
 const CONNECT_TIMEOUT = /did not establish a connection/;
 
 /**

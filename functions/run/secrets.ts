@@ -178,6 +178,7 @@ function readError(header: string, source: Source, e: unknown, timedOutMs: numbe
     );
   const name = e instanceof Error ? e.name : 'Error';
   const message = e instanceof Error ? oneLine(e.message) : '';
+  // By the error's code (the AWS SDK's `name`: ResourceNotFoundException, ParameterNotFound, AccessDeniedException…), never its message.
   const fix = /NotFound/.test(name)
     ? `Create it in ${source.region}, or reference it by ARN.`
     : /AccessDenied|Unauthorized|KMS/.test(name)
