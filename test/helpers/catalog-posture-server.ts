@@ -40,7 +40,7 @@ export interface Seen {
   readonly userAgent: string | null;
 }
 
-export interface BeyondServerOptions {
+export interface CatalogPostureServerOptions {
   readonly era: 'modern' | 'legacy';
   readonly tools: readonly ToolDef[];
   /** Refuse foreign Origins with 403 (the SDK's originValidationResponse). @default false: any Origin */
@@ -57,14 +57,14 @@ export interface BeyondServerOptions {
   readonly statefulModern?: boolean;
 }
 
-export interface BeyondServer {
+export interface CatalogPostureServer {
   readonly url: string;
   readonly seen: Seen[];
   setTools(tools: readonly ToolDef[]): void;
   close(): Promise<void>;
 }
 
-export async function startBeyondServer(opts: BeyondServerOptions): Promise<BeyondServer> {
+export async function startCatalogPostureServer(opts: CatalogPostureServerOptions): Promise<CatalogPostureServer> {
   let tools = opts.tools;
   const seen: Seen[] = [];
   const factory = () => {

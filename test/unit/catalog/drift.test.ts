@@ -8,7 +8,7 @@ import { credentialId } from '../../../functions/catalog/credential.ts';
 import { Target, type TargetInput } from '../../../functions/config/target.ts';
 import { judge } from '../../../functions/judge/judge.ts';
 import { recordCatalog } from '../../../functions/judge/catalog.ts';
-import { startBeyondServer, type BeyondServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
+import { startCatalogPostureServer, type CatalogPostureServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
 
 const getRate: ToolDef = {
   name: 'get_rate',
@@ -29,7 +29,7 @@ const transfer: ToolDef = {
   annotations: { destructiveHint: true },
 };
 
-let server: BeyondServer | undefined;
+let server: CatalogPostureServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -54,7 +54,7 @@ async function record(url: string, headers: Record<string, string> = {}) {
 describe.each(['modern', 'legacy'] as const)('catalog drift on a %s server', (era) => {
   it('warns once per change, names the tool and the part, and never changes the outcome', async () => {
     // Prepare
-    server = await startBeyondServer({ era, tools: [getRate, search] });
+    server = await startCatalogPostureServer({ era, tools: [getRate, search] });
     const catalog = await record(server.url);
 
     // Act + Assess: unchanged → no warning
@@ -94,7 +94,7 @@ describe.each(['modern', 'legacy'] as const)('catalog drift on a %s server', (er
   });
 
   it('leaves the canary tool gone to tool_missing, with no drift warning about it', async () => {
-    server = await startBeyondServer({ era, tools: [getRate, search] });
+    server = await startCatalogPostureServer({ era, tools: [getRate, search] });
     const catalog = await record(server.url);
     server.setTools([search]);
     const v = await judge(target(server.url, { catalog }));
@@ -103,7 +103,7 @@ describe.each(['modern', 'legacy'] as const)('catalog drift on a %s server', (er
   });
 
   it('changes nothing without a catalog in the config', async () => {
-    server = await startBeyondServer({ era, tools: [getRate] });
+    server = await startCatalogPostureServer({ era, tools: [getRate] });
     server.setTools([getRate, transfer]);
     const v = await judge(target(server.url));
     expect(v).toMatchObject({ outcome: 'healthy', warnings: [] });
@@ -112,7 +112,7 @@ describe.each(['modern', 'legacy'] as const)('catalog drift on a %s server', (er
 
 describe('a recorded catalog', () => {
   it('with its keys reordered and its JSON re-indented compares the same: no warning', async () => {
-    server = await startBeyondServer({ era: 'legacy', tools: [getRate, search, transfer] });
+    server = await startCatalogPostureServer({ era: 'legacy', tools: [getRate, search, transfer] });
     const catalog = (await record(server.url)) as Record<string, string>;
     const reordered = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(catalog).reverse()), null, 7)) as Record<string, string>;
     expect(Object.keys(reordered)).not.toEqual(Object.keys(catalog));
@@ -121,7 +121,7 @@ describe('a recorded catalog', () => {
   });
 
   it('is per credential for a private 2026-07-28 list: another credential has no recorded catalog', async () => {
-    server = await startBeyondServer({ era: 'modern', tools: [getRate] });
+    server = await startCatalogPostureServer({ era: 'modern', tools: [getRate] });
     const alice = { Authorization: 'Bearer alice-token-1234' };
     const catalog = await record(server.url, alice);
     // The SDK server marks tools/list private by default: the snapshot is keyed by credential.

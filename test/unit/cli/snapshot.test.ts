@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
-import { startBeyondServer, type BeyondServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
+import { startCatalogPostureServer, type CatalogPostureServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
 
 const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-beyond-5d2f7e91c0';
@@ -24,12 +24,12 @@ const search: ToolDef = {
   annotations: { readOnlyHint: true },
 };
 
-let legacy: BeyondServer;
-let modern: BeyondServer;
+let legacy: CatalogPostureServer;
+let modern: CatalogPostureServer;
 let dir: string;
 beforeAll(async () => {
-  legacy = await startBeyondServer({ era: 'legacy', tools: [getRate, search] });
-  modern = await startBeyondServer({ era: 'modern', tools: [getRate], bearerToken: TOKEN, validateOrigin: true });
+  legacy = await startCatalogPostureServer({ era: 'legacy', tools: [getRate, search] });
+  modern = await startCatalogPostureServer({ era: 'modern', tools: [getRate], bearerToken: TOKEN, validateOrigin: true });
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-beyond-'));
 });
 afterAll(async () => {

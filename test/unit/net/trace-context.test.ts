@@ -10,9 +10,9 @@ import { Target } from '../../../functions/config/target.ts';
 import { judge } from '../../../functions/judge/judge.ts';
 import { TRACEPARENT_PATTERN, withMetaTraceparent } from '../../../functions/net/trace-context.ts';
 import { runRecord } from '../../../functions/run/log.ts';
-import { startBeyondServer, type BeyondServer } from '../../helpers/catalog-posture-server.ts';
+import { startCatalogPostureServer, type CatalogPostureServer } from '../../helpers/catalog-posture-server.ts';
 
-let server: BeyondServer | undefined;
+let server: CatalogPostureServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -27,7 +27,7 @@ function target(url: string): Target {
 describe.each(['modern', 'legacy'] as const)('trace context on a %s server', (era) => {
   it("sends the verdict's trace id in every request, a new span each, and the canary's User-Agent", async () => {
     // Prepare
-    server = await startBeyondServer({ era, tools: [tool] });
+    server = await startCatalogPostureServer({ era, tools: [tool] });
     // Act
     const v = await judge(target(server.url));
     // Assess
@@ -58,7 +58,7 @@ describe.each(['modern', 'legacy'] as const)('trace context on a %s server', (er
 });
 
 it('gives each run its own trace', async () => {
-  server = await startBeyondServer({ era: 'modern', tools: [tool] });
+  server = await startCatalogPostureServer({ era: 'modern', tools: [tool] });
   const a = await judge(target(server.url));
   const b = await judge(target(server.url));
   expect(a.traceId).not.toBe(b.traceId);

@@ -11,7 +11,11 @@ import { judge } from '../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../functions/net/wire.ts';
 import type { PostureResult, Verdict } from '../../../functions/common/verdict.ts';
 import { selfSignedCert, startFaultServer, modernEndpoint, rpcResult, readOnlyRateTool } from '../../helpers/faults.ts';
-import { startBeyondServer, type BeyondServer, type BeyondServerOptions } from '../../helpers/catalog-posture-server.ts';
+import {
+  startCatalogPostureServer,
+  type CatalogPostureServer,
+  type CatalogPostureServerOptions,
+} from '../../helpers/catalog-posture-server.ts';
 
 const TOKEN = 'posture-secret-token-42';
 const tool = { name: 'get_rate', description: 'rate', inputSchema: z.object({}), annotations: { readOnlyHint: true } };
@@ -21,8 +25,8 @@ afterEach(async () => {
   closers = [];
 });
 
-async function serve(opts: Omit<BeyondServerOptions, 'tools'>): Promise<BeyondServer> {
-  const s = await startBeyondServer({ tools: [tool], ...opts });
+async function serve(opts: Omit<CatalogPostureServerOptions, 'tools'>): Promise<CatalogPostureServer> {
+  const s = await startCatalogPostureServer({ tools: [tool], ...opts });
   closers.push(() => s.close());
   return s;
 }
