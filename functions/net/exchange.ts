@@ -46,6 +46,22 @@ export interface Exchange {
   bytes: number;
 }
 
+/** A new exchange, before its request goes out: nothing seen yet. */
+export function newExchange(httpMethod: string, rpcMethod: string | null): Exchange {
+  return {
+    httpMethod,
+    rpcMethod,
+    status: null,
+    contentType: null,
+    wwwAuthenticate: null,
+    retryAfter: null,
+    redirectTo: null,
+    error: null,
+    rpcError: null,
+    bytes: 0,
+  };
+}
+
 const TLS_CODE =
   /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|HOSTNAME_MISMATCH|EPROTO$)/;
 const NET_CODE =

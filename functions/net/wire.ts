@@ -15,10 +15,10 @@ import type { FetchLike, FetchMiddleware } from '../common/run-context.ts';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
-import { errorCode, networkErrorKind, type Exchange, type WireErrorKind } from './exchange.ts';
+import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
 
-export { errorCode, networkErrorKind, type Exchange, type WireErrorKind } from './exchange.ts';
+export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -94,18 +94,7 @@ export class Wire {
 
   /** A new exchange in the record, before the request goes out. */
   private record(httpMethod: string, rpcMethod: string | null): Exchange {
-    const exchange: Exchange = {
-      httpMethod,
-      rpcMethod,
-      status: null,
-      contentType: null,
-      wwwAuthenticate: null,
-      retryAfter: null,
-      redirectTo: null,
-      error: null,
-      rpcError: null,
-      bytes: 0,
-    };
+    const exchange = newExchange(httpMethod, rpcMethod);
     this.exchanges.push(exchange);
     return exchange;
   }

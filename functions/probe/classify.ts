@@ -93,8 +93,19 @@ export const notMcpRow: RequestRow = ({ what, error, exchange }) => ({
   retryable: false,
 });
 
-/** The rows, in the order they are asked. */
-export const REQUEST_ROWS: ReadonlyArray<readonly [name: string, row: RequestRow]> = [
+/** A classifier's rows, named (for their tests), in the order they are asked; the last recognizes anything. */
+export type Rows<F> = ReadonlyArray<readonly [name: string, row: (f: F) => Fault | null]>;
+
+/** What the first row that recognizes `f` says. */
+export function firstRow<F>(rows: Rows<F>, f: F): Fault {
+  for (const [, row] of rows) {
+    const fault = row(f);
+    if (fault) return fault;
+  }
+  throw new TypeError(`no row recognized the failure: the last row of a table must recognize anything (${rows.at(-1)?.[0]})`);
+}
+
+export const REQUEST_ROWS: Rows<RequestFailure> = [
   ['wire', wireRow],
   ['JSON-RPC error', rpcErrorRow],
   ['HTTP status', statusRow],
@@ -104,13 +115,8 @@ export const REQUEST_ROWS: ReadonlyArray<readonly [name: string, row: RequestRow
   ['not MCP', notMcpRow],
 ];
 
-/** The first row that recognizes the failure. */
 export function classifyRequest(f: RequestFailure): Fault {
-  for (const [, row] of REQUEST_ROWS) {
-    const fault = row(f);
-    if (fault) return fault;
-  }
-  return notMcpRow(f)!;
+  return firstRow(REQUEST_ROWS, f);
 }
 
 export function classifyError(what: string, error: unknown, exchange: Exchange | undefined): Fault {

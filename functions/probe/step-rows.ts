@@ -9,7 +9,7 @@ import { oneLine } from '../common/redact.ts';
 import type { Fault } from '../common/step.ts';
 import { FailureClass, Revision } from '../common/verdict.ts';
 import type { Exchange } from '../net/wire.ts';
-import { classifyRequest, requestFailure, type RequestFailure } from './classify.ts';
+import { classifyRequest, firstRow, requestFailure, type RequestFailure, type Rows } from './classify.ts';
 import { classifyRounds, roundsSoFar } from './rounds.ts';
 
 /** A failed step, normalized: the request's failure, and what the attempt knows around it. */
@@ -130,8 +130,7 @@ export const requestRow: StepRow = (f) => {
   return { ...c, detail: `${c.detail}${pendingRequests(f.exchange)}` };
 };
 
-/** The rows, in the order they are asked. */
-export const STEP_ROWS: ReadonlyArray<readonly [name: string, row: StepRow]> = [
+export const STEP_ROWS: Rows<StepFailure> = [
   ['era flip', eraFlipRow],
   ['multi-round-trip results', roundsRow],
   ['stream never resumed', unresumedRow],
@@ -142,11 +141,7 @@ export const STEP_ROWS: ReadonlyArray<readonly [name: string, row: StepRow]> = [
 ];
 
 export function classifyStep(f: StepFailure): Fault {
-  for (const [, row] of STEP_ROWS) {
-    const fault = row(f);
-    if (fault) return fault;
-  }
-  return requestRow(f)!;
+  return firstRow(STEP_ROWS, f);
 }
 
 /**

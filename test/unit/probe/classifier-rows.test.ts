@@ -6,25 +6,14 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../../functions/common/step.ts';
-import type { Exchange } from '../../../functions/net/wire.ts';
+import { newExchange, type Exchange } from '../../../functions/net/wire.ts';
 import { REQUEST_ROWS, requestFailure, type RequestRow } from '../../../functions/probe/classify.ts';
 import { discoverFailure, erasMixed, pinnedFailure } from '../../../functions/probe/connect.ts';
 import { STEP_ROWS, stepFailure, type StepRow } from '../../../functions/probe/step-rows.ts';
 
+/** An answered exchange of tools/list, with `over` changed. */
 function exchange(over: Partial<Exchange>): Exchange {
-  return {
-    httpMethod: 'POST',
-    rpcMethod: 'tools/list',
-    status: 200,
-    contentType: 'application/json',
-    wwwAuthenticate: null,
-    retryAfter: null,
-    redirectTo: null,
-    error: null,
-    rpcError: null,
-    bytes: 0,
-    ...over,
-  };
+  return { ...newExchange('POST', 'tools/list'), status: 200, contentType: 'application/json', ...over };
 }
 
 /** An HTTP failure as the SDK throws one (its code does not matter to the rows: the status does). */
