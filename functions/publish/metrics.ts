@@ -119,12 +119,12 @@ async function putWithRetry(
   const random = opts.random ?? Math.random;
   let lastError = 'no attempt fitted before the run deadline';
   for (let attempt = 1; ; attempt++) {
-    const leftMs = opts.deadlineAt - now();
-    if (leftMs < MIN_ATTEMPT_MS) return { attempts: attempt - 1, error: lastError };
+    const remainingMs = opts.deadlineAt - now();
+    if (remainingMs < MIN_ATTEMPT_MS) return { attempts: attempt - 1, error: lastError };
     try {
       // A fresh command per attempt: the SDK's middleware state is per send.
       await client.send(new PutMetricDataCommand({ Namespace: opts.namespace, MetricData: batch }), {
-        abortSignal: AbortSignal.timeout(Math.floor(leftMs)),
+        abortSignal: AbortSignal.timeout(Math.floor(remainingMs)),
       });
       return { attempts: attempt, error: null };
     } catch (e) {

@@ -202,14 +202,14 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord
       redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
-      const leftMs = ctx.judgingEndsAt - now();
+      const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
         ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth),
-        Math.min(ownCutMs, leftMs),
+        Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;
       if (judged.kind === 'error') return crashed(target.name, judged.error, elapsed());
-      if (ownCutMs <= leftMs || !ctx.lambdaCutsFirst) {
+      if (ownCutMs <= remainingMs || !ctx.lambdaCutsFirst) {
         // The target held the run past its own budget: that is the target's timeout, not the canary's.
         return canaryVerdict(
           target.name,
