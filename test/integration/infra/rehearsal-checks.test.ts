@@ -117,7 +117,7 @@ describe('the rehearsal itself, on small apps', () => {
         new CfnResource(new Stack(app, 'UnknownType', { env: { region: 'us-east-1' } }), 'Secret', { type: 'AWS::SecretsManager::Secret' }),
     );
     expect(message).toMatch(
-      /UnknownType\/Secret: nobody rehearses AWS::SecretsManager::Secret\. Add a handler in test\/infra\/rehearsal\/types\//,
+      /UnknownType\/Secret: nobody rehearses AWS::SecretsManager::Secret\. Add a handler in test\/helpers\/infra\/rehearsal\/types\//,
     );
   });
 
