@@ -173,7 +173,9 @@ export function fileLoops(graph: ImportGraph): string[][] {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const graph = importGraph(['functions', 'infra']);
   const arrows = folderArrows(graph);
-  const out = (s: string) => process.stdout.write(`${s}\n`);
+  // One write at the end: a reader that stops early (`| head`) then closes nothing we still write to.
+  const lines: string[] = [];
+  const out = (s: string) => lines.push(s);
   out(
     `${new Set(graph.files.map(folderOf)).size} folders, ${graph.files.length} files, ${graph.edges.length} imports, ${arrows.size} arrows between folders`,
   );
@@ -190,4 +192,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const file = fileLoops(graph);
   out(`file loops: ${file.length}`);
   for (const l of file) out(`  ${l.join(' ⇄ ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
