@@ -8,17 +8,17 @@ import { Annotations, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
-import { uncheckedTargets } from '../functions/probe/unchecked.ts';
+import { uncheckedTargets } from '../functions/config/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
 import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
 import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
-import { FleetNames } from './names.ts';
-import { ALARM_SHARD_DEPTH } from './placement.ts';
-import { planFleet, type FleetPlan } from './plan.ts';
+import { FleetNames } from './plan/names.ts';
+import { ALARM_SHARD_DEPTH } from './plan/placement.ts';
+import { planFleet, type FleetPlan } from './plan/plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
-import { existingParent } from './stack-split.ts';
+import { existingParent } from './plan/stack-split.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the construct id */

@@ -5,7 +5,7 @@
  *   JavaScript with declarations, by tsc (tsconfig.build.json); their dependencies stay in node_modules.
  * - dist/cli: the command, bundled by esbuild with everything it needs, so it starts without resolving
  *   hundreds of files; the entry answers --help itself and imports the engine chunk only for a check.
- * - dist/lambda/<name>/index.mjs: each Lambda handler bundled with infra/bundle.ts's options, the
+ * - dist/lambda/<name>/index.mjs: each Lambda handler bundled with infra/constructs/bundle.ts's options, the
  *   files the installed construct deploys (it has no esbuild and no .ts sources to bundle at synth).
  */
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,13 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { BRIEF_HANDLER_ENTRY, bundleHandler, CREATE_REQUIRE_BANNER, esbuildOptions, RUN_HANDLER_ENTRY } from '../infra/bundle.ts';
+import {
+  BRIEF_HANDLER_ENTRY,
+  bundleHandler,
+  CREATE_REQUIRE_BANNER,
+  esbuildOptions,
+  RUN_HANDLER_ENTRY,
+} from '../infra/constructs/bundle.ts';
 import { HANDLERS } from '../infra/constructs/lambda-bundling.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -1,26 +1,26 @@
 /**
- * The `auth` probe: a Bearer token for the target, from the process's cache or from discovery and
- * one token request, inside the run's budget and with its own duration. It ends in a token or in a
- * ProbeResult that says which side refused — never a throw.
+ * The token step (the `auth` probe): a Bearer token for the target, from the process's cache or from
+ * discovery and one token request, inside the run's budget. It ends in a token or in a fault that says
+ * which side refused — never a throw.
  */
+import { CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import type { Target } from '../config/target.ts';
-import { FailureClass, Outcome, type ProbeResult } from '../verdict.ts';
-import { Wire, type FetchLike } from '../probe/wire.ts';
+import type { RunContext } from '../common/run-context.ts';
+import { faulted, passed, type Fault, type StepResult } from '../common/step.ts';
+import { FailureClass } from '../common/verdict.ts';
+import type { OAuthSettings } from '../config/oauth.ts';
+import { Wire, type FetchLike } from '../net/wire.ts';
 import { discover } from './discovery.ts';
 import { inWords } from './expiry.ts';
-import { AuthStepError, type AuthHop } from './failure.ts';
-import { guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from './guard.ts';
-import { redactionValues } from './secrets.ts';
-import { requestToken, type OAuthSecrets } from './token.ts';
+import type { AuthHop } from './hops.ts';
+import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import { redactionValues } from '../config/oauth-secrets.ts';
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
+import { requestToken } from './token.ts';
 import { cacheKey, processTokenCache, type TokenCache } from './tokens.ts';
 
+/** What the token step takes beside the run context; all optional. */
 export interface AuthorizeDeps {
-  readonly fetch?: FetchLike | undefined;
-  /** Monotonic ms, for the probe's duration. */
-  readonly now: () => number;
-  /** Wall-clock ms, for token expiry. @default - Date.now */
-  readonly wallNow?: (() => number) | undefined;
-  readonly budget: AbortSignal;
   readonly secrets?: OAuthSecrets | undefined;
   /** @default - the process's cache */
   readonly cache?: TokenCache | undefined;
@@ -28,37 +28,28 @@ export interface AuthorizeDeps {
   readonly lookup?: GuardOptions['lookup'];
 }
 
-export type Authorized =
-  | { readonly ok: true; readonly probe: ProbeResult; readonly token: string; readonly key: string }
-  | { readonly ok: false; readonly probe: ProbeResult; readonly outcome: Outcome };
+/** The token the step obtained, and its cache key (to drop it if the MCP server refuses it). */
+export interface Bearer {
+  readonly token: string;
+  readonly key: string;
+}
 
 /**
  * `onSecret` hears every value to redact (the client secret and key before any request, the
- * assertion before it is sent, the token as soon as it arrives).
+ * assertion before it is sent, the token as soon as it arrives). The step's fault is `auth` on the
+ * endpoint's side, `timeout` when the budget ran out, and no failure class (inconclusive) when the
+ * canary's own key or secret is the problem.
  */
-export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (value: string) => void): Promise<Authorized> {
+export async function authorize(
+  target: Target,
+  ctx: RunContext,
+  deps: AuthorizeDeps,
+  onSecret: (value: string) => void,
+): Promise<StepResult<Bearer>> {
   const oauth = target.auth!.oauth;
   const secrets = deps.secrets ?? {};
-  for (const s of redactionValues(secrets)) onSecret(s);
-  // client_secret_basic sends the secret as `Basic base64(id:secret)`: a token endpoint that echoes the
-  // header must not print it either (both the form-encoded and the plain encoding of the pair).
-  if (secrets.clientSecret) {
-    const pairs = [
-      `${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(secrets.clientSecret)}`,
-      `${oauth.clientId}:${secrets.clientSecret}`,
-    ];
-    for (const pair of pairs) onSecret(Buffer.from(pair).toString('base64'));
-  }
+  tellSecrets(oauth, secrets, onSecret);
   const cache = deps.cache ?? processTokenCache;
-  const wallNow = deps.wallNow ?? Date.now;
-  const started = deps.now();
-  const probe = (ok: boolean, detail: string, failure: FailureClass | null): ProbeResult => ({
-    name: 'auth',
-    ok,
-    durationMs: deps.now() - started,
-    detail,
-    failure,
-  });
   const key = cacheKey({
     authority: oauth.issuer ?? oauth.tokenUrl ?? target.url,
     clientId: oauth.clientId,
@@ -71,39 +62,50 @@ export async function authorize(target: Target, deps: AuthorizeDeps, onSecret: (
     loopbackAllowed: isLoopback(new URL(target.url).hostname),
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
-  // Connections of the token step resolve through the guard again (DNS rebinding); an injected fetch (tests) is used as given.
-  const pinned = deps.fetch ? null : await pinnedFetch(guard);
-  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: deps.budget, fetch: deps.fetch ?? pinned!.fetch });
+  // Connections of the token step resolve through the guard again (DNS rebinding); an injected fetch (tests)
+  // is used as given. The token requests carry no trace context: the authorization server is not the endpoint.
+  const pinned = ctx.fetch ? null : await pinnedFetch(guard);
+  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.signal, fetch: ctx.fetch ?? pinned!.fetch });
   try {
     const { token, cached } = await cache.get(key, async () => {
       const hops: AuthHop[] = [];
       const fetchFn = recorded(guardedFetch(wire.fetch, guard), hops, wire);
       const server = await discover(target.url, oauth, target.headers, fetchFn, hops);
-      return requestToken({ oauth, secrets, server, fetch: fetchFn, hops, onSecret, now: wallNow });
+      return requestToken({ oauth, secrets, server, fetch: fetchFn, hops, onSecret, now: ctx.wallNow });
     });
     onSecret(token.accessToken);
-    const how = cached ? 'cached' : 'new';
-    return {
-      ok: true,
-      key,
-      token: token.accessToken,
-      probe: probe(true, `token from ${token.issuer} (${how}, expires ${inWords(token.expiresAt - wallNow())})`, null),
-    };
+    const expires = inWords(token.expiresAt - ctx.wallNow());
+    return passed({ token: token.accessToken, key }, `token from ${token.issuer} (${cached ? 'cached' : 'new'}, expires ${expires})`);
   } catch (e) {
-    if (deps.budget.aborted)
-      return {
-        ok: false,
-        outcome: Outcome.failed,
-        probe: probe(false, "auth: the run's budget ran out before a token was obtained", FailureClass.timeout),
-      };
-    if (e instanceof AuthStepError && e.side === 'config')
-      return { ok: false, outcome: Outcome.inconclusive, probe: probe(false, `auth: ${e.message}`, null) };
-    const detail = e instanceof AuthStepError ? e.message : `token step failed: ${e instanceof Error ? e.name : 'error'}`;
-    return { ok: false, outcome: Outcome.failed, probe: probe(false, `auth: ${detail}`, FailureClass.auth) };
+    return faulted(tokenFault(e, ctx.signal.aborted));
   } finally {
     await wire.close();
     await pinned?.close();
   }
+}
+
+/**
+ * client_secret_basic sends the secret as `Basic base64(id:secret)`: a token endpoint that echoes the
+ * header must not print it either (both the form-encoded and the plain encoding of the pair).
+ */
+function tellSecrets(oauth: OAuthSettings, secrets: OAuthSecrets, onSecret: (value: string) => void): void {
+  for (const s of redactionValues(secrets)) onSecret(s);
+  if (!secrets.clientSecret) return;
+  const pairs = [
+    `${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(secrets.clientSecret)}`,
+    `${oauth.clientId}:${secrets.clientSecret}`,
+  ];
+  for (const pair of pairs) onSecret(Buffer.from(pair).toString('base64'));
+}
+
+/** Why the step ended without a token, by the error's code: the budget, the canary's own config, or the endpoint's side. */
+function tokenFault(e: unknown, budgetSpent: boolean): Fault {
+  if (budgetSpent)
+    return { failure: FailureClass.timeout, retryable: false, detail: "auth: the run's budget ran out before a token was obtained" };
+  if (isCanaryError(e, CanaryErrorCode.auth) && e.data.side === 'config')
+    return { failure: null, retryable: false, detail: `auth: ${e.message}` };
+  const detail = isCanaryError(e, CanaryErrorCode.auth) ? e.message : `token step failed: ${e instanceof Error ? e.name : 'error'}`;
+  return { failure: FailureClass.auth, retryable: false, detail: `auth: ${detail}` };
 }
 
 /** Records where each request went and what came back (the Wire's record has no URL). */
@@ -118,7 +120,7 @@ function recorded(f: FetchLike, hops: AuthHop[], wire: Wire): FetchLike {
       return res;
     } catch (e) {
       const x = wire.exchanges.at(-1)?.error;
-      hop.error = e instanceof GuardRefusal ? `refused (${e.reason})` : x ? wireWords(x.kind, x.code) : 'failed';
+      hop.error = isCanaryError(e, CanaryErrorCode.guardRefused) ? `refused (${e.data.reason})` : x ? wireWords(x.kind, x.code) : 'failed';
       throw e;
     }
   };

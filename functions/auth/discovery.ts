@@ -10,6 +10,7 @@
  * report that, not guess), retries `invalid_client` once behind a console warning (two token
  * requests per run), and throws without saying which step or URL failed — the detail a page needs.
  */
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -22,10 +23,9 @@ import {
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config/oauth.ts';
-import { oneLine } from '../redact.ts';
-import type { FetchLike } from '../probe/wire.ts';
-import { AuthStepError, describeHops, type AuthHop } from './failure.ts';
-import { GuardRefusal } from './guard.ts';
+import { oneLine } from '../common/redact.ts';
+import type { FetchLike } from '../net/wire.ts';
+import { authError, describeHops, type AuthHop } from './hops.ts';
 
 export interface AuthServer {
   /** The URL the SDK's token request is made against (the issuer, or the token URL's origin). */
@@ -61,13 +61,25 @@ export async function discover(
   }
   const resourceMetadata = await protectedResource(serverUrl, headers, fetchFn, hops);
   const asUrl = chooseAuthorizationServer(resourceMetadata, oauth.issuer);
+  const metadata = await authorizationServer(asUrl, oauth, fetchFn, hops);
+  const resource = oauth.resource || (await resourceIndicator(serverUrl, resourceMetadata));
+  return { authorizationServerUrl: asUrl, metadata, resource };
+}
+
+/** RFC 8414 (or OpenID) metadata of the chosen authorization server, with the issuer checks and the grant the canary needs. */
+async function authorizationServer(
+  asUrl: string,
+  oauth: OAuthSettings,
+  fetchFn: FetchLike,
+  hops: AuthHop[],
+): Promise<AuthorizationServerMetadata> {
   let metadata: AuthorizationServerMetadata | undefined;
   const before = hops.length;
   try {
     metadata = await discoverAuthorizationServerMetadata(asUrl, { fetchFn });
   } catch (e) {
     if (e instanceof IssuerMismatchError) {
-      throw new AuthStepError(
+      throw authError(
         'discovery',
         `discovery: issuer mismatch: the metadata of ${asUrl} names issuer ${JSON.stringify(e.received)} (RFC 8414 §3.3 requires them equal); the canary will not send credentials to it`,
       );
@@ -75,38 +87,35 @@ export async function discover(
     throw stepFailure('authorization server metadata', e, hops.slice(before));
   }
   if (!metadata) {
-    throw new AuthStepError(
+    throw authError(
       'discovery',
       `discovery: no authorization server metadata for ${asUrl} (${describeHops(hops.slice(before))}); publish RFC 8414 or OpenID metadata, or set auth.oauth.tokenUrl`,
     );
   }
   if (oauth.issuer && !sameIssuer(metadata.issuer, oauth.issuer)) {
-    throw new AuthStepError(
-      'discovery',
-      `discovery: issuer mismatch: found ${metadata.issuer}, expected ${oauth.issuer} (auth.oauth.issuer)`,
-    );
+    throw authError('discovery', `discovery: issuer mismatch: found ${metadata.issuer}, expected ${oauth.issuer} (auth.oauth.issuer)`);
   }
   if (metadata.grant_types_supported && !metadata.grant_types_supported.includes('client_credentials')) {
-    throw new AuthStepError(
+    throw authError(
       'discovery',
       `discovery: ${metadata.issuer} does not offer the client_credentials grant (grant_types_supported: ${metadata.grant_types_supported.join(' ')})`,
     );
   }
-  let resource = oauth.resource;
-  if (!resource) {
-    try {
-      // Checks the metadata's `resource` against the server URL (or its origin); the SDK's rule.
-      const selected = await selectResourceURL(serverUrl, {} as OAuthClientProvider, resourceMetadata);
-      // Sent verbatim, as the SDK's auth() does (a pathless indicator must not gain a "/").
-      resource = selected ? resourceMetadata.resource : resourceUrlFromServerUrl(serverUrl).href;
-    } catch (e) {
-      throw new AuthStepError(
-        'discovery',
-        `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`,
-      );
-    }
+  return metadata;
+}
+
+/** The RFC 8707 resource indicator: the metadata's `resource` when it is this server (the SDK's rule), else the server URL. */
+async function resourceIndicator(serverUrl: string, resourceMetadata: OAuthProtectedResourceMetadata): Promise<string> {
+  try {
+    const selected = await selectResourceURL(serverUrl, {} as OAuthClientProvider, resourceMetadata);
+    // Sent verbatim, as the SDK's auth() does (a pathless indicator must not gain a "/").
+    return selected ? resourceMetadata.resource : resourceUrlFromServerUrl(serverUrl).href;
+  } catch (e) {
+    throw authError(
+      'discovery',
+      `discovery: the protected resource metadata names resource ${JSON.stringify(resourceMetadata.resource)}, which is not this server (${oneLine((e as Error).message, 160)})`,
+    );
   }
-  return { authorizationServerUrl: asUrl, metadata, resource };
 }
 
 /** RFC 9728: the challenge's `resource_metadata` first, else the well-known URLs (path, then root). */
@@ -127,23 +136,25 @@ async function protectedResource(
     if (res.status === 401) challenged = extractWWWAuthenticateParams(res).resourceMetadataUrl;
   } catch (e) {
     // The server itself being down is the MCP probes' to report; discovery goes on to the well-known URLs.
-    if (e instanceof GuardRefusal) throw stepFailure('the 401 challenge', e, []);
+    if (isCanaryError(e, CanaryErrorCode.guardRefused)) throw stepFailure('the 401 challenge', e, []);
   }
   const before = hops.length;
   try {
     const m = await discoverOAuthProtectedResourceMetadata(serverUrl, challenged ? { resourceMetadataUrl: challenged } : {}, fetchFn);
     if (!m.authorization_servers?.length) {
-      throw new AuthStepError(
+      throw authError(
         'discovery',
         `discovery: the protected resource metadata (${describeHops(hops.slice(before))}) names no authorization_servers; set auth.oauth.tokenUrl`,
       );
     }
     return m;
   } catch (e) {
-    if (e instanceof AuthStepError) throw e;
+    if (isCanaryError(e, CanaryErrorCode.auth)) throw e;
     const tried = describeHops(hops.slice(before));
-    if (/does not implement OAuth 2.0 Protected Resource Metadata/.test((e as Error).message)) {
-      throw new AuthStepError(
+    // The SDK throws a plain Error when the last well-known URL answered 404 (no code to read): the
+    // hops are the evidence, not its message.
+    if (hops.slice(before).at(-1)?.status === 404) {
+      throw authError(
         'discovery',
         `discovery: the server advertises no protected resource metadata (RFC 9728): ${challenged ? '' : 'its 401 challenge names no resource_metadata, and '}${tried}. Publish the metadata, or set auth.oauth.tokenUrl (--oauth-token-url)`,
       );
@@ -157,7 +168,7 @@ function chooseAuthorizationServer(m: OAuthProtectedResourceMetadata, expected: 
   if (!expected) return servers[0]!;
   const match = servers.find((s) => sameIssuer(s, expected));
   if (!match) {
-    throw new AuthStepError(
+    throw authError(
       'discovery',
       `discovery: issuer mismatch: the server names authorization server(s) ${servers.join(', ')}, not the expected issuer ${expected} (auth.oauth.issuer)`,
     );
@@ -170,13 +181,13 @@ function sameIssuer(a: string, b: string): boolean {
   return a.replace(/\/$/, '') === b.replace(/\/$/, '');
 }
 
-function stepFailure(what: string, e: unknown, hops: readonly AuthHop[]): AuthStepError {
-  if (e instanceof GuardRefusal)
-    return new AuthStepError('discovery', `discovery: ${what} URL ${e.url} refused: ${e.reason}`, { cause: e });
+function stepFailure(what: string, e: unknown, hops: readonly AuthHop[]): CanaryError<'AUTH'> {
+  if (isCanaryError(e, CanaryErrorCode.guardRefused))
+    return authError('discovery', `discovery: ${what} URL ${e.data.url} refused: ${e.data.reason}`, { cause: e });
   const tried = hops.length ? ` (${describeHops(hops)})` : '';
   const why =
     e instanceof Error && e.name === 'ZodError'
       ? 'the document is not valid metadata'
       : oneLine(e instanceof Error ? e.message : String(e), 200);
-  return new AuthStepError('discovery', `discovery: ${what} failed${tried}: ${why}`, { cause: e });
+  return authError('discovery', `discovery: ${what} failed${tried}: ${why}`, { cause: e });
 }

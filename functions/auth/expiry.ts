@@ -4,10 +4,9 @@
  * the endpoint's TLS certificate. They ticket, never page, and never change the outcome. A token the
  * canary obtains and refreshes itself never warns.
  */
-import { connect as tlsConnect } from 'node:tls';
-import { isIP } from 'node:net';
 import type { OAuthSecretRef, OAuthSettings } from '../config/oauth.ts';
-import { WarningKind, type Warning } from '../verdict.ts';
+import { WarningKind, type Warning } from '../common/verdict.ts';
+import { readCertificate } from '../net/certificate.ts';
 
 const DAY_MS = 86_400_000;
 /** The certificate is looked at once an hour per origin per warm process, never on every run. */
@@ -118,26 +117,6 @@ export class CertificateWatch {
     if (notAfter === null || notAfter - now > days * DAY_MS) return null;
     return expiryWarning(WarningKind.certificateExpiry, `the TLS certificate of ${u.host}`, notAfter, now);
   }
-}
-
-export function readCertificate(host: string, port: number, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host, port, rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) });
-    const timer = setTimeout(() => socket.destroy(new Error('certificate check timed out')), timeoutMs);
-    socket.once('secureConnect', () => {
-      const notAfter = Date.parse(socket.getPeerCertificate().valid_to);
-      clearTimeout(timer);
-      // destroy, not end: a peer that never answers our FIN would keep the socket past the verdict.
-      socket.destroy();
-      if (Number.isNaN(notAfter)) reject(new Error('no certificate expiry'));
-      else resolve(notAfter);
-    });
-    socket.once('error', (e) => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(e);
-    });
-  });
 }
 
 /** The process's watch: one per warm Lambda container, one per CLI run. */

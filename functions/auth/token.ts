@@ -5,6 +5,7 @@
  * assertion to the Redactor, the expiry time of the token, and a failure that names the token
  * endpoint and the OAuth `error` code.
  */
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import {
   ClientCredentialsProvider,
   fetchToken,
@@ -14,19 +15,13 @@ import {
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config/oauth.ts';
-import { oneLine } from '../redact.ts';
-import type { FetchLike } from '../probe/wire.ts';
+import { oneLine } from '../common/redact.ts';
+import type { FetchLike } from '../net/wire.ts';
 import type { AuthServer } from './discovery.ts';
 import { jwtExpiry } from './expiry.ts';
-import { AuthStepError, type AuthHop } from './failure.ts';
-import { GuardRefusal } from './guard.ts';
+import { authError, type AuthHop } from './hops.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS, type IssuedToken } from './tokens.ts';
-
-/** The resolved OAuth secrets of a target (never in config, never logged). */
-export interface OAuthSecrets {
-  readonly clientSecret?: string;
-  readonly privateKey?: string;
-}
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 
 export interface TokenRequest {
   readonly oauth: OAuthSettings;
@@ -57,7 +52,7 @@ export async function requestToken(r: TokenRequest): Promise<IssuedToken> {
     throw tokenFailure(tokenEndpoint, e, r.hops.slice(before));
   }
   if (tokens.token_type.toLowerCase() !== 'bearer') {
-    throw new AuthStepError(
+    throw authError(
       'token_endpoint',
       `token endpoint ${tokenEndpoint}: issued a ${tokens.token_type} token; the canary sends Bearer tokens only`,
     );
@@ -75,8 +70,7 @@ function buildProvider(r: TokenRequest): OAuthClientProvider {
   const scope = oauth.scopes?.join(' ') || undefined;
   const expectedIssuer = r.server.metadata.issuer;
   if (oauth.privateKeyJwt) {
-    if (!secrets.privateKey)
-      throw new AuthStepError('config', 'auth.oauth.privateKeyJwt.privateKey was not resolved: the run passed no key');
+    if (!secrets.privateKey) throw authError('config', 'auth.oauth.privateKeyJwt.privateKey was not resolved: the run passed no key');
     const provider = new PrivateKeyJwtProvider({
       clientId: oauth.clientId,
       privateKey: secrets.privateKey,
@@ -90,7 +84,7 @@ function buildProvider(r: TokenRequest): OAuthClientProvider {
       try {
         await sign(headers, params, url, metadata);
       } catch (e) {
-        throw new AuthStepError(
+        throw authError(
           'config',
           `auth.oauth.privateKeyJwt.privateKey is not a PKCS#8 PEM private key for ${oauth.privateKeyJwt!.alg} (${(e as Error).name}); export it with \`openssl pkcs8 -topk8 -nocrypt\``,
         );
@@ -100,29 +94,29 @@ function buildProvider(r: TokenRequest): OAuthClientProvider {
     };
     return provider;
   }
-  if (!secrets.clientSecret) throw new AuthStepError('config', 'auth.oauth.clientSecret was not resolved: the run passed no secret');
+  if (!secrets.clientSecret) throw authError('config', 'auth.oauth.clientSecret was not resolved: the run passed no secret');
   return new ClientCredentialsProvider({ clientId: oauth.clientId, clientSecret: secrets.clientSecret, scope, expectedIssuer });
 }
 
-function tokenFailure(tokenEndpoint: string, e: unknown, hops: readonly AuthHop[]): AuthStepError {
-  if (e instanceof AuthStepError) return e;
+function tokenFailure(tokenEndpoint: string, e: unknown, hops: readonly AuthHop[]): CanaryError<'AUTH'> {
+  if (isCanaryError(e, CanaryErrorCode.auth)) return e;
   const at = `token endpoint ${shown(tokenEndpoint)}`;
-  if (e instanceof GuardRefusal) return new AuthStepError('token_endpoint', `${at} refused: ${e.reason}`, { cause: e });
+  if (isCanaryError(e, CanaryErrorCode.guardRefused)) return authError('token_endpoint', `${at} refused: ${e.data.reason}`, { cause: e });
   if (e instanceof InsecureTokenEndpointError)
-    return new AuthStepError('token_endpoint', `${at} is not https: the canary sends no credentials over plain http`, { cause: e });
+    return authError('token_endpoint', `${at} is not https: the canary sends no credentials over plain http`, { cause: e });
   if (e instanceof OAuthError) {
     // The OAuth error code is the reason a human needs (invalid_client, invalid_scope, invalid_target…).
     const status = hops.at(-1)?.status;
     const description = e.message && e.message !== e.code ? `: ${oneLine(e.message, 160)}` : '';
-    return new AuthStepError('token_endpoint', `${at} refused${status ? ` (HTTP ${status})` : ''}: ${e.code}${description}`, { cause: e });
+    return authError('token_endpoint', `${at} refused${status ? ` (HTTP ${status})` : ''}: ${e.code}${description}`, { cause: e });
   }
   const hop = hops.at(-1);
-  if (hop?.error) return new AuthStepError('token_endpoint', `${at}: ${hop.error}`, { cause: e });
+  if (hop?.error) return authError('token_endpoint', `${at}: ${hop.error}`, { cause: e });
   const why =
     e instanceof Error && e.name === 'ZodError'
       ? 'the answer is not a token response (no access_token / token_type)'
       : oneLine(e instanceof Error ? e.message : String(e), 160);
-  return new AuthStepError('token_endpoint', `${at}: ${why}`, { cause: e });
+  return authError('token_endpoint', `${at}: ${why}`, { cause: e });
 }
 
 function shown(url: string): string {

@@ -7,8 +7,8 @@ import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { defaultQuorum } from '../config/fleet.ts';
 import { composeBrief, type Brief } from './compose.ts';
-import { AlarmKind } from './alarm-words.ts';
-import type { BriefEnv } from './env.ts';
+import { AlarmKind } from '../common/alarm-words.ts';
+import type { BriefEnv } from '../config/brief-env.ts';
 import { readAlarmChange } from './event.ts';
 import { readRunRecords } from './records.ts';
 

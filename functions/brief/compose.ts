@@ -5,10 +5,10 @@
  * Amazon Q Developer (AWS Chatbot) custom notification for chat. Pure: no I/O, no clock.
  */
 import { createHash } from 'node:crypto';
-import type { RunRecord } from '../publish/schema.ts';
-import { Outcome, type ProbeResult } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
-import { AlarmKind } from './alarm-words.ts';
+import type { RunRecord } from '../common/run-record.ts';
+import { Outcome, type ProbeResult } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { AlarmKind } from '../common/alarm-words.ts';
 import type { AlarmChange } from './event.ts';
 import type { RegionRecords } from './records.ts';
 
@@ -71,60 +71,108 @@ export function dedupKey(change: Pick<AlarmChange, 'alarmName' | 'state' | 'chan
 }
 
 export function composeBrief(input: BriefInput): Brief {
-  const { change, failureThreshold: n } = input;
+  const { change } = input;
   const bad = isBad(change.kind);
-  const views = change.regions.map((region): RegionView => {
-    const e = input.evidence.find((x) => x.region === region);
-    const records = e?.records ?? [];
-    const streak: RunRecord[] = [];
-    for (let i = records.length - 1; i >= 0 && bad(records[i]!); i--) streak.push(records[i]!);
-    let end = records.length - 1;
-    while (end >= 0 && !bad(records[end]!)) end--;
-    const episode: RunRecord[] = [];
-    for (let i = end; i >= 0 && bad(records[i]!); i--) episode.push(records[i]!);
-    return { region, last: records.at(-1), streak, episode, error: e?.error };
-  });
+  const views = change.regions.map((region) =>
+    regionView(
+      region,
+      input.evidence.find((x) => x.region === region),
+      bad,
+    ),
+  );
+  const headline = headlineOf(input, views);
+  const key = dedupKey(change);
+  const facts = factsOf(input, views);
+  const regionLines = views.flatMap((v) => regionBlock(v, change.kind, input.failureThreshold));
+  return {
+    dedupKey: key,
+    subject: subjectOf(`${change.state}: ${headline}`),
+    text: briefText(change, headline, key, facts, regionLines),
+    chat: chatNotification(change, headline, key, facts, regionLines),
+  };
+}
+
+/** One region's records, read for this alarm: the last run, the bad streak up to it, the latest bad stretch. */
+function regionView(region: string, e: RegionRecords | undefined, bad: (r: RunRecord) => boolean): RegionView {
+  const records = e?.records ?? [];
+  const streak: RunRecord[] = [];
+  for (let i = records.length - 1; i >= 0 && bad(records[i]!); i--) streak.push(records[i]!);
+  let end = records.length - 1;
+  while (end >= 0 && !bad(records[end]!)) end--;
+  const episode: RunRecord[] = [];
+  for (let i = end; i >= 0 && bad(records[i]!); i--) episode.push(records[i]!);
+  return { region, last: records.at(-1), streak, episode, error: e?.error };
+}
+
+/** The facts a brief states, in order, and the values its chat context repeats. */
+interface BriefFacts {
+  readonly lines: ReadonlyArray<readonly [string, string]>;
+  readonly failureClass: string | undefined;
+  readonly firstFailureAt: string | undefined;
+  readonly lastFailureAt: string | undefined;
+  readonly era: string | undefined;
+  readonly server: string | undefined;
+}
+
+function factsOf(input: BriefInput, views: readonly RegionView[]): BriefFacts {
   const failures = views.flatMap((v) => v.episode).sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   const lastBad = failures.at(-1);
   const latest = input.evidence.flatMap((e) => e.records).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-  const withEra = latest.find((r) => r.verdict.revision !== null);
-  const withServer = latest.find((r) => r.verdict.server !== null);
-  const failureClass = lastBad ? (lastBad.verdict.failure ?? lastBad.verdict.outcome) : undefined;
-
-  const headline = headlineOf(input, views);
-  const key = dedupKey(change);
-  const facts: Array<[string, string | undefined]> = [
-    ['Endpoint', change.endpoint],
-    ['Failure class', failureClass],
-    ['First failure', failures[0]?.startedAt],
-    ['Last failure', lastBad?.startedAt],
-    ['Era', withEra?.verdict.revision ?? undefined],
-    ['Server', withServer?.verdict.server ? `${withServer.verdict.server.name} ${withServer.verdict.server.version}` : undefined],
+  const withServer = latest.find((r) => r.verdict.server !== null)?.verdict.server;
+  const f = {
+    failureClass: lastBad ? (lastBad.verdict.failure ?? lastBad.verdict.outcome) : undefined,
+    firstFailureAt: failures[0]?.startedAt,
+    lastFailureAt: lastBad?.startedAt,
+    era: latest.find((r) => r.verdict.revision !== null)?.verdict.revision ?? undefined,
+    server: withServer ? `${withServer.name} ${withServer.version}` : undefined,
+  };
+  const all: Array<[string, string | undefined]> = [
+    ['Endpoint', input.change.endpoint],
+    ['Failure class', f.failureClass],
+    ['First failure', f.firstFailureAt],
+    ['Last failure', f.lastFailureAt],
+    ['Era', f.era],
+    ['Server', f.server],
   ];
-  const regionLines = views.flatMap((v) => regionBlock(v, change.kind, n));
-  const reproduce = change.endpoint ? `npx mcp-canary check ${change.endpoint}` : undefined;
-  const transition = `${change.previousState ?? '?'} → ${change.state} at ${change.changedAt.toISOString()}`;
+  return { ...f, lines: all.filter((l): l is [string, string] => Boolean(l[1])) };
+}
 
-  const text = [
+function reproduceLine(change: AlarmChange): string | undefined {
+  return change.endpoint ? `npx mcp-canary check ${change.endpoint}` : undefined;
+}
+
+function transitionOf(change: AlarmChange): string {
+  return `${change.previousState ?? '?'} → ${change.state} at ${change.changedAt.toISOString()}`;
+}
+
+/** The brief as plain text: the email and the SNS message. */
+function briefText(change: AlarmChange, headline: string, key: string, facts: BriefFacts, regionLines: readonly string[]): string {
+  const reproduce = reproduceLine(change);
+  return [
     `${icon(change)} ${change.state}: ${headline}`,
     '',
-    ...facts.filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`),
+    ...facts.lines.map(([k, v]) => `${k}: ${v}`),
     '',
     ...regionLines,
     '',
     `Runbook: ${change.runbookUrl ?? 'none set (add runbookUrl to the fleet config)'}`,
     ...(reproduce ? [`Reproduce: ${reproduce}`] : []),
-    `Alarm: ${change.alarmName}, ${transition}`,
+    `Alarm: ${change.alarmName}, ${transitionOf(change)}`,
     `Dedup key: ${key}`,
   ].join('\n');
+}
 
-  const description = [
-    ...facts.filter(([, v]) => v).map(([k, v]) => `*${k}:* ${k === 'Endpoint' ? v : `\`${v}\``}`),
-    '',
-    ...regionLines,
-  ].join('\n');
-
-  const chat: ChatNotification = {
+/** The brief as an AWS Chatbot custom notification (Slack, Teams). */
+function chatNotification(
+  change: AlarmChange,
+  headline: string,
+  key: string,
+  facts: BriefFacts,
+  regionLines: readonly string[],
+): ChatNotification {
+  const reproduce = reproduceLine(change);
+  const description = [...facts.lines.map(([k, v]) => `*${k}:* ${k === 'Endpoint' ? v : `\`${v}\``}`), '', ...regionLines].join('\n');
+  return {
     version: '1.0',
     source: 'custom',
     id: key,
@@ -135,9 +183,9 @@ export function composeBrief(input: BriefInput): Brief {
       nextSteps: [
         ...(change.runbookUrl ? [`Open the runbook: ${change.runbookUrl}`] : ['Add a runbookUrl to the fleet config']),
         ...(reproduce ? [`Reproduce: \`${reproduce}\``] : []),
-        `Alarm \`${change.alarmName}\`: ${transition}`,
+        `Alarm \`${change.alarmName}\`: ${transitionOf(change)}`,
       ],
-      keywords: ['mcp-canary', change.target, change.kind, change.state, ...(failureClass ? [failureClass] : [])],
+      keywords: ['mcp-canary', change.target, change.kind, change.state, ...(facts.failureClass ? [facts.failureClass] : [])],
     },
     metadata: {
       threadId: change.alarmName,
@@ -152,17 +200,16 @@ export function composeBrief(input: BriefInput): Brief {
         state: change.state,
         previousState: change.previousState,
         regions: change.regions.join(','),
-        failureClass,
-        firstFailureAt: failures[0]?.startedAt,
-        lastFailureAt: lastBad?.startedAt,
-        era: withEra?.verdict.revision ?? undefined,
-        server: withServer?.verdict.server ? `${withServer.verdict.server.name} ${withServer.verdict.server.version}` : undefined,
+        failureClass: facts.failureClass,
+        firstFailureAt: facts.firstFailureAt,
+        lastFailureAt: facts.lastFailureAt,
+        era: facts.era,
+        server: facts.server,
         endpoint: change.endpoint,
         runbookUrl: change.runbookUrl,
       }),
     },
   };
-  return { dedupKey: key, subject: subjectOf(`${change.state}: ${headline}`), text, chat };
 }
 
 /** What counts as "in a row" for each kind of alarm. */

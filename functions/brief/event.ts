@@ -3,7 +3,7 @@
  * kind of alarm, which regions, the transition, and the endpoint and runbook the alarm's description
  * carries. Pure. An event for an alarm that is not one of this fleet's target alarms yields `null`.
  */
-import { parseAlarmDescription, parseAlarmName, type AlarmKind } from './alarm-words.ts';
+import { parseAlarmDescription, parseAlarmName, type AlarmKind } from '../common/alarm-words.ts';
 
 export type AlarmState = 'OK' | 'ALARM' | 'INSUFFICIENT_DATA';
 

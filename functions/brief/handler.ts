@@ -5,9 +5,9 @@
  */
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { SNSClient } from '@aws-sdk/client-sns';
-import { perRegion } from '../per-region.ts';
+import { perRegion } from '../common/per-region.ts';
 import { briefAlarmChange } from './brief.ts';
-import { readBriefEnv } from './env.ts';
+import { readBriefEnv } from '../config/brief-env.ts';
 
 const env = readBriefEnv();
 const sns = new SNSClient({});

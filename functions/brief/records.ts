@@ -4,9 +4,9 @@
  * line in another shape) never puts another target's run into a brief.
  */
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../publish/schema.ts';
-import { oneLine } from '../redact.ts';
-import { Outcome } from '../verdict.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../common/run-record.ts';
+import { oneLine } from '../common/redact.ts';
+import { Outcome } from '../common/verdict.ts';
 
 /** Pages of FilterLogEvents read per region before giving up on older records. */
 export const MAX_PAGES_PER_REGION = 20;

@@ -2,11 +2,11 @@
  * The live `tools/list` against the recorded catalog → one `catalog_drift` warning per changed tool.
  * Pure: no I/O. A warning never changes the outcome; it reaches the ticket tier, never the pager.
  */
-import { WarningKind, type Warning } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
+import { WarningKind, type Warning } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
 import { catalogParts, fingerprintTool, parseFingerprint, type CatalogPart, type ToolShape } from './fingerprint.ts';
 import { credentialId } from './credential.ts';
-import type { CatalogSetting, ToolFingerprints } from './schema.ts';
+import type { CatalogSetting, ToolFingerprints } from '../config/catalog.ts';
 
 /** Warnings per run before the rest are summed up in one: a rewritten catalog must not flood a ticket. */
 export const MAX_DRIFT_WARNINGS = 20;

@@ -12,7 +12,6 @@
 import { scryptSync } from 'node:crypto';
 
 const ANONYMOUS = 'anonymous';
-export const CREDENTIAL_ID_PATTERN = /^(cred-[0-9a-f]{12}|anonymous)$/;
 
 const SALT = 'mcp-canary catalog credential v1';
 /** scrypt cost 2^14 with r = 8: 16 MiB and tens of milliseconds a guess. */

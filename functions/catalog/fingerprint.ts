@@ -9,6 +9,7 @@
  * false" can be named, which a hash alone cannot say.
  */
 import { createHash } from 'node:crypto';
+import { FINGERPRINT_PATTERN, HASH_HEX_CHARS } from '../config/catalog.ts';
 
 /** The parts a fingerprint names, in the order the string carries them. */
 export const CatalogPart = {
@@ -19,11 +20,6 @@ export const CatalogPart = {
 } as const;
 export type CatalogPart = keyof typeof CatalogPart;
 export const catalogParts = Object.keys(CatalogPart) as CatalogPart[];
-
-/** Hex digits kept per part: 32 bits, enough to notice a change of one tool, short enough for a schedule payload. */
-export const HASH_HEX_CHARS = 8;
-const HASH = `[0-9a-f]{${HASH_HEX_CHARS}}`;
-export const FINGERPRINT_PATTERN = new RegExp(`^d:(${HASH}|-);i:(${HASH}|-);o:(${HASH}|-);a:(${HASH}|-);r:[01]$`);
 
 /** What of a listed tool the fingerprint reads (the SDK's `Tool` fits). */
 export interface ToolShape {

@@ -3,10 +3,10 @@
  * CanaryError naming the flag and the fix (exit 2).
  */
 import { parseArgs } from 'node:util';
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 import { parseOrThrow } from '../config/issues.ts';
 import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
-import { parseExactJson } from '../probe/expect.ts';
+import { parseExactJson } from '../common/exact-json.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
 import { oauthFlagFor, oauthInput } from './oauth-flags.ts';
 
@@ -31,15 +31,7 @@ export function parseCommand(argv: readonly string[]): Command {
   try {
     parsed = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: true, strict: true });
   } catch (e) {
-    const message = (e as Error).message;
-    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-    const missing = FLAGS.find((f) => f.name === /Option '--([\w-]+)[^']*' argument missing/.exec(message)?.[1]);
-    const what = unknown
-      ? `unknown flag ${unknown}`
-      : missing
-        ? `--${missing.name} needs a value: --${missing.name} ${missing.value ?? ''}`.trim()
-        : message.split('\n')[0];
-    throw configError(`${what}. Run \`mcp-canary check --help\` for the flags.`, e);
+    throw configError(`${flagProblem(argv, e)}. Run \`mcp-canary check --help\` for the flags.`, e);
   }
   const v = parsed.values as Values;
   const { positionals } = parsed;
@@ -66,7 +58,7 @@ export function parseCommand(argv: readonly string[]): Command {
     return {
       kind: 'check',
       json: v.json === true,
-      ...beyond(v),
+      ...catalogPosture(v),
       targets: [],
       configFile: String(v.config),
       ...(v.target ? { targetName: String(v.target) } : {}),
@@ -78,7 +70,7 @@ export function parseCommand(argv: readonly string[]): Command {
   for (const f of targetFlags) setField(input, f.field!, valueOf(f, v[f.name]!));
   // Flag names, not config field names, in the message: the user typed flags.
   const target = parseOrThrow(Target, input as TargetInput, 'invalid flags', flagFor);
-  return { kind: 'check', json: v.json === true, ...beyond(v), targets: [withExactExpectations(target, v['expect-json'])] };
+  return { kind: 'check', json: v.json === true, ...catalogPosture(v), targets: [withExactExpectations(target, v['expect-json'])] };
 }
 
 /**
@@ -92,9 +84,29 @@ function withExactExpectations(t: Target, raw: Values[string]): Target {
   return { ...t, tool: { ...t.tool, expectJson } };
 }
 
-/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/beyond.ts). */
-function beyond(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
+/** `--catalog` and `--posture` apply to flag and config targets alike (main.ts, cli/catalog-posture.ts). */
+function catalogPosture(v: Values): Pick<CheckCommand, 'catalogFile' | 'posture'> {
   return { ...(typeof v.catalog === 'string' ? { catalogFile: v.catalog } : {}), posture: v.posture === true };
+}
+
+/**
+ * Why parseArgs refused argv, by its error's code: the flag it names is found in argv's own tokens
+ * (parsed again, leniently), not in its message. Any other refusal is shown in parseArgs' words.
+ */
+function flagProblem(argv: readonly string[], e: unknown): string {
+  const options = parseArgsOptions();
+  const code = (e as { code?: unknown }).code;
+  const { tokens } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true });
+  const given = tokens.filter((t) => t.kind === 'option');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const unknown = given.find((t) => !Object.hasOwn(options, t.name));
+    if (unknown) return `unknown flag ${unknown.rawName}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const missing = FLAGS.find((f) => given.some((t) => t.name === f.name && options[f.name]?.type === 'string' && t.value === undefined));
+    if (missing) return `--${missing.name} needs a value: --${missing.name} ${missing.value ?? ''}`.trim();
+  }
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
 /** A flag's raw text as the config value its kind says. */

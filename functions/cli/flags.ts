@@ -4,7 +4,7 @@
  * the target from the flags, and the flag named in an error message are all derived from this table.
  *
  * Imports nothing: the installed command's `--help` is built from it without loading the engine
- * (help.ts, start.ts). Defaults shown are literals; test/cli/flags.test.ts holds them to the config's.
+ * (help.ts, start.ts). Defaults shown are literals; test/unit/cli/flags.test.ts holds them to the config's.
  *
  * To add a flag, add a row: a `field` (dotted, e.g. `oauth.clientId`) puts its value into the target
  * the config schema checks; `requires` names the flag it only makes sense with.
@@ -40,7 +40,7 @@ export interface Flag {
   /** The flag this one needs (e.g. the tool's flags need --tool). */
   readonly requires?: string;
   /** HELP section. */
-  readonly section: 'target' | 'tool' | 'config' | 'beyond' | 'oauth' | 'warnings' | 'output';
+  readonly section: 'target' | 'tool' | 'config' | 'drift-posture' | 'oauth' | 'warnings' | 'output';
 }
 
 export const FLAGS: readonly Flag[] = [
@@ -162,18 +162,18 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: 'config', kind: 'string', value: 'FILE', section: 'config', description: 'run the targets of a fleet config (.json, .ts, .js)' },
   { name: 'target', kind: 'string', value: 'NAME', section: 'config', requires: 'config', description: 'with --config: only this target' },
-  // Beyond up/down: read by main.ts, applied to flag and config targets alike (cli/beyond.ts).
+  // Catalog drift and posture: read by main.ts, applied to flag and config targets alike (cli/catalog-posture.ts).
   {
     name: 'catalog',
     kind: 'string',
     value: 'FILE',
-    section: 'beyond',
+    section: 'drift-posture',
     description: 'compare tools/list with a recorded catalog (mcp-canary snapshot); drift is a warning',
   },
   {
     name: 'posture',
     kind: 'boolean',
-    section: 'beyond',
+    section: 'drift-posture',
     description: 'run the security posture checks and print them (warnings, never a failure)',
   },
   // OAuth: built into `auth.oauth` together (oauth-flags.ts), since one flag's meaning depends on the others.
@@ -278,7 +278,7 @@ const SECTIONS: Record<Flag['section'], string> = {
   tool: 'The canary tool',
   target: 'The endpoint',
   config: 'A fleet config',
-  beyond: 'Beyond up/down',
+  'drift-posture': 'Catalog drift and posture',
   oauth: 'OAuth (client credentials; the token step is the first probe, "auth")',
   warnings: 'Warnings (never change the outcome or the exit code)',
   output: 'Output',

@@ -25,7 +25,7 @@ Examples:
   mcp-canary check --config mcp-canary.config.ts --target rates-prod`;
 
 /**
- * Exactly the invocations `mcp-canary` answers with the help text and exit 0 (test/cli/start.test.ts
+ * Exactly the invocations `mcp-canary` answers with the help text and exit 0 (test/unit/cli/start.test.ts
  * holds it to `main`), so the entry can answer them before it loads the engine. Others go to `main`.
  */
 const HELP_INVOCATIONS = new Set([[], ['--help'], ['-h'], ['check', '--help'], ['check', '-h']].map((a) => JSON.stringify(a)));

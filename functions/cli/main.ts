@@ -3,19 +3,19 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
-import { resolveOAuthSecrets, redactionValues } from '../auth/secrets.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
+import { resolveOAuthSecrets, redactionValues, type OAuthSecrets } from '../config/oauth-secrets.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
-import { CanaryError, configError } from '../errors.ts';
-import { judge } from '../probe/judge.ts';
-import { Redactor, secretsOf } from '../redact.ts';
-import { VERSION } from '../version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../verdict.ts';
+import { CanaryError, configError } from '../common/errors.ts';
+import { judge } from '../judge/judge.ts';
+import { Redactor, secretsOf } from '../common/redact.ts';
+import { VERSION } from '../common/version.ts';
+import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
-import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, type BeyondFlags } from './beyond.ts';
+import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
+import { snapshot } from './snapshot.ts';
 import { HELP } from './help.ts';
-import { printable, renderVerdict } from './render.ts';
+import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -28,10 +28,9 @@ export interface Io {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let targets: readonly Target[];
   let json: boolean;
-  let beyond: BeyondFlags;
+  let watch: CatalogPostureFlags;
   let oauthSecrets: OAuthSecrets[];
   try {
-    // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
@@ -43,9 +42,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return ExitCode.ok;
     }
     json = cmd.json;
-    beyond = { ...(cmd.catalogFile !== undefined ? { catalogFile: cmd.catalogFile } : {}), posture: cmd.posture };
+    watch = { ...(cmd.catalogFile !== undefined ? { catalogFile: cmd.catalogFile } : {}), posture: cmd.posture };
     targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
-    targets = await applyBeyondFlags(targets, beyond);
+    targets = await applyCatalogPosture(targets, watch);
     // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
     oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
@@ -59,14 +58,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
   // secrets (a config file's targets included), on both streams.
   const redactor = new Redactor(targets.flatMap((t, i) => secretsOf({ ...t, extra: redactionValues(oauthSecrets[i]!) })));
-  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
+  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
     io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
   } else {
     io.stdout(
       redactor.text(
-        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url, targets[i]!.tool?.name)}\n${renderBeyond(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
+        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url, targets[i]!.tool?.name)}\n${renderPostureAndTrace(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
       ),
     );
   }

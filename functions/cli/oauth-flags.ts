@@ -5,7 +5,7 @@
  * sit in shell history and `ps`): the flag names the environment variable holding it.
  */
 import type { TargetInput } from '../config/target.ts';
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 
 type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

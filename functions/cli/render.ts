@@ -4,9 +4,9 @@
  * through `printable`: an escape sequence, BEL, CR or BS would drive the terminal, and a newline in a
  * server's name would print a forged "HEALTHY" line above the real verdict.
  */
-import { shownName } from '../probe/names.ts';
-import { uncheckedAnswer } from '../probe/unchecked.ts';
-import type { Verdict } from '../verdict.ts';
+import { shownName } from '../common/names.ts';
+import { uncheckedAnswer } from '../config/unchecked.ts';
+import type { Verdict } from '../common/verdict.ts';
 
 /**
  * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides, shown
@@ -44,6 +44,21 @@ export function renderVerdict(v: Verdict, url?: string, toolName?: string): stri
   // would make each deployed run a ticket). `cdk synth` annotates the same line.
   const unchecked = toolName && v.checked ? uncheckedAnswer(v.target, shownName(toolName), v.checked) : null;
   if (unchecked) lines.push(`  ! unchecked_answer  ${printable(unchecked)}`);
+  return lines.join('\n');
+}
+
+const POSTURE_MARK = { pass: '✓', fail: '✗', skipped: '-' } as const;
+
+/** The posture checks, when the run had them, and the trace id: printed under the verdict and its warnings. */
+export function renderPostureAndTrace(v: Verdict): string {
+  const lines: string[] = [];
+  if (v.posture?.length) {
+    const width = Math.max(...v.posture.map((r) => r.check.length));
+    lines.push('posture');
+    for (const r of v.posture)
+      lines.push(`  ${POSTURE_MARK[r.status]} ${r.check.padEnd(width)}  ${r.status === 'skipped' ? 'skipped: ' : ''}${r.detail}`);
+  }
+  lines.push(`trace ${v.traceId}`);
   return lines.join('\n');
 }
 

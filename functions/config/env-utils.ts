@@ -2,7 +2,7 @@
  * Reading a Lambda's environment, the one way both functions do it (Powertools' envUtils): a missing or
  * malformed variable is a deploy mistake, so it throws a config error that names the variable and the fix.
  */
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 
 /** The variable's trimmed value; throws naming it and `what` to set it to when it is unset or blank. */
 export function required(env: NodeJS.ProcessEnv, name: string, what: string): string {

@@ -3,7 +3,7 @@
  * these; a missing one is a deploy mistake, so it fails the cold start loudly (the Lambda Errors
  * alarm and the dead-man heartbeat both see it) with the variable's name and the fix.
  */
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 import { namespaceProblem } from './aws-names.ts';
 import { required } from './env-utils.ts';
 import { DEFAULT_NAMESPACE } from './fleet.ts';

@@ -18,8 +18,8 @@ export const DEFAULT_SCHEDULE = 'rate(1 minute)';
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_NAMESPACE = 'McpCanary';
 /**
- * At most this many probe regions per target (checked at synth, infra/checks.ts): the `Verdict` metric's
- * ticket weight (publish/schema.ts) stays below one failed region only up to this many regions.
+ * At most this many probe regions per target (checked at synth, infra/plan/checks.ts): the `Verdict` metric's
+ * ticket weight (common/run-record.ts) stays below one failed region only up to this many regions.
  */
 export const MAX_PROBE_REGIONS = 10;
 

@@ -1,6 +1,6 @@
 /** Turns zod issues into one line each that names the field and says what to do (words.ts writes the sentences). */
 import type { z } from 'zod';
-import { configError, type CanaryError } from '../errors.ts';
+import { configError, type CanaryError } from '../common/errors.ts';
 import { closest } from './did-you-mean.ts';
 import { inOurWords, MISSING, ourErrorMap, ZOD_STOCK_PHRASES } from './words.ts';
 
@@ -46,7 +46,7 @@ function theOptionMeant(options: readonly (readonly z.core.$ZodIssue[])[]): read
   const missing = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && isMissing(i);
   const unknownAtTop = (i: z.core.$ZodIssue) => i.code === 'unrecognized_keys' && i.path.length === 0;
   const misspelt = options.filter(
-    (issues) => issues.some((i) => unknownAtTop(i) && /did you mean/.test(i.message)) && issues.every((i) => unknownAtTop(i) || missing(i)),
+    (issues) => issues.some((i) => unknownAtTop(i) && 'meant' in i) && issues.every((i) => unknownAtTop(i) || missing(i)),
   );
   if (misspelt.length === 1) return misspelt[0]!.filter(unknownAtTop);
   const shaped = options.filter(

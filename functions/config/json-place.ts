@@ -5,6 +5,7 @@
  * page long) to the first character that breaks it. No library: a JSON parser with error offsets would
  * be one more dependency in the CLI bundle for a line and a column.
  */
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 
 export interface JsonSyntaxError {
   readonly line: number;
@@ -13,24 +14,15 @@ export interface JsonSyntaxError {
   readonly problem: string;
 }
 
-class Broken extends Error {
-  constructor(
-    readonly offset: number,
-    readonly problem: string,
-  ) {
-    super(problem);
-  }
-}
-
 /** The first syntax error in `text`, or null when it is valid JSON. */
 export function jsonSyntaxError(text: string): JsonSyntaxError | null {
   try {
     new Scanner(text).document();
     return null;
   } catch (e) {
-    if (!(e instanceof Broken)) throw e;
-    const before = text.slice(0, e.offset).split('\n');
-    return { line: before.length, column: before.at(-1)!.length + 1, problem: e.problem };
+    if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
+    const before = text.slice(0, e.data.offset).split('\n');
+    return { line: before.length, column: before.at(-1)!.length + 1, problem: e.message };
   }
 }
 
@@ -45,7 +37,7 @@ class Scanner {
   }
 
   private fail(problem: string): never {
-    throw new Broken(this.i, problem);
+    throw new CanaryError(CanaryErrorCode.jsonSyntax, problem, { offset: this.i });
   }
 
   private space(): void {

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CanaryError, configError } from '../errors.ts';
+import { CanaryError, configError } from '../common/errors.ts';
 import { Fleet } from './fleet.ts';
 import { parseOrThrow } from './issues.ts';
 import { jsonSyntaxError } from './json-place.ts';

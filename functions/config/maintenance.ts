@@ -9,7 +9,7 @@
  * Lambda errors, schedule DLQ) are never muted: a window must not hide a dead canary.
  *
  * "In the past" is a deploy-time question: `cdk synth` refuses an `at(…)` window that has already ended
- * (infra/checks.ts, with `windowEnd` below), since a mute rule for the past mutes nothing. The schema itself does
+ * (infra/plan/checks.ts, with `windowEnd` below), since a mute rule for the past mutes nothing. The schema itself does
  * not, because the same file drives `mcp-canary check --config`, which mutes no alarm and ignores the
  * windows: a local check must not start failing on the day an old window ends.
  */

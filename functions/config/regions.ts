@@ -9,7 +9,7 @@
  * https://docs.aws.eu/ (aws-eusc, the AWS European Sovereign Cloud, GA 2026-01-15).
  *
  * To add a region AWS has opened: add its code to its partition's list below (and a new partition to
- * PARTITIONS). test/config/regions.test.ts compares this list with the AWS SDK's endpoint data and
+ * PARTITIONS). test/unit/config/regions.test.ts compares this list with the AWS SDK's endpoint data and
  * names any region the SDK knows and this list lacks, so an SDK upgrade tells you.
  *
  * Supported: the public partitions anyone can open an account in. Refused with a reason: the ISO

@@ -4,8 +4,8 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
-import { CatalogSetting } from '../catalog/schema.ts';
-import { PostureSetting } from '../posture/schema.ts';
+import { CatalogSetting } from './catalog.ts';
+import { PostureSetting } from './posture.ts';
 import { secretRefProblem, ssmRefProblem } from './arns.ts';
 import { authFields, checkAuth } from './oauth.ts';
 import { refineBy, unionError } from './words.ts';

@@ -94,6 +94,9 @@ function unknownKeys(issue: Issue & { keys: string[] }): string {
   const list = issue.keys.map((k) => JSON.stringify(k)).join(', ');
   const hints = issue.keys.map((k) => ({ k, near: closest(k, known) })).filter((h) => h.near.length > 0);
   if (hints.length > 0) {
+    // Carried on the issue as data (zod copies an issue's own fields into the one it reports), so
+    // issues.ts tells a misspelt key by the issue, never by these words.
+    (issue as Issue & { meant?: Record<string, string[]> }).meant = Object.fromEntries(hints.map((h) => [h.k, h.near]));
     const said = hints.map(
       (h) => `${one ? '' : `${JSON.stringify(h.k)}: `}did you mean ${h.near.map((n) => JSON.stringify(n)).join(' or ')}?`,
     );

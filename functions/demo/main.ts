@@ -7,7 +7,7 @@
  */
 import { Target } from '../config/target.ts';
 import { renderVerdict } from '../cli/render.ts';
-import { judge } from '../probe/judge.ts';
+import { judge } from '../judge/judge.ts';
 import { rateTool, startMcpServer, startRatesApi, type Era } from './servers.ts';
 
 const out = (s = '') => process.stdout.write(`${s}\n`);

@@ -60,41 +60,13 @@ export interface RunningServer {
 export async function startMcpServer(opts: McpServerOptions): Promise<RunningServer> {
   const factory = () => buildServer(opts);
   const modern = toNodeHandler(createMcpHandler(factory, { legacy: 'reject' }));
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  let forgetsLeft = opts.sessions === 'forget-always' ? Infinity : opts.sessions === 'forget-once' ? 1 : 0;
+  const legacy = new LegacySessions(factory, opts.sessions ?? 'keep');
   const requests: RecordedRequest[] = [];
-  let injectionsLeft = opts.inject?.times ?? 0;
-
-  const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    const sid = header(req, 'mcp-session-id');
-    const known = sid ? sessions.get(sid) : undefined;
-    if (known) return known.handleRequest(req, res, body);
-    if (sid) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => {
-        if (forgetsLeft > 0)
-          forgetsLeft--; // forgotten at once: the next request with it gets 404
-        else sessions.set(id, transport);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await factory().connect(transport);
-    await transport.handleRequest(req, res, body);
-  };
-
+  const injections = { left: opts.inject?.times ?? 0 };
   const server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/health') return sendJson(res, 200, { status: 'ok' });
     try {
-      const raw = req.method === 'POST' ? await readBody(req) : '';
-      let body: unknown;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = undefined;
-      }
+      const body = await readJson(req);
       const rpcMethod = typeof (body as { method?: unknown })?.method === 'string' ? (body as { method: string }).method : null;
       requests.push({
         httpMethod: req.method ?? 'GET',
@@ -103,29 +75,10 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
         protocolVersion: header(req, 'mcp-protocol-version'),
         authorization: header(req, 'authorization'),
       });
-      if (opts.requireAuthorization !== undefined && header(req, 'authorization') !== opts.requireAuthorization) {
-        res.setHeader('www-authenticate', 'Bearer error="invalid_token", error_description="The access token expired"');
-        return sendJson(res, 401, { error: 'invalid_token' });
-      }
-      if (opts.inject && rpcMethod === opts.inject.rpcMethod && injectionsLeft > 0) {
-        injectionsLeft--;
-        const message = opts.inject.status === 404 ? 'Session not found' : 'Injected failure';
-        return sendJson(res, opts.inject.status, {
-          jsonrpc: '2.0',
-          error: { code: -32001, message },
-          id: (body as { id?: unknown }).id ?? null,
-        });
-      }
-      if (opts.discoverStatus !== undefined && rpcMethod === 'server/discover') {
-        return sendJson(res, opts.discoverStatus, {
-          jsonrpc: '2.0',
-          error: { code: -32603, message: 'Internal error' },
-          id: (body as { id?: unknown }).id ?? null,
-        });
-      }
+      if (answeredAsTold(opts, injections, req, res, rpcMethod, body)) return;
       const era = opts.era === 'dual' ? ((await isLegacyRequest(await toWebRequest(req, body))) ? 'legacy' : 'modern') : opts.era;
       if (era === 'modern') return await modern(req, res, body);
-      return await legacy(req, res, body);
+      return await legacy.handle(req, res, body);
     } catch (e) {
       if (!res.headersSent) sendJson(res, 500, { error: String(e) });
       else res.end();
@@ -137,10 +90,84 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
     requests,
     methods: () => requests.map((r) => r.rpcMethod).filter((m): m is string => m !== null),
     close: async () => {
-      for (const t of sessions.values()) await t.close().catch(() => {});
+      await legacy.close();
       await closeServer(server);
     },
   };
+}
+
+/** A POST's JSON body, or undefined (a GET, an empty or broken body). */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const raw = req.method === 'POST' ? await readBody(req) : '';
+  try {
+    return raw ? JSON.parse(raw) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failures the options ask for (an auth wall, an injected status, a failing discover); true when one answered. */
+function answeredAsTold(
+  opts: McpServerOptions,
+  injections: { left: number },
+  req: IncomingMessage,
+  res: ServerResponse,
+  rpcMethod: string | null,
+  body: unknown,
+): boolean {
+  const id = (body as { id?: unknown } | undefined)?.id ?? null;
+  if (opts.requireAuthorization !== undefined && header(req, 'authorization') !== opts.requireAuthorization) {
+    res.setHeader('www-authenticate', 'Bearer error="invalid_token", error_description="The access token expired"');
+    sendJson(res, 401, { error: 'invalid_token' });
+    return true;
+  }
+  if (opts.inject && rpcMethod === opts.inject.rpcMethod && injections.left > 0) {
+    injections.left--;
+    const message = opts.inject.status === 404 ? 'Session not found' : 'Injected failure';
+    sendJson(res, opts.inject.status, { jsonrpc: '2.0', error: { code: -32001, message }, id });
+    return true;
+  }
+  if (opts.discoverStatus !== undefined && rpcMethod === 'server/discover') {
+    sendJson(res, opts.discoverStatus, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id });
+    return true;
+  }
+  return false;
+}
+
+/** 2025-11-25 sessions, one transport each; `forget` drops a new session at once (the next request with it gets 404). */
+class LegacySessions {
+  private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  private forgetsLeft: number;
+
+  constructor(
+    private readonly factory: () => McpServer,
+    forget: 'keep' | 'forget-once' | 'forget-always',
+  ) {
+    this.forgetsLeft = forget === 'forget-always' ? Infinity : forget === 'forget-once' ? 1 : 0;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const sid = header(req, 'mcp-session-id');
+    const known = sid ? this.sessions.get(sid) : undefined;
+    if (known) return known.handleRequest(req, res, body);
+    if (sid) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => {
+        if (this.forgetsLeft > 0) this.forgetsLeft--;
+        else this.sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await this.factory().connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.sessions.values()) await t.close().catch(() => {});
+  }
 }
 
 function buildServer(opts: McpServerOptions): McpServer {

@@ -4,10 +4,10 @@
  * failed check whose detail says so. None changes anything on the server (the 2025-11-25 version check
  * opens a session and DELETEs it).
  */
-import { readCertificate } from '../auth/expiry.ts';
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { Revision, type PostureResult } from '../verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { readCertificate } from '../net/certificate.ts';
+import { Revision, type PostureResult } from '../common/verdict.ts';
 import {
   FOREIGN_ORIGIN,
   harmless,
@@ -18,7 +18,7 @@ import {
   type Answer,
   type PostureRequestContext,
 } from './requests.ts';
-import { PostureCheck } from './schema.ts';
+import { PostureCheck } from '../config/posture.ts';
 
 export interface CheckContext extends PostureRequestContext {
   /** Wall clock in ms, for certificate days left. */

@@ -5,9 +5,9 @@
  * purpose, so these are plain fetches shaped like the SDK's own (headers and `_meta` envelope).
  */
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
-import { Revision } from '../verdict.ts';
-import { VERSION } from '../version.ts';
-import type { FetchLike } from '../probe/wire.ts';
+import { Revision } from '../common/verdict.ts';
+import { VERSION } from '../common/version.ts';
+import type { FetchLike } from '../net/wire.ts';
 
 /** A protocol version no server speaks (the spec's versions are dates from 2024 on). */
 export const UNKNOWN_PROTOCOL_VERSION = '1999-01-01';

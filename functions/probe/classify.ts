@@ -1,73 +1,126 @@
 /**
- * Pure: what the wire showed and what the SDK threw → one failure class and one line of detail.
- * No I/O, no state (the shape of the SDK's own probeClassifier). The wire record comes first because
- * the SDK's errors do not always keep the socket error or the HTTP status.
+ * Pure: what a failed request showed → one failure class and one line of detail, as rows: each row
+ * recognizes one kind of evidence and classes it, or passes (null); the first row that recognizes the
+ * failure decides. No I/O, no state (the shape of the SDK's own probeClassifier). The wire's record
+ * comes first because the SDK's errors do not always keep the socket error or the HTTP status; the
+ * SDK's errors are read by class and `SdkErrorCode`, never by their message.
  */
 import { extractWWWAuthenticateParams, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass } from '../verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import type { Fault } from '../common/step.ts';
+import { FailureClass } from '../common/verdict.ts';
 import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
-import { describeTls } from './tls-wall.ts';
-import { errorCode, networkErrorKind, type Exchange } from './wire.ts';
+import { describeTls } from '../net/tls-wall.ts';
+import { errorCode, networkErrorKind, type Exchange } from '../net/wire.ts';
 
-export interface Classified {
-  readonly failure: FailureClass;
-  readonly detail: string;
-  /** Worth another attempt within the run (unreachable, timeout, 5xx); never for auth or answers. */
-  readonly retryable: boolean;
-  /** HTTP status, when the failure was one. */
-  readonly status?: number;
+/** A failed request, normalized: the step, what the SDK threw, the wire's record, and the HTTP status either shows. */
+export interface RequestFailure {
+  readonly what: string;
+  readonly error: unknown;
+  readonly exchange: Exchange | undefined;
+  /** A failed answer's status (3xx and up): from the SDK's error, else from the record. */
+  readonly status: number | undefined;
 }
 
-export function classifyError(what: string, error: unknown, exchange: Exchange | undefined): Classified {
-  const wire = exchange?.error;
-  if (wire) {
-    switch (wire.kind) {
-      case 'unreachable':
-        return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
-      case 'tls':
-        return { failure: FailureClass.tls, detail: `${what}: ${describeTls(wire.code, exchange.tlsWall)}`, retryable: false };
-      case 'timeout':
-        return { failure: FailureClass.timeout, detail: `${what}: no complete answer within the request timeout`, retryable: true };
-      case 'budget':
-        return { failure: FailureClass.timeout, detail: `${what}: the run's budget ran out`, retryable: false };
-      case 'too_large':
-        return { failure: FailureClass.protocol, detail: `${what}: response body too large (${wire.code})`, retryable: false };
-      case 'wrong_id':
-      case 'no_answer':
-      case 'wrong_answer':
-        return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}${answerShape(exchange)}`, retryable: false };
-      case 'truncated':
-        // Headers arrived, so the host was reached: a body cut short is a broken answer, not "cannot connect".
-        return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}${answerShape(exchange)}`, retryable: false };
-      case 'other':
-        break;
-    }
-  }
-  const status = httpStatusOf(error) ?? (exchange?.status !== null && exchange && exchange.status >= 300 ? exchange.status : undefined);
-  const rpc = rpcErrorOf(error, exchange);
-  const byCode = rpc ? classifyRpcError(what, rpc, exchange, status ?? exchange?.status ?? undefined) : null;
-  if (byCode) return byCode;
-  if (status !== undefined) return classifyStatus(what, status, exchange);
+export type RequestRow = (f: RequestFailure) => Fault | null;
 
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-    return { failure: FailureClass.timeout, detail: `${what}: no answer within the request timeout`, retryable: true };
+export function requestFailure(what: string, error: unknown, exchange: Exchange | undefined): RequestFailure {
+  const recorded = exchange && exchange.status !== null && exchange.status >= 300 ? exchange.status : undefined;
+  return { what, error, exchange, status: httpStatusOf(error) ?? recorded };
+}
+
+/** Below HTTP, as the wire recorded it: socket, TLS, timeout, budget, the byte cap, an answer that cannot be the response. */
+export const wireRow: RequestRow = ({ what, exchange }) => {
+  const wire = exchange?.error;
+  if (!wire) return null;
+  switch (wire.kind) {
+    case 'unreachable':
+      return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
+    case 'tls':
+      return { failure: FailureClass.tls, detail: `${what}: ${describeTls(wire.code, exchange.tlsWall)}`, retryable: false };
+    case 'timeout':
+      return { failure: FailureClass.timeout, detail: `${what}: no complete answer within the request timeout`, retryable: true };
+    case 'budget':
+      return { failure: FailureClass.timeout, detail: `${what}: the run's budget ran out`, retryable: false };
+    case 'too_large':
+      return { failure: FailureClass.protocol, detail: `${what}: response body too large (${wire.code})`, retryable: false };
+    // Headers arrived for each of these, so the host was reached: a body cut short is a broken answer, not "cannot connect".
+    case 'wrong_id':
+    case 'no_answer':
+    case 'wrong_answer':
+    case 'truncated':
+      return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}${answerShape(exchange)}`, retryable: false };
+    case 'other':
+      return null;
   }
+};
+
+/** A JSON-RPC error the server answered (rpc-error.ts): by its code and the step, unless a non-2xx status decides. */
+export const rpcErrorRow: RequestRow = ({ what, error, exchange, status }) => {
+  const rpc = rpcErrorOf(error, exchange);
+  return rpc ? classifyRpcError(what, rpc, exchange, status ?? exchange?.status ?? undefined) : null;
+};
+
+/** A failed HTTP answer without a JSON-RPC error that names its cause. */
+export const statusRow: RequestRow = ({ what, exchange, status }) => (status === undefined ? null : classifyStatus(what, status, exchange));
+
+/** The SDK's own request timeout (`REQUEST_TIMEOUT`). */
+export const sdkTimeoutRow: RequestRow = ({ what, error }) =>
+  error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
+    ? { failure: FailureClass.timeout, detail: `${what}: no answer within the request timeout`, retryable: true }
+    : null;
+
+/** A network error the wire did not record, by the innermost code of its cause chain. */
+export const networkRow: RequestRow = ({ what, error }) => {
   const kind = networkErrorKind(error);
   if (kind === 'unreachable')
     return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${errorCode(error)})`, retryable: true };
   if (kind === 'tls') return { failure: FailureClass.tls, detail: `${what}: ${describeTls(errorCode(error), null)}`, retryable: false };
   if (kind === 'timeout') return { failure: FailureClass.timeout, detail: `${what}: timed out (${errorCode(error)})`, retryable: true };
+  return null;
+};
 
-  if (error instanceof SdkError) {
-    return { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}${answerShape(exchange)}`, retryable: false };
+/** Any other SDK error: the answer is not what MCP says it must be. */
+export const sdkErrorRow: RequestRow = ({ what, error, exchange }) =>
+  error instanceof SdkError
+    ? { failure: FailureClass.protocol, detail: `${what}: ${describeSdkError(error)}${answerShape(exchange)}`, retryable: false }
+    : null;
+
+/** Whatever is left: not a valid MCP answer, in the thrower's words. Always recognizes. */
+export const notMcpRow: RequestRow = ({ what, error, exchange }) => ({
+  failure: FailureClass.protocol,
+  detail: `${what}: not a valid MCP answer (${oneLine(error instanceof Error ? error.message : String(error))})${answerShape(exchange)}`,
+  retryable: false,
+});
+
+/** A classifier's rows, named (for their tests), in the order they are asked; the last recognizes anything. */
+export type Rows<F> = ReadonlyArray<readonly [name: string, row: (f: F) => Fault | null]>;
+
+/** What the first row that recognizes `f` says. */
+export function firstRow<F>(rows: Rows<F>, f: F): Fault {
+  for (const [, row] of rows) {
+    const fault = row(f);
+    if (fault) return fault;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    failure: FailureClass.protocol,
-    detail: `${what}: not a valid MCP answer (${oneLine(message)})${answerShape(exchange)}`,
-    retryable: false,
-  };
+  throw new TypeError(`no row recognized the failure: the last row of a table must recognize anything (${rows.at(-1)?.[0]})`);
+}
+
+export const REQUEST_ROWS: Rows<RequestFailure> = [
+  ['wire', wireRow],
+  ['JSON-RPC error', rpcErrorRow],
+  ['HTTP status', statusRow],
+  ['SDK timeout', sdkTimeoutRow],
+  ['network error', networkRow],
+  ['SDK error', sdkErrorRow],
+  ['not MCP', notMcpRow],
+];
+
+export function classifyRequest(f: RequestFailure): Fault {
+  return firstRow(REQUEST_ROWS, f);
+}
+
+export function classifyError(what: string, error: unknown, exchange: Exchange | undefined): Fault {
+  return classifyRequest(requestFailure(what, error, exchange));
 }
 
 /**
@@ -75,17 +128,20 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
  * message or the first line of a short text body), so "Access is only allowed at localhost" is not
  * lost behind "check the credentials".
  */
-export function classifyStatus(what: string, status: number, exchange?: Exchange): Classified {
+export function classifyStatus(what: string, status: number, exchange?: Exchange): Fault {
   const seen = `HTTP ${status}${answerShape(exchange, false)}`;
   if (status === 401 || status === 403) {
     // An auth wall is a failure, never "the server is up": a probe that treats 401 as healthy cannot
     // see an expired token, and the SDK keeps it out of era negotiation for the same reason.
-    const challenge = exchange?.wwwAuthenticate ? ` (${describeChallenge(exchange.wwwAuthenticate)})` : '';
+    const header = exchange?.wwwAuthenticate;
+    const challenge = header ? ` (${describeChallenge(header)})` : '';
+    const challengeError = header ? challengeParams(header).error : undefined;
     return {
       failure: FailureClass.auth,
       detail: `${what}: ${seen}${challenge} — check the credentials the canary sends`,
       retryable: false,
       status,
+      wall: { seen: `${seen}${challenge}`, ...(challengeError ? { challengeError } : {}) },
     };
   }
   if (status >= 300 && status < 400) {
@@ -120,7 +176,8 @@ function statusHint(status: number, exchange: Exchange | undefined): string {
   // A POST refused outright is most often the old HTTP+SSE transport's GET-only /sse endpoint.
   if (status === 405 && exchange?.httpMethod === 'POST')
     return ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)';
-  // The 2025 SDKs' one-session transport answers a second initialize so: another client holds its only session.
+  // The 2025 SDKs' one-session transport answers a second initialize so: another client holds its only
+  // session. Only a hint, and the server's own words are the evidence: -32600 is every invalid request's code.
   if (
     status === 400 &&
     exchange?.rpcMethod === 'initialize' &&
@@ -137,9 +194,7 @@ function statusHint(status: number, exchange: Exchange | undefined): string {
  * cut dropped them (and its error_description).
  */
 function describeChallenge(header: string): string {
-  const { resourceMetadataUrl, error, errorDescription } = extractWWWAuthenticateParams(
-    new Response(null, { headers: { 'www-authenticate': header } }),
-  );
+  const { resourceMetadataUrl, error, errorDescription } = challengeParams(header);
   const shown = oneLine(header, 160);
   const kept = [
     ...(error && !shown.includes(`"${error}"`) ? [`error: ${oneLine(error, 80)}`] : []),
@@ -151,6 +206,11 @@ function describeChallenge(header: string): string {
       : []),
   ];
   return `WWW-Authenticate: ${shown}${kept.map((k) => `; ${k}`).join('')}`;
+}
+
+/** A challenge's parameters, read with the SDK's own parser. */
+function challengeParams(header: string): ReturnType<typeof extractWWWAuthenticateParams> {
+  return extractWWWAuthenticateParams(new Response(null, { headers: { 'www-authenticate': header } }));
 }
 
 /** ", application/json: \"the server's words\"": what the answer was, for any detail. */
@@ -180,8 +240,11 @@ function describeSdkError(error: SdkError): string {
       return `unexpected content type (${oneLine(error.message)})`;
     case SdkErrorCode.InvalidResult:
       return `answer does not match the MCP schema (${oneLine(error.message)})`;
-    case SdkErrorCode.EraNegotiationFailed:
-      return oneLine(error.message.replace(/^Version negotiation probe failed: /, ''));
+    case SdkErrorCode.EraNegotiationFailed: {
+      // The probe's own failure is its data's cause: say that, not the SDK's wrapper words.
+      const cause = (error.data as { cause?: unknown } | undefined)?.cause;
+      return oneLine(cause instanceof Error ? cause.message : cause !== undefined ? String(cause) : error.message);
+    }
     default:
       return `${error.code}: ${oneLine(error.message)}`;
   }

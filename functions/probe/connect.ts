@@ -6,24 +6,20 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
-import { FailureClass, Revision, type ProbeName } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
-import { classifyError, classifyStatus, type Classified } from './classify.ts';
+import { FailureClass, Revision, type ProbeName } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import { passed, faulted, type Fault, type StepResult } from '../common/step.ts';
+import { classifyError, classifyStatus } from './classify.ts';
 import { describeRpcError, SPOKEN, supportedOf } from './rpc-error.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
-import type { Exchange } from './wire.ts';
+import type { Exchange } from '../net/wire.ts';
 
-/** A connection, or the failure that ended the protocol step: never both. */
-export type Connected =
-  | {
-      readonly session: Session;
-      readonly probeName: ProbeName;
-      readonly detail: string;
-      readonly failure?: undefined;
-      /** Set when the handshake's session was forgotten and a fresh one worked. */
-      readonly recovered?: string;
-    }
-  | { readonly session?: undefined; readonly probeName: ProbeName; readonly detail: string; readonly failure: Classified };
+/** The protocol step's value: a session of the era that answered. */
+export interface Connection {
+  readonly session: Session;
+  /** Set when the handshake's session was forgotten and a fresh one worked. */
+  readonly recovered?: string;
+}
 
 /**
  * Not era evidence, and a second attempt would only double the wait (or the lockout): these end the
@@ -36,7 +32,8 @@ const ENDS_NEGOTIATION: ReadonlySet<FailureClass> = new Set([
   FailureClass.tls,
 ]);
 
-export async function connect(setting: z.output<typeof RevisionSetting>, o: SessionOptions): Promise<Connected> {
+/** The protocol step, reported as `discover` or `initialize` by the era that answered (`as`). */
+export async function connect(setting: z.output<typeof RevisionSetting>, o: SessionOptions): Promise<StepResult<Connection>> {
   const mode = setting === 'auto' ? 'auto' : setting === Revision.modern ? 'modern' : 'legacy';
   try {
     const s = await openSession(mode, o);
@@ -49,7 +46,7 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
         detail: `initialize: the server negotiated ${s.revision}, not the pinned 2025-11-25`,
       });
     }
-    return { session: s, probeName: nameFor(s.era), detail: describeEra(s, o.wire.last('server/discover'), mode) };
+    return passed({ session: s }, describeEra(s, o.wire.last('server/discover'), mode), nameFor(s.era));
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) return reconnectAfterForgottenHandshake(o);
     const initSent = o.wire.last('initialize') !== undefined;
@@ -65,10 +62,11 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
       const discover = discoverFailure(discoverX);
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
-    if (ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision) return failed(step, first);
+    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision)
+      return failed(step, first);
     try {
       const s = await openSession('legacy', o);
-      return { session: s, probeName: 'initialize', detail: `${s.revision} session (discover failed: ${first.detail})` };
+      return passed({ session: s }, `${s.revision} session (discover failed: ${first.detail})`, 'initialize');
     } catch (e2) {
       return failed('discover', bothFailed(first, classifyError('initialize', e2, o.wire.last('initialize'))));
     }
@@ -76,7 +74,7 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
 }
 
 /** A server that fails both eras is judged by the first failure; the second is context. */
-function bothFailed(first: Classified, second: Classified): Classified {
+function bothFailed(first: Fault, second: Fault): Fault {
   return { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` };
 }
 
@@ -87,7 +85,7 @@ function bothFailed(first: Classified, second: Classified): Classified {
 const LEGACY_SIGNALS: ReadonlySet<number> = new Set([-32600, -32601, -32602, -32000]);
 
 /** What the discover probe showed, when it was a failure rather than a legacy signal or success. */
-function discoverFailure(x: Exchange | undefined): Classified | null {
+export function discoverFailure(x: Exchange | undefined): Fault | null {
   if (!x) return null;
   // The server offered only revisions the canary does not speak: that, not the fallback's answer, is
   // the cause (a server from the future, or one that dropped 2026-07-28).
@@ -116,7 +114,7 @@ function discoverFailure(x: Exchange | undefined): Classified | null {
  * auto mode gives the same answer: an outage, a wall, a server error or a broken answer is not the
  * revision's fault (a gateway whose backend is down answers -32603 "fetch failed" to either).
  */
-function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined): Classified {
+export function pinnedFailure(setting: string, c: Fault, x: Exchange | undefined): Fault {
   if (c.failure === FailureClass.revision) return c;
   const code = x?.rpcError?.code;
   if (code === undefined || (x?.status !== null && x?.status !== undefined && (x.status >= 500 || [401, 403, 408, 429].includes(x.status))))
@@ -136,7 +134,7 @@ function pinnedFailure(setting: string, c: Classified, x: Exchange | undefined):
  * (`-32022` naming a modern revision, or no initialize at all): two eras behind one endpoint, replicas
  * of a rollout behind one load balancer — not a server that speaks neither.
  */
-function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, first: Classified): Classified | null {
+export function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, first: Fault): Fault | null {
   if (!discover || !init?.rpcError) return null;
   const legacyDiscover = discover.rpcError
     ? LEGACY_SIGNALS.has(discover.rpcError.code)
@@ -156,15 +154,10 @@ function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, f
 }
 
 /** The session died between `initialize` and `notifications/initialized`: one fresh handshake. */
-async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Connected> {
+async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<StepResult<Connection>> {
   try {
     const s = await openSession('legacy', o);
-    return {
-      session: s,
-      probeName: 'initialize',
-      detail: `${s.revision} session (second handshake)`,
-      recovered: recoveredDetail('initialize'),
-    };
+    return passed({ session: s, recovered: recoveredDetail('initialize') }, `${s.revision} session (second handshake)`, 'initialize');
   } catch (e) {
     if (o.wire.last('notifications/initialized')?.status === 404) {
       return failed('initialize', {
@@ -178,8 +171,8 @@ async function reconnectAfterForgottenHandshake(o: SessionOptions): Promise<Conn
   }
 }
 
-function failed(probeName: ProbeName, c: Classified): Connected {
-  return { probeName, detail: c.detail, failure: c };
+function failed(as: ProbeName, c: Fault): StepResult<Connection> {
+  return faulted(c, as);
 }
 
 function nameFor(era: Revision): ProbeName {

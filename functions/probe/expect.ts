@@ -10,8 +10,8 @@
  * too, but Node 20 lacks it.)
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { isInteger, isSafeNumber, parse, stringify } from 'lossless-json';
-import { oneLine } from '../redact.ts';
+import { parseExactJson, showJson } from '../common/exact-json.ts';
+import { oneLine } from '../common/redact.ts';
 
 export interface AnswerExpectations {
   readonly expectText?: string | undefined;
@@ -27,16 +27,6 @@ export function textOf(result: CallToolResult): string {
     .filter((c): c is { type: 'text'; text: string } => c.type === 'text' && typeof (c as { text?: unknown }).text === 'string')
     .map((c) => c.text)
     .join('\n');
-}
-
-/** JSON text → value, an integer beyond 2^53 as a BigInt (every other number as JSON.parse reads it). */
-export function parseExactJson(text: string): unknown {
-  return parse(text, null, (n) => (isInteger(n) && !isSafeNumber(n) ? BigInt(n) : Number(n)));
-}
-
-/** A value as JSON text, BigInts as their digits. */
-export function showJson(v: unknown): string {
-  return stringify(v) ?? 'undefined';
 }
 
 /**

@@ -8,15 +8,10 @@
  * those, never the message text.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass } from '../verdict.ts';
-import type { Exchange } from './exchange.ts';
-
-export interface RoundsVerdict {
-  readonly failure: FailureClass;
-  readonly detail: string;
-  readonly retryable: false;
-}
+import { oneLine } from '../common/redact.ts';
+import type { Fault } from '../common/step.ts';
+import { FailureClass } from '../common/verdict.ts';
+import type { Exchange } from '../net/exchange.ts';
 
 const UNATTENDED = 'a canary tool must answer unattended';
 
@@ -32,7 +27,7 @@ const ASKS: Readonly<Record<string, string>> = {
  * the wire's exchanges of this step, in order (each round is one); `budgetSpent`, whether the run's budget
  * has run out (it ends the SDK's pacing between rounds with a bare RequestTimeout).
  */
-export function classifyRounds(what: string, error: unknown, calls: readonly Exchange[], budgetSpent = false): RoundsVerdict | null {
+export function classifyRounds(what: string, error: unknown, calls: readonly Exchange[], budgetSpent = false): Fault | null {
   if (!(error instanceof SdkError)) return null;
   const data = (error.data ?? {}) as Record<string, unknown>;
   const rounds = calls.filter((x) => x.resultType === 'input_required').length;

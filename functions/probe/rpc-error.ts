@@ -16,9 +16,10 @@
  * decided in connect.ts, which knows what was asked.
  */
 import { ProtocolError, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass, Revision } from '../verdict.ts';
-import type { Exchange } from './exchange.ts';
+import { oneLine } from '../common/redact.ts';
+import type { Fault } from '../common/step.ts';
+import { FailureClass, Revision } from '../common/verdict.ts';
+import type { Exchange } from '../net/exchange.ts';
 
 export interface RpcError {
   readonly code: number;
@@ -54,17 +55,11 @@ export function describeRpcError(e: RpcError): string {
   return `${e.code}${meaning ? ` (${meaning})` : ''}: ${JSON.stringify(oneLine(e.message, 300))}`;
 }
 
-export interface ByCode {
-  readonly failure: FailureClass;
-  readonly detail: string;
-  readonly retryable: false;
-}
-
 /**
  * The class of a JSON-RPC error on the step `what` (`x.rpcMethod` says which request it answered), or
  * null when the HTTP status decides (a non-2xx answer whose code does not name its cause).
  */
-export function classifyRpcError(what: string, e: RpcError, x: Exchange | undefined, status: number | undefined): ByCode | null {
+export function classifyRpcError(what: string, e: RpcError, x: Exchange | undefined, status: number | undefined): Fault | null {
   const data = (e.data ?? undefined) as Record<string, unknown> | undefined;
   if (e.code === ProtocolErrorCode.MissingRequiredClientCapability) {
     const caps =

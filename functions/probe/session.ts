@@ -10,12 +10,13 @@
  * - the negotiated revision is read at connect, because the SDK forgets it on `close()`.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { oneLine } from '../redact.ts';
-import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../verdict.ts';
-import type { Classified } from './classify.ts';
-import { CLIENT_INFO } from '../version.ts';
+import { oneLine } from '../common/redact.ts';
+import type { RunContext } from '../common/run-context.ts';
+import type { Fault } from '../common/step.ts';
+import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../common/verdict.ts';
+import { CLIENT_INFO } from '../common/version.ts';
 import { outputSchemaValidator } from './validator.ts';
-import type { Wire } from './wire.ts';
+import type { Wire } from '../net/wire.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';
@@ -35,9 +36,8 @@ export interface SessionOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly wire: Wire;
-  readonly signal: AbortSignal;
-  /** What is left of the run's budget, in ms: a resumption that cannot fit is not scheduled. */
-  readonly remainingMs: () => number;
+  /** The run's budget: its signal ends a handshake, and a resumption that cannot fit what is left is not scheduled. */
+  readonly run: Pick<RunContext, 'signal' | 'remainingMs'>;
 }
 
 /** Rounds of one multi-round-trip call before the SDK gives up: its own default, named. */
@@ -64,7 +64,7 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     // A resumption that cannot start within the run's budget is not scheduled: the request then ends at
     // its own timeout, and no timer outlives the verdict.
     reconnectionScheduler: (reconnect, delayMs) => {
-      if (delayMs >= o.remainingMs()) return undefined;
+      if (delayMs >= o.run.remainingMs()) return undefined;
       const timer = setTimeout(reconnect, delayMs);
       return () => clearTimeout(timer);
     },
@@ -87,7 +87,7 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
   // the step that needs an answer fails on its own, with the wire record as evidence.
   client.onerror = () => {};
   try {
-    await client.connect(transport, { timeout: o.timeoutMs, signal: o.signal });
+    await client.connect(transport, { timeout: o.timeoutMs, signal: o.run.signal });
   } catch (e) {
     await client.close().catch(() => {});
     throw e;
@@ -121,7 +121,7 @@ export function recoveredDetail(what: string): string {
   return `${what}: the server forgot the session after initialize (HTTP 404); a fresh session worked — likely replicas without shared session storage or sticky routing`;
 }
 
-export function sessionLost(what: string): Classified {
+export function sessionLost(what: string): Fault {
   return {
     failure: FailureClass.sessionLost,
     retryable: false,

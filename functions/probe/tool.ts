@@ -2,24 +2,18 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { CanaryTool } from '../config/target.ts';
-import { FailureClass } from '../verdict.ts';
-import { oneLine } from '../redact.ts';
-import type { Classified } from './classify.ts';
+import { FailureClass } from '../common/verdict.ts';
+import { oneLine } from '../common/redact.ts';
+import type { RunContext } from '../common/run-context.ts';
+import { faulted, passed, type StepResult } from '../common/step.ts';
 import { checkAnswer, textOf } from './expect.ts';
-import { shownName } from './names.ts';
+import { shownName } from '../common/names.ts';
 import type { Session } from './session.ts';
-
-export interface ToolOutcome {
-  readonly detail: string;
-  /** Set when the tool must not be called, answered `isError`, or failed a check. */
-  readonly failure?: Classified;
-}
 
 export interface CallContext {
   readonly timeoutMs: number;
-  readonly signal: AbortSignal;
-  /** What is left of the run's budget: the SDK's multi-round-trip retries stop within it. */
-  readonly remainingMs: () => number;
+  /** The run's budget: its signal, and what is left of it (the SDK's multi-round-trip retries stop within it). */
+  readonly run: Pick<RunContext, 'signal' | 'remainingMs'>;
   /** The JSON text of the answer as the wire read it (integers beyond 2^53 intact), after the call. */
   readonly answerText: () => string | null | undefined;
 }
@@ -36,30 +30,30 @@ export async function callCanaryTool(
   onWire: number,
   wanted: z.output<typeof CanaryTool>,
   c: CallContext,
-): Promise<ToolOutcome> {
+): Promise<StepResult<null>> {
   const tool = listings[0]!;
   const name = shownName(tool.name);
   const refused = wanted.allowUnsafe ? null : refusal(name, listings, onWire);
   if (refused) {
     const detail = `tools/call: not called — ${refused}. A canary calls read-only tools only; allow it with tool.allowUnsafe (--allow-unsafe-tool) if calling it is harmless`;
-    return { detail, failure: { failure: FailureClass.unsafeTool, retryable: false, detail } };
+    return faulted({ failure: FailureClass.unsafeTool, retryable: false, detail });
   }
   // The listed definition goes along so the SDK checks structuredContent against its outputSchema.
   const result = await s.client.callTool(
     { name: tool.name, arguments: { ...wanted.arguments } },
-    { timeout: c.timeoutMs, signal: c.signal, toolDefinition: tool, maxTotalTimeout: Math.max(1, c.remainingMs()) },
+    { timeout: c.timeoutMs, signal: c.run.signal, toolDefinition: tool, maxTotalTimeout: Math.max(1, c.run.remainingMs()) },
   );
   const text = textOf(result);
   if (result.isError) {
     const detail = `tools/call: ${name} answered isError: ${oneLine(text || '(no text)', 300)}`;
-    return { detail, failure: { failure: FailureClass.toolError, retryable: false, detail } };
+    return faulted({ failure: FailureClass.toolError, retryable: false, detail });
   }
   const failed = checkAnswer(result, wanted, c.answerText());
   if (failed.length > 0) {
     const detail = `tools/call: ${failed.join('; ')}`;
-    return { detail, failure: { failure: FailureClass.assertion, retryable: false, detail } };
+    return faulted({ failure: FailureClass.assertion, retryable: false, detail });
   }
-  return { detail: `${name} answered: ${JSON.stringify(oneLine(text, 80))}` };
+  return passed(null, `${name} answered: ${JSON.stringify(oneLine(text, 80))}`);
 }
 
 function refusal(name: string, listings: readonly Tool[], onWire: number): string | null {

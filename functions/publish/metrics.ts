@@ -8,8 +8,8 @@
  * alarms tolerate. A publish that fails is reported to the caller (who logs it), never thrown.
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
-import { Dimension, MetricName, verdictValue, type RunRecord } from './schema.ts';
-import { oneLine } from '../redact.ts';
+import { Dimension, MetricName, verdictValue, type RunRecord } from '../common/run-record.ts';
+import { oneLine } from '../common/redact.ts';
 
 /** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~150 KB). */
 export const MAX_DATUMS_PER_CALL = 1000;
@@ -119,12 +119,12 @@ async function putWithRetry(
   const random = opts.random ?? Math.random;
   let lastError = 'no attempt fitted before the run deadline';
   for (let attempt = 1; ; attempt++) {
-    const leftMs = opts.deadlineAt - now();
-    if (leftMs < MIN_ATTEMPT_MS) return { attempts: attempt - 1, error: lastError };
+    const remainingMs = opts.deadlineAt - now();
+    if (remainingMs < MIN_ATTEMPT_MS) return { attempts: attempt - 1, error: lastError };
     try {
       // A fresh command per attempt: the SDK's middleware state is per send.
       await client.send(new PutMetricDataCommand({ Namespace: opts.namespace, MetricData: batch }), {
-        abortSignal: AbortSignal.timeout(Math.floor(leftMs)),
+        abortSignal: AbortSignal.timeout(Math.floor(remainingMs)),
       });
       return { attempts: attempt, error: null };
     } catch (e) {
@@ -148,7 +148,11 @@ const THROTTLING = new Set([
 ]);
 /** Socket errors that happen before a request is sent: no connection was made, so nothing was stored. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. */
+/**
+ * The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. Its
+ * handler raises three TimeoutErrors with no code to tell them apart (connect, request, socket idle),
+ * so for this one the handler's own words are the only evidence; every other case reads a code.
+ */
 const CONNECT_TIMEOUT = /did not establish a connection/;
 
 /**

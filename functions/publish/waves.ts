@@ -11,7 +11,7 @@
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { publishRuns, type PublishOptions, type PublishResult } from './metrics.ts';
-import type { RunRecord } from './schema.ts';
+import type { RunRecord } from '../common/run-record.ts';
 
 /** How long a wave waits for batch-mates after its first verdict. */
 export const WAVE_WINDOW_MS = 1_000;

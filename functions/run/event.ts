@@ -7,7 +7,7 @@
  */
 import { Target } from '../config/target.ts';
 import { describeIssue } from '../config/issues.ts';
-import { configError } from '../errors.ts';
+import { configError } from '../common/errors.ts';
 
 export type PlannedTarget =
   | { readonly valid: true; readonly target: Target }

@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { readRunEnv } from '../config/env.ts';
-import { perRegion } from '../per-region.ts';
+import { perRegion } from '../common/per-region.ts';
 import { dynamoRunLedger, EVERY_DELIVERY_RUNS } from './ledger.ts';
 import { run, type RunSummary } from './run.ts';
 import { SecretReader } from './secrets.ts';

@@ -28,11 +28,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { oneLine } from '../redact.ts';
-
-/** The table's partition key and TTL attribute (Powertools' defaults, named here for the CDK table). */
-export const LEDGER_KEY_ATTRIBUTE = 'id';
-export const LEDGER_TTL_ATTRIBUTE = 'expiration';
+import { oneLine } from '../common/redact.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../common/run-record.ts';
 
 /** How long a claim (and its record) lives: a TTL far past the latest any duplicate can arrive. */
 export const LEDGER_RECORD_SECONDS = 3600;

@@ -3,41 +3,15 @@
  * read fields, not text. Written with `process.stdout.write`, not `console.log`, so the Lambda runtime
  * adds no prefix and the line is exactly the JSON. Everything passes a Redactor first.
  */
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../publish/schema.ts';
-import type { Redactor } from '../redact.ts';
-import type { Verdict } from '../verdict.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../common/run-record.ts';
+import type { Redactor } from '../common/redact.ts';
+import type { Verdict } from '../common/verdict.ts';
 
 export type LogLine = (line: string) => void;
 
 export const stdoutLine: LogLine = (line) => {
   process.stdout.write(`${line}\n`);
 };
-
-export const PUBLISH_FAILED_MESSAGE = 'mcp-canary publish failed' as const;
-
-/** Logged when metrics could not be published; the run lines were already written before. */
-export interface PublishFailedRecord {
-  readonly message: typeof PUBLISH_FAILED_MESSAGE;
-  readonly homeRegion: string;
-  readonly namespace: string;
-  readonly probeRegion: string;
-  readonly targets: readonly string[];
-  readonly attempts: number;
-  readonly errors: readonly string[];
-}
-
-export const RUN_SKIPPED_MESSAGE = 'mcp-canary run skipped' as const;
-
-/** Logged when a delivery judged nothing: a duplicate of a run already claimed, or a run no claim could be made for. */
-export interface RunSkippedRecord {
-  readonly message: typeof RUN_SKIPPED_MESSAGE;
-  readonly probeRegion: string;
-  /** The period the delivery was scheduled for. */
-  readonly scheduledFor: string;
-  readonly targets: readonly string[];
-  readonly reason: 'duplicate-running' | 'duplicate-done' | 'unclaimed';
-  readonly detail: string;
-}
 
 export function runRecord(verdict: Verdict, probeRegion: string, startedAt: Date, scheduledFor: Date): RunRecord {
   return {

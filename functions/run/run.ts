@@ -8,30 +8,35 @@
  * handler owns; the ledger lives in DynamoDB).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import type { OAuthSecrets } from '../auth/token.ts';
 import type { Target } from '../config/target.ts';
-import { CanaryError } from '../errors.ts';
-import { judge as judgeTarget } from '../probe/judge.ts';
+import { CanaryError } from '../common/errors.ts';
+import { judge as judgeTarget } from '../judge/judge.ts';
 import type { PublishOptions } from '../publish/metrics.ts';
-import type { RunRecord } from '../publish/schema.ts';
-import { WavePublisher } from '../publish/waves.ts';
-import { oneLine, Redactor, secretsOf } from '../redact.ts';
-import { newTraceId } from '../trace.ts';
-import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../verdict.ts';
-import { JUDGE_GRACE_MS, PUBLISH_RESERVE_MS, RETURN_MARGIN_MS, lambdaTimeoutSeconds, runBudgetMs, withDeadline } from './budget.ts';
-import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
-import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
 import {
-  logRecord,
   PUBLISH_FAILED_MESSAGE,
   RUN_SKIPPED_MESSAGE,
-  runRecord,
-  stdoutLine,
-  type LogLine,
   type PublishFailedRecord,
+  type RunRecord,
   type RunSkippedRecord,
-} from './log.ts';
-import { SECRET_READ_TIMEOUT_MS, type ResolvedHeaders } from './secrets.ts';
+} from '../common/run-record.ts';
+import { WavePublisher } from '../publish/waves.ts';
+import { oneLine, Redactor, secretsOf } from '../common/redact.ts';
+import { newTraceId } from '../common/trace.ts';
+import { canaryVerdict, FailureClass, Outcome, type FailureClass as Failure, type Verdict } from '../common/verdict.ts';
+import {
+  JUDGE_GRACE_MS,
+  PUBLISH_RESERVE_MS,
+  RETURN_MARGIN_MS,
+  SECRET_READ_TIMEOUT_MS,
+  lambdaTimeoutSeconds,
+  runBudgetMs,
+} from '../config/budget.ts';
+import type { OAuthSecrets } from '../config/oauth-secrets.ts';
+import { withDeadline } from './deadline.ts';
+import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
+import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
+import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
+import type { ResolvedHeaders } from './secrets.ts';
 
 export interface RunDeps {
   /** The run record's `probeRegion`: the region the function runs in. */
@@ -197,14 +202,14 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord
       redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
-      const leftMs = ctx.judgingEndsAt - now();
+      const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
         ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth),
-        Math.min(ownCutMs, leftMs),
+        Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;
       if (judged.kind === 'error') return crashed(target.name, judged.error, elapsed());
-      if (ownCutMs <= leftMs || !ctx.lambdaCutsFirst) {
+      if (ownCutMs <= remainingMs || !ctx.lambdaCutsFirst) {
         // The target held the run past its own budget: that is the target's timeout, not the canary's.
         return canaryVerdict(
           target.name,

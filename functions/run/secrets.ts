@@ -6,16 +6,14 @@
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
-import { redactionValues, resolveOAuthSecrets } from '../auth/secrets.ts';
-import type { OAuthSecrets } from '../auth/token.ts';
+import { redactionValues, resolveOAuthSecrets, type OAuthSecrets } from '../config/oauth-secrets.ts';
+import { SECRET_READ_TIMEOUT_MS } from '../config/budget.ts';
 import type { HeaderSecretRef, Target } from '../config/target.ts';
-import { CanaryError, CanaryErrorCode } from '../errors.ts';
-import { oneLine } from '../redact.ts';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { oneLine } from '../common/redact.ts';
 
 /** How long a read value is reused by the same warm container. */
 export const SECRET_TTL_MS = 5 * 60_000;
-/** One read (with the SDK's own retries) gets this long; then the target is `inconclusive`. */
-export const SECRET_READ_TIMEOUT_MS = 5_000;
 
 /** SDK clients by region: a reference by ARN is read in the ARN's region, a plain name in the probe region. */
 export interface SecretClients {
@@ -180,6 +178,7 @@ function readError(header: string, source: Source, e: unknown, timedOutMs: numbe
     );
   const name = e instanceof Error ? e.name : 'Error';
   const message = e instanceof Error ? oneLine(e.message) : '';
+  // By the error's code (the AWS SDK's `name`: ResourceNotFoundException, ParameterNotFound, AccessDeniedException…), never its message.
   const fix = /NotFound/.test(name)
     ? `Create it in ${source.region}, or reference it by ARN.`
     : /AccessDenied|Unauthorized|KMS/.test(name)
@@ -193,6 +192,7 @@ function secretError(header: string, source: Source, what: string, fix: string, 
   return new CanaryError(
     CanaryErrorCode.secret,
     `${header}: ${source.kind} ${JSON.stringify(source.id)} in ${source.region} ${what}. ${fix}`,
+    undefined,
     cause === undefined ? undefined : { cause },
   );
 }

@@ -1,15 +1,15 @@
 /**
  * The alarms of the targets placed in one stack, in the home region: three per target and nothing else.
  * Which targets, and when a stack splits so it stays inside CloudFormation's limits, is placement's
- * (infra/placement.ts): by a hash of the target name, so other targets coming and going leave a
+ * (infra/plan/placement.ts): by a hash of the target name, so other targets coming and going leave a
  * target's alarms where they are.
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import type { FleetNames, TopicKind } from '../names.ts';
-import type { TargetPlan } from '../plan.ts';
+import { AlarmKind } from '../../functions/common/alarm-words.ts';
+import type { FleetNames, TopicKind } from '../plan/names.ts';
+import type { TargetPlan } from '../plan/plan.ts';
 import { TargetAlarms } from './target-alarms.ts';
 import { topicArn } from './topics.ts';
 

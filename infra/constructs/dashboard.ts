@@ -23,9 +23,9 @@ import {
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { AlarmKind } from '../../functions/brief/alarm-words.ts';
-import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/publish/schema.ts';
-import type { FleetNames } from '../names.ts';
+import { AlarmKind } from '../../functions/common/alarm-words.ts';
+import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/common/run-record.ts';
+import type { FleetNames } from '../plan/names.ts';
 import { runQueries } from './run-queries.ts';
 
 /** An alarm status widget lists at most 100 alarms. */

@@ -6,7 +6,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { FleetNames } from '../names.ts';
+import type { FleetNames } from '../plan/names.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
 

@@ -6,8 +6,8 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { FleetNames, TopicKind } from '../names.ts';
-import type { FleetPlan } from '../plan.ts';
+import type { FleetNames, TopicKind } from '../plan/names.ts';
+import type { FleetPlan } from '../plan/plan.ts';
 import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';

@@ -1,6 +1,6 @@
 /**
  * How our Lambdas are built and run: Node 24 on arm64, one ESM file bundled locally by esbuild (no
- * Docker), with the run engineer's esbuild options (`infra/bundle.ts`) so the deployed file is the one
+ * Docker), with the run engineer's esbuild options (`infra/constructs/bundle.ts`) so the deployed file is the one
  * the bundle test imported. In this repository `NodejsFunction` bundles the `.ts` entry at synth; the
  * installed package has neither esbuild nor `.ts` sources, so `npm run build` bundles each handler with
  * the same options into `dist/lambda/<name>/index.mjs` and the construct deploys that file as it is.
@@ -11,7 +11,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
-import { nodejsFunctionBundling, RUN_HANDLER_NAME } from '../bundle.ts';
+import { nodejsFunctionBundling, RUN_HANDLER_NAME } from './bundle.ts';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -27,7 +27,7 @@ const lockFile = fileURLToPath(new URL('../../package-lock.json', import.meta.ur
 export const DEPS_LOCK_FILE: string | undefined = existsSync(lockFile) ? lockFile : undefined;
 
 export const LAMBDA_BUNDLING: BundlingOptions = {
-  // `infra/bundle.ts` spells the format as esbuild does; NodejsFunction wants its enum.
+  // `infra/constructs/bundle.ts` spells the format as esbuild does; NodejsFunction wants its enum.
   format: nodejsFunctionBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
   target: nodejsFunctionBundling.target,
   mainFields: [...nodejsFunctionBundling.mainFields],
@@ -48,7 +48,7 @@ export type HandlerName = keyof typeof HANDLERS;
 /**
  * Where a function's code comes from, as `NodejsFunction` props. Compiled (this file is `.js`, inside the
  * installed package's `dist/`): the pre-built bundle beside it, deployed as it is; from source: the `.ts`
- * entry, bundled at synth with `LAMBDA_BUNDLING`. Both are built with `infra/bundle.ts`'s options.
+ * entry, bundled at synth with `LAMBDA_BUNDLING`. Both are built with `infra/constructs/bundle.ts`'s options.
  */
 export function handlerCode(
   name: HandlerName,

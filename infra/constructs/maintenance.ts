@@ -10,7 +10,7 @@ import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import { Alarm, AlarmMuteRule, ScheduleExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { durationMinutes } from '../../functions/config/maintenance.ts';
-import type { MuteRulePlan } from '../placement.ts';
+import type { MuteRulePlan } from '../plan/placement.ts';
 
 export interface MaintenanceStackProps extends StackProps {
   /** The rules this stack holds (placement.ts splits a fleet's rules by size). */

@@ -13,9 +13,9 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Subscription } from '../../functions/config/fleet.ts';
 import { EnvVar } from '../../functions/config/env.ts';
-import type { FleetNames } from '../names.ts';
-import type { RegionPlan } from '../plan.ts';
-import type { SecretScope } from '../secret-scope.ts';
+import type { FleetNames } from '../plan/names.ts';
+import type { RegionPlan } from '../plan/plan.ts';
+import type { SecretScope } from '../plan/secret-scope.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
@@ -188,6 +188,6 @@ function acknowledgeRunRole(role: Role, secretResources: readonly string[]): voi
   acknowledgeWildcardResources(
     role,
     secretResources,
-    "The run reads only secrets named mcp-canary/* (SSM: /mcp-canary/*), a rule synth enforces on every reference (infra/secret-scope.ts): one resource per account and region instead of one per secret keeps the role policy inside IAM's 10,240 characters at any fleet size.",
+    "The run reads only secrets named mcp-canary/* (SSM: /mcp-canary/*), a rule synth enforces on every reference (infra/plan/secret-scope.ts): one resource per account and region instead of one per secret keeps the role policy inside IAM's 10,240 characters at any fleet size.",
   );
 }

@@ -4,8 +4,8 @@
  */
 import { ArnFormat, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { FleetNames } from '../names.ts';
-import type { SchedulePlan } from '../plan.ts';
+import type { FleetNames } from '../plan/names.ts';
+import type { SchedulePlan } from '../plan/plan.ts';
 import { RunSchedules } from './schedules.ts';
 
 export interface ProbeScheduleStackProps extends StackProps {

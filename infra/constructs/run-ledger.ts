@@ -13,7 +13,7 @@ import { Effect, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { EnvVar } from '../../functions/config/env.ts';
-import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/run/ledger.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/common/run-record.ts';
 
 /**
  * What a run does to the ledger: claim (conditional PutItem), read a claim the condition did not return

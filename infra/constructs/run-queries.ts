@@ -8,10 +8,9 @@
  */
 import { QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RUN_RECORD_MESSAGE } from '../../functions/publish/schema.ts';
-import { RUN_SKIPPED_MESSAGE } from '../../functions/run/log.ts';
-import { Outcome } from '../../functions/verdict.ts';
-import type { FleetNames } from '../names.ts';
+import { RUN_RECORD_MESSAGE, RUN_SKIPPED_MESSAGE } from '../../functions/common/run-record.ts';
+import { Outcome } from '../../functions/common/verdict.ts';
+import type { FleetNames } from '../plan/names.ts';
 
 export interface RunQuery {
   /** The saved query's name, a folder per fleet: `mcp-canary/<fleet>/<what>`. */

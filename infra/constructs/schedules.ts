@@ -8,8 +8,8 @@ import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
-import type { FleetNames } from '../names.ts';
-import type { SchedulePlan } from '../plan.ts';
+import type { FleetNames } from '../plan/names.ts';
+import type { SchedulePlan } from '../plan/plan.ts';
 
 /** Scheduler's minimum: a run delivered later than this is dropped to the DLQ, not run late. */
 export const SCHEDULE_MAX_EVENT_AGE_SECONDS = 60;

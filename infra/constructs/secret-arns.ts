@@ -1,10 +1,10 @@
 /**
- * The run role's secret grants as IAM resources, one per scope (infra/secret-scope.ts says why a name
+ * The run role's secret grants as IAM resources, one per scope (infra/plan/secret-scope.ts says why a name
  * prefix): `secret:mcp-canary/*` and `parameter/mcp-canary/*` in the probe region's own account for
  * plain names, the same under an ARN's partition, region and account for ARNs.
  */
 import { ArnFormat, type Stack } from 'aws-cdk-lib';
-import { PARAMETER_NAME_PREFIX, SECRET_NAME_PREFIX, type SecretScope } from '../secret-scope.ts';
+import { PARAMETER_NAME_PREFIX, SECRET_NAME_PREFIX, type SecretScope } from '../plan/secret-scope.ts';
 
 /** Every name the rule admits: `mcp-canary/*` (the 6-character suffix Secrets Manager adds is inside the `*`). */
 const SECRET_RESOURCE = `${SECRET_NAME_PREFIX}*`;

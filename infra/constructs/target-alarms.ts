@@ -24,9 +24,9 @@ import type { Duration } from 'aws-cdk-lib';
 import { CfnAlarm, ComparisonOperator, TreatMissingData, type CfnAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { AlarmKind, describeAlarm } from '../../functions/brief/alarm-words.ts';
-import { Dimension, MetricName } from '../../functions/publish/schema.ts';
-import type { FleetNames } from '../names.ts';
+import { AlarmKind, deadManRuns, describeAlarm } from '../../functions/common/alarm-words.ts';
+import { Dimension, MetricName } from '../../functions/common/run-record.ts';
+import type { FleetNames } from '../plan/names.ts';
 import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 
 /** Pages: the target fails in at least `minFailingRegions` regions for `runsInARow` runs in a row. */
@@ -70,14 +70,6 @@ export interface TargetAlarmsProps {
   readonly thresholds: TargetAlarmThresholds;
   /** SNS topic per severity, for ALARM and OK alike (so an incident resolves under the same name). @default - no action */
   readonly topics?: Partial<Record<AlarmKind, ITopic>>;
-}
-
-/**
- * The dead-man's M: at least 3, so the two newest periods, which late-started and whole-budget runs may
- * both leave incomplete, never alarm on their own.
- */
-export function deadManRuns(runsInARow: number): number {
-  return Math.max(3, runsInARow);
 }
 
 /**

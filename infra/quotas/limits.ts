@@ -45,7 +45,7 @@ export interface Quota {
 }
 
 export const SPLIT_STACK =
-  // Alarm, schedule and mute-rule stacks split by size on their own (infra/stack-split.ts): a stack still over
+  // Alarm, schedule and mute-rule stacks split by size on their own (infra/plan/stack-split.ts): a stack still over
   // the limit holds what does not split (the home stack's subscriptions, a region's run functions and their alarms).
   'hold less in it: fewer notify subscriptions (home stack) or fewer distinct schedules per probe region, or split the fleet in two (two fleets, each with its own name)';
 export const SHORTER_NAMES = 'shorten the fleet name (McpCanaryFleet id or name option) or the target names (targets[].name)';

@@ -1,7 +1,7 @@
 /** Child processes of the bench: the server process (`servers.ts`), and timed one-shot commands. */
-import { startServerProcess as start, type ServerProcess } from '../support/child.ts';
+import { startServerProcess as start, type ServerProcess } from '../helpers/child.ts';
 
-export { runToEnd, type Finished } from '../support/child.ts';
+export { runToEnd, type Finished } from '../helpers/child.ts';
 
 export interface ServerUrls {
   readonly modern: string;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HELP } from '../../functions/cli/help.ts';
-import { runToEnd } from '../support/child.ts';
+import { runToEnd } from '../helpers/child.ts';
 import { inspectorCliPath } from './contenders.ts';
 import { interleave, median, type Contender } from './stats.ts';
 

@@ -4,7 +4,7 @@
  * outcome; exit 0 when healthy.
  */
 import { Target } from '../../functions/config/target.ts';
-import { judge } from '../../functions/probe/judge.ts';
+import { judge } from '../../functions/judge/judge.ts';
 
 const verdict = await judge(Target.parse(JSON.parse(process.argv[2] ?? '{}')));
 process.stdout.write(`${JSON.stringify({ outcome: verdict.outcome, detail: verdict.detail })}\n`);

@@ -1,5 +1,5 @@
 /**
- * The Lambda footprint: the bundle `infra/bundle.ts` builds (and variants of it, to show what each
+ * The Lambda footprint: the bundle `infra/constructs/bundle.ts` builds (and variants of it, to show what each
  * option or source change would buy), its cold import in fresh Node processes, and the peak RSS of
  * one real invocation of the built handler (against the bench's MCP server and moto for PutMetricData).
  */
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { esbuildOptions, RUN_HANDLER_ENTRY } from '../../infra/bundle.ts';
+import { esbuildOptions, RUN_HANDLER_ENTRY } from '../../infra/constructs/bundle.ts';
 import { runToEnd } from './children.ts';
 import { median } from './stats.ts';
 
@@ -59,7 +59,7 @@ export const cfWorkerValidator: Plugin = {
 };
 
 export const VARIANTS: readonly Variant[] = [
-  { name: 'shipped (infra/bundle.ts)', needs: '—' },
+  { name: 'shipped (infra/constructs/bundle.ts)', needs: '—' },
   { name: '@aws-sdk/* external', needs: "esbuild option (runtime's SDK)", options: { external: ['@aws-sdk/*'] } },
   // functions/config/ imports zod as a namespace since the bench showed `{ z }` kept all 264 KB of its locales.
   { name: 'cfworker validator', needs: 'engine choice: probe/', plugins: [cfWorkerValidator] },

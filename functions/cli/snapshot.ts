@@ -1,0 +1,45 @@
+/**
+ * `mcp-canary snapshot <url> [check's connection flags]`: prints `{ "catalog": { … } }`, the tool
+ * catalog's fingerprint, recorded by a run like `check` makes (functions/judge/catalog.ts). The check's
+ * parser reads the connection flags, so they stay one table.
+ */
+import { configError } from '../common/errors.ts';
+import { Outcome } from '../common/verdict.ts';
+import { resolveOAuthSecrets } from '../config/oauth-secrets.ts';
+import { recordCatalog } from '../judge/catalog.ts';
+import { parseCommand } from './args.ts';
+
+export const SNAPSHOT_HELP = `Usage: mcp-canary snapshot <url> [--header "Name: value"] [--revision R] [--timeout-ms N] [--budget-ms N]
+
+Print the tool catalog's fingerprint as JSON, ready for the target's \`catalog\` field or check --catalog:
+{ "catalog": { "<tool>": "d:<hash>;i:<hash>;o:<hash>;a:<hash>;r:<0|1>" } }
+A 2026-07-28 server whose tools/list is cacheScope: private is recorded per credential:
+{ "catalog": { "byCredential": { "cred-<12 hex>": { … } } } }
+
+Exit codes: 0 printed, 1 the endpoint failed before tools/list, 2 usage error, 3 inconclusive.`;
+
+export interface SnapshotIo {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+}
+
+export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
+    io.stdout(`${SNAPSHOT_HELP}\n`);
+    return 0;
+  }
+  const cmd = parseCommand(['check', ...argv]);
+  if (cmd.kind !== 'check' || cmd.targets.length !== 1)
+    throw configError('snapshot takes one <url> and its connection flags (no --config).');
+  const target = cmd.targets[0]!;
+  // OAuth secrets from env vars and files, as for check (Secrets Manager references are the scheduled run's).
+  const oauthSecrets = await resolveOAuthSecrets(target.auth?.oauth, null);
+  const { verdict: v, catalog, redact } = await recordCatalog(target, { oauthSecrets });
+  if (!catalog) {
+    io.stderr(`mcp-canary: ${redact(`${v.outcome.toUpperCase()}${v.failure ? `  ${v.failure}` : ''}  ${v.detail}`)}\n`);
+    return v.outcome === Outcome.inconclusive ? 3 : 1;
+  }
+  // Tool names come from the server: one that echoes the credential must not print it.
+  io.stdout(`${redact(JSON.stringify({ catalog }, null, 2))}\n`);
+  return 0;
+}

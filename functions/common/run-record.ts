@@ -1,0 +1,84 @@
+/**
+ * The contract between the scheduled run (which publishes and logs), the CDK stacks (whose alarms,
+ * saved queries and ledger table read it) and the brief (which quotes): the metric, its one dimension,
+ * the value of a run, the run's log lines, and the ledger table's key. Change it here and the alarms,
+ * the publisher, the queries and the brief follow.
+ */
+import type { Verdict } from './verdict.ts';
+
+/**
+ * One custom metric per target, `Verdict`, whatever the number of regions (each distinct name ×
+ * dimension set is a billed custom metric, so the region dimension would multiply the bill). Every
+ * region's run adds one datapoint to it, stamped with the period the run was *scheduled* for, so:
+ * - `Sum` is the number of regions that failed in the period (plus a fraction, below);
+ * - `SampleCount` is the number of regions that reported a run: the heartbeat.
+ *
+ * Per region, one fleet-level metric, `RunDuration` (dimension `ProbeRegion` only: one metric per probe
+ * region, not per target·region): every run's `verdict.durationMs`. The dashboard reads latency and the
+ * runs reported per region from it instead of scanning the run log with Logs Insights on every refresh.
+ * No alarm reads it.
+ */
+export const MetricName = { verdict: 'Verdict', runDuration: 'RunDuration' } as const;
+export const Dimension = { target: 'Target', probeRegion: 'ProbeRegion' } as const;
+
+/**
+ * A run that is worth a ticket but not a page (degraded, inconclusive, or healthy with a warning such
+ * as a certificate about to expire) adds this to `Sum`. It is small enough that ten regions' worth stays
+ * below 1 (`MAX_PROBE_REGIONS` in config/fleet.ts: at most 10 probe regions), so `Sum >= k` still means "k regions failed",
+ * and `Sum > 0` means "some region needs a ticket". A power of two, so sums stay exact in floating point.
+ */
+export const TICKET_WEIGHT = 1 / 64;
+
+/** The value one run adds to its target's `Verdict` metric. */
+export function verdictValue(v: Pick<Verdict, 'outcome' | 'warnings'>): number {
+  if (v.outcome === 'failed') return 1;
+  if (v.outcome !== 'healthy' || v.warnings.length > 0) return TICKET_WEIGHT;
+  return 0;
+}
+
+/** The run's one structured log line per target: the evidence the page brief quotes. */
+export interface RunRecord {
+  readonly message: 'mcp-canary run';
+  readonly target: string;
+  readonly probeRegion: string;
+  /** ISO 8601, when the run started. */
+  readonly startedAt: string;
+  /**
+   * ISO 8601, the start of the period the run was scheduled for (Scheduler's scheduled time, floored to
+   * the period): the timestamp of its datapoint, so a run that starts late in its minute, or takes its
+   * whole budget, still counts for the period it belongs to and never twice.
+   */
+  readonly scheduledFor: string;
+  readonly verdict: Verdict;
+}
+export const RUN_RECORD_MESSAGE = 'mcp-canary run' as const;
+
+export const PUBLISH_FAILED_MESSAGE = 'mcp-canary publish failed' as const;
+
+/** Logged when metrics could not be published; the run lines were already written before. */
+export interface PublishFailedRecord {
+  readonly message: typeof PUBLISH_FAILED_MESSAGE;
+  readonly homeRegion: string;
+  readonly namespace: string;
+  readonly probeRegion: string;
+  readonly targets: readonly string[];
+  readonly attempts: number;
+  readonly errors: readonly string[];
+}
+
+export const RUN_SKIPPED_MESSAGE = 'mcp-canary run skipped' as const;
+
+/** Logged when a delivery judged nothing: a duplicate of a run already claimed, or a run no claim could be made for. */
+export interface RunSkippedRecord {
+  readonly message: typeof RUN_SKIPPED_MESSAGE;
+  readonly probeRegion: string;
+  /** The period the delivery was scheduled for. */
+  readonly scheduledFor: string;
+  readonly targets: readonly string[];
+  readonly reason: 'duplicate-running' | 'duplicate-done' | 'unclaimed';
+  readonly detail: string;
+}
+
+/** The run ledger's partition key and TTL attribute (Powertools' Idempotency defaults, named for the CDK table). */
+export const LEDGER_KEY_ATTRIBUTE = 'id';
+export const LEDGER_TTL_ATTRIBUTE = 'expiration';

@@ -1,0 +1,40 @@
+/** The run's Verdict from its last attempt: slowness and a failure that a retry recovered are `degraded`. */
+import type { ProbeResult, Verdict } from '../common/verdict.ts';
+import { Outcome } from '../common/verdict.ts';
+import type { Target } from '../config/target.ts';
+import type { Attempt } from '../probe/attempt.ts';
+
+/** The attempts of a run: the last, how many retries it took, and the first failure when a retry followed it. */
+export interface Attempts {
+  readonly last: Attempt;
+  readonly retries: number;
+  readonly firstFailure: Attempt | undefined;
+}
+
+export function verdictOf(target: Target, run: Attempts, durationMs: number, traceId: string): Verdict {
+  const { last: a, retries, firstFailure } = run;
+  const { failure } = a;
+  let { outcome, detail } = a;
+  if (outcome === Outcome.healthy && firstFailure) {
+    outcome = Outcome.degraded;
+    detail = `healthy after ${retries} retr${retries === 1 ? 'y' : 'ies'}; the first attempt failed: ${firstFailure.detail}`;
+  }
+  if (outcome === Outcome.healthy && a.durationMs > target.degradedMs) {
+    outcome = Outcome.degraded;
+    detail = `slow: the run took ${Math.round(a.durationMs)} ms (degraded above ${target.degradedMs} ms)`;
+  }
+  return {
+    target: target.name,
+    outcome,
+    failure,
+    detail,
+    revision: a.revision,
+    server: a.server,
+    durationMs: Math.round(durationMs),
+    retries,
+    probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
+    warnings: [],
+    traceId,
+    ...(a.checked ? { checked: a.checked } : {}),
+  };
+}

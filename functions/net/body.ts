@@ -1,0 +1,261 @@
+/**
+ * The body of one answer as the SDK reads it, checked on the way (see `inspectBody`). Split from the
+ * wire, which owns the request; this owns what comes back.
+ */
+import { oneLine } from '../common/redact.ts';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { readJsonBody, readMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
+import { errorCode, type Exchange, type WireErrorKind } from './exchange.ts';
+
+/** A failed answer's body is read for the server's own words up to this many bytes. */
+const MAX_WORDS_BYTES = 64 * 1024;
+
+/** pass: untouched; json/sse: judged as the answer to a request; words: a failed answer, read for its words. */
+export type BodyMode = 'pass' | 'json' | 'sse' | 'words';
+
+export interface BodyContext {
+  readonly exchange: Exchange;
+  readonly mode: BodyMode;
+  readonly id: RequestId | undefined;
+  readonly maxBytes: number;
+  readonly signal: AbortSignal;
+  readonly why: (e: unknown) => WireErrorKind;
+  /** Whether an event stream that ends after an event id may be resumed (SEP-1699). */
+  readonly resumable: boolean;
+}
+
+/**
+ * The body as the SDK reads it, checked on the way: the byte cap; a JSON answer held whole and judged
+ * (right id, exactly one of result and error); an event stream judged event by event; a failed
+ * answer's words kept for the detail. A stream that breaks after the headers is recorded as cut short,
+ * not as "cannot connect".
+ */
+export function inspectBody(source: ReadableStream<Uint8Array>, c: BodyContext): ReadableStream<Uint8Array> {
+  return new AnswerBody(source, c).stream();
+}
+
+/** One answer's body on its way to the SDK: each read is passed on, kept, judged or ended here. */
+class AnswerBody {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private readonly facts: AnswerFacts = { rpcError: null, supportedVersions: null };
+  private readonly scanner: SseScanner | null;
+  private readonly kept: Uint8Array[] = [];
+  /** A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly. */
+  private readonly keepsAnswer: boolean;
+  private answered = false;
+  private complete = false;
+
+  constructor(
+    source: ReadableStream<Uint8Array>,
+    private readonly c: BodyContext,
+  ) {
+    this.reader = source.getReader();
+    this.scanner = c.mode === 'sse' ? new SseScanner() : null;
+    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call';
+    // A timeout that strikes while the body streams is recorded here; an abort after the body was read
+    // whole (the SDK closing the request) is no failure.
+    c.signal.addEventListener(
+      'abort',
+      () => {
+        if (!this.complete) c.exchange.error ??= { kind: c.why(c.signal.reason), code: 'aborted while reading the body' };
+      },
+      { once: true },
+    );
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      // A pull that enqueues nothing is not called again: read on until something is passed on or ended.
+      pull: async (controller) => {
+        while (!(await this.step(controller)));
+      },
+      cancel: (reason) => {
+        this.complete = true;
+        return this.reader.cancel(reason);
+      },
+    });
+  }
+
+  /** One read from the source; true once something was enqueued, or the stream ended or failed. */
+  private async step(controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await this.reader.read();
+    } catch (e) {
+      return this.broke(controller, e);
+    }
+    if (r.done) {
+      this.complete = true;
+      return this.ended(controller);
+    }
+    return this.chunk(controller, r.value);
+  }
+
+  /** The source failed mid-body: cut short (the host was reached), or aborted by a timeout or the budget. */
+  private broke(controller: ReadableStreamDefaultController<Uint8Array>, e: unknown): true {
+    const { c } = this;
+    const kind: WireErrorKind = c.signal.aborted ? c.why(c.signal.reason) : 'truncated';
+    const code = kind === 'truncated' ? cutShort(c.exchange, e) : 'aborted while reading the body';
+    if (c.mode === 'sse' && !this.answered && !this.scanner!.lastEventId && !c.signal.aborted) return this.failSse(controller, kind, code);
+    c.exchange.error ??= { kind, code };
+    this.complete = true;
+    controller.error(e);
+    return true;
+  }
+
+  /** The source ended: a JSON answer is judged whole, a failed one read for its words, an event stream ended with or without its answer. */
+  private ended(controller: ReadableStreamDefaultController<Uint8Array>): true {
+    const { exchange, mode, id, resumable } = this.c;
+    if (mode === 'json') {
+      const text = Buffer.concat(this.kept).toString('utf8');
+      const r = readJsonBody(text, id!, this.facts);
+      this.keepFacts();
+      if (r?.kind === 'refused') {
+        exchange.error = { kind: r.refusal, code: r.problem };
+        controller.error(new CanaryError(CanaryErrorCode.answerRefused, r.problem, { kind: r.refusal }));
+        return true;
+      }
+      if (this.keepsAnswer) exchange.answerText = text;
+      controller.enqueue(Buffer.concat(this.kept));
+    } else if (mode === 'words') {
+      const text = Buffer.concat(this.kept).toString('utf8');
+      exchange.serverWords = serverWords(text, exchange.contentType);
+      // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server).
+      readJsonBody(text, id ?? '', this.facts);
+      this.keepFacts();
+      controller.enqueue(Buffer.concat(this.kept));
+    } else if (mode === 'sse' && !this.answered) {
+      const scanner = this.scanner!;
+      // SEP-1699: a server may close the stream after an event id and expects the client to come back
+      // with GET + Last-Event-ID after `retry` ms; the SDK's transport does that.
+      if (resumable && scanner.lastEventId !== null) exchange.resumeFrom = scanner.lastEventId;
+      else
+        return this.failSse(
+          controller,
+          'no_answer',
+          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON)`,
+        );
+    }
+    controller.close();
+    return true;
+  }
+
+  /** One chunk: counted against the cap, kept (JSON, words) or judged event by event (SSE), passed on. */
+  private chunk(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
+    const { exchange, mode, maxBytes } = this.c;
+    exchange.bytes += chunk.byteLength;
+    if (exchange.bytes > maxBytes) {
+      exchange.error = { kind: 'too_large', code: `over ${maxBytes} bytes` };
+      this.complete = true;
+      this.reader.cancel().catch(() => {});
+      if (mode === 'sse' && !this.answered) return this.failSse(controller, 'too_large', `over ${maxBytes} bytes`);
+      controller.error(
+        new CanaryError(CanaryErrorCode.answerRefused, `response body exceeded the ${maxBytes}-byte cap`, { kind: 'too_large' }),
+      );
+      return true;
+    }
+    if (mode === 'json' || mode === 'words') {
+      if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) this.kept.push(chunk);
+      return false;
+    }
+    if (mode === 'sse' && !this.answered && this.scan(controller, chunk)) return true;
+    controller.enqueue(chunk);
+    return true;
+  }
+
+  /** The events a chunk completes, each judged against the request; true when one ended the stream. */
+  private scan(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
+    const scanner = this.scanner!;
+    for (const data of scanner.push(this.decoder.decode(chunk, { stream: true }))) {
+      if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
+      scanner.events++;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data);
+      } catch {
+        scanner.malformed++;
+        continue;
+      }
+      const r = readMessage(msg, this.c.id!, this.facts);
+      this.keepFacts();
+      if (r.kind === 'refused') return this.failSse(controller, r.refusal, r.problem);
+      if (r.kind === 'answers') {
+        this.answered = true;
+        if (this.keepsAnswer) this.c.exchange.answerText = data;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The SDK ignores an event stream that errors or ends without the answer, and waits for its timeout;
+   * a synthetic JSON-RPC error answering the request ends it now. The wire record, not this message,
+   * is what the classifier reads.
+   */
+  private failSse(controller: ReadableStreamDefaultController<Uint8Array>, kind: WireErrorKind, code: string): true {
+    this.c.exchange.error ??= { kind, code };
+    this.complete = true;
+    this.reader.cancel().catch(() => {});
+    const message = { jsonrpc: '2.0', id: this.c.id, error: { code: -32603, message: `mcp-canary: ${code}` } };
+    controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    controller.close();
+    return true;
+  }
+
+  private keepFacts(): void {
+    const { exchange } = this.c;
+    const f = this.facts;
+    exchange.rpcError = f.rpcError ?? exchange.rpcError;
+    if (f.supportedVersions) exchange.supportedVersions = f.supportedVersions;
+    if (f.toolNames) exchange.toolNames = f.toolNames;
+    if (f.serverRequests) exchange.serverRequests = f.serverRequests;
+    if (f.resultType) exchange.resultType = f.resultType;
+    if (f.inputRequests) exchange.inputRequests = f.inputRequests;
+  }
+}
+
+export function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** How a body that broke off after its headers is described: bytes read against those promised. */
+function cutShort(x: Exchange, e: unknown): string {
+  const promised =
+    x.declaredLength !== null && x.declaredLength !== undefined ? ` of the ${x.declaredLength} its Content-Length promised` : '';
+  return `the answer broke off after ${x.bytes} byte(s)${promised} (${errorCode(e)})`;
+}
+
+/**
+ * The server's own words in a failed answer, for the detail: a JSON-RPC `error.message` (or an
+ * `error`/`message` string of a plain JSON error), else the first line of a short text body. HTML
+ * pages are skipped: their first line is markup, not words.
+ */
+export function serverWords(text: string, contentType: string | null): string | null {
+  const type = mediaType(contentType);
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  if (type.includes('json') || /^[[{]/.test(trimmed)) {
+    try {
+      const j = JSON.parse(trimmed) as { error?: unknown; message?: unknown; error_description?: unknown };
+      const e = j?.error;
+      // A JSON-RPC error's message first, then the plain shapes APIs use, the most readable first.
+      const candidates = [
+        typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined,
+        j?.message,
+        j?.error_description,
+        e,
+      ];
+      const words = candidates.find((w): w is string => typeof w === 'string' && w.trim() !== '') ?? null;
+      return words ? oneLine(words, 200) : null;
+    } catch {
+      // not JSON after all: fall through to text
+    }
+  }
+  if (type === 'text/html' || /^<(!doctype|html)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1];
+    return title ? oneLine(title, 200) : null;
+  }
+  const first = trimmed.split(/\r?\n/, 1)[0]!;
+  return oneLine(first, 200);
+}

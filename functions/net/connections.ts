@@ -1,0 +1,96 @@
+/**
+ * Requests on a connection pool of their own whose sockets, a connect in progress included, all end at
+ * `close()`: each attempt's wire uses one, and so does anything else that talks to the endpoint beside
+ * a run (the posture checks).
+ *
+ * A pool per attempt: Node's fetch keeps sockets alive in one process-wide pool; a warm Lambda that
+ * thaws holding a socket its server has since closed, or a server restarted between runs, would cost a
+ * run a false `unreachable` (Toolhive's stale keep-alive bug), and sockets of a hung server would
+ * outlive the run (dispatcher.ts makes the pool).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import type { FetchLike, FetchMiddleware } from '../common/run-context.ts';
+import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
+import { acceptInterimResponses } from './interim.ts';
+import { serverAlert } from './tls-wall.ts';
+
+/**
+ * The sockets each pool's requests open, found through Node's `net.client.socket` channel (every TCP
+ * connect, one still in progress included) and undici's `undici:client:connected` channel (TLS sockets
+ * too, once connected), and the async context of the request that opened them. Destroying the pool does
+ * not end a connect still in progress: a server that never completes the TCP handshake kept the process
+ * alive ~10 s after the verdict. `close()` destroys what these requests opened, and nothing of a run
+ * beside them. A connected socket is also where two things only the socket shows are seen: an
+ * unsolicited `100 Continue` (interim.ts) and a TLS 1.3 alert that arrives after the handshake
+ * (`certificate_required`).
+ */
+const socketOwner = new AsyncLocalStorage<Connections>();
+let socketsTracked = false;
+function trackSockets(): void {
+  if (socketsTracked) return;
+  socketsTracked = true;
+  subscribe('net.client.socket', (m) => socketOwner.getStore()?.adopt((m as { socket: Socket }).socket));
+  subscribe('undici:client:connected', (m) => socketOwner.getStore()?.connected((m as { socket: Socket }).socket));
+}
+
+export class Connections {
+  private pool: Promise<Dispatcher | undefined> | undefined;
+  private readonly sockets = new Set<Socket>();
+  /** TLS alerts the server sent on connected sockets, in order (the socket error undici reports is often only "other side closed"). */
+  readonly tlsAlerts: string[] = [];
+
+  /**
+   * `injected`: a fetch given by a test (a custom CA), which may not be Node's: its requests get no pool
+   * of ours, only the socket tracking.
+   */
+  constructor(
+    private readonly connectTimeoutMs: number,
+    private readonly injected?: FetchLike,
+  ) {
+    trackSockets();
+  }
+
+  /** A fetch whose every request goes out on this pool, `middleware` around the base fetch. */
+  fetch(middleware?: FetchMiddleware): FetchLike {
+    const base = this.injected ?? nodeFetch;
+    const wrapped = middleware ? middleware(base) : base;
+    return (url, init) => this.send(wrapped, url, init ?? {});
+  }
+
+  /** `base` (the injected or Node's fetch, maybe wrapped) sent on this pool. */
+  async send(base: FetchLike, url: string | URL, init: RequestInit): Promise<Response> {
+    // The connect timeout is the request timeout: a server that never completes the TCP handshake would
+    // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
+    const dispatcher = this.injected ? undefined : await (this.pool ??= siblingAgent({ connect: { timeout: this.connectTimeoutMs } }));
+    // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
+    // request at once: without one turn of the event loop each run opened a second connection (a second
+    // TCP and TLS handshake on the run's critical path, npm run bench).
+    if (dispatcher) await new Promise((resolve) => setImmediate(resolve));
+    return socketOwner.run(this, () => base(url, { ...init, ...(dispatcher ? { dispatcher } : {}) } as RequestInit));
+  }
+
+  adopt(socket: Socket): void {
+    this.sockets.add(socket);
+  }
+
+  /** A socket undici connected for these requests, before its first request is written. */
+  connected(socket: Socket): void {
+    this.sockets.add(socket);
+    acceptInterimResponses(socket);
+    if ('encrypted' in socket) {
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code && serverAlert(e.code)) this.tlsAlerts.push(e.code);
+      });
+    }
+  }
+
+  /** Closes every socket these requests opened, a connect still in progress included. */
+  async close(): Promise<void> {
+    const pool = await this.pool;
+    await pool?.destroy().catch(() => {});
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+}

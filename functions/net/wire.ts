@@ -1,0 +1,162 @@
+/**
+ * The canary's fetch: every HTTP request of a run goes through it. It does what the SDK's transport
+ * does not, and a canary cannot do without:
+ * - a timeout on every request, headers *and* body (a server that drips one byte a second, or an SSE
+ *   stream of keep-alive comments, would otherwise hold a run open forever), and the run's budget;
+ * - a cap on the bytes read from any one response, and an answer that cannot carry the response to
+ *   its request ended at once (`body.ts`);
+ * - a record of each exchange (`exchange.ts`), the evidence the classifier judges by, since the SDK's
+ *   errors do not always keep the status, the socket error or the server's words;
+ * - no standalone GET stream; a connection pool of its own and every socket its requests opened,
+ *   closed when the attempt ends (connections.ts).
+ */
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import type { FetchLike, FetchMiddleware } from '../common/run-context.ts';
+import type { RequestId } from './answer.ts';
+import { inspectBody, mediaType, type BodyMode } from './body.ts';
+import { Connections } from './connections.ts';
+import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
+import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
+
+export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
+
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export type { FetchLike } from '../common/run-context.ts';
+
+export interface WireOptions {
+  readonly timeoutMs: number;
+  /** Aborts everything when the run's budget is spent. */
+  readonly budget: AbortSignal;
+  readonly maxResponseBytes?: number;
+  /** Injected for tests; defaults to Node's fetch, on a pool of the wire's own. */
+  readonly fetch?: FetchLike | undefined;
+  /** Wraps the base fetch (trace context, User-Agent); the wire's own pool still applies. */
+  readonly middleware?: FetchMiddleware | undefined;
+}
+
+export class Wire {
+  readonly exchanges: Exchange[] = [];
+  private readonly maxBytes: number;
+  private readonly connections: Connections;
+  private readonly send: FetchLike;
+
+  constructor(private readonly options: WireOptions) {
+    this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    this.connections = new Connections(options.timeoutMs, options.fetch);
+    this.send = this.connections.fetch(options.middleware);
+  }
+
+  /** Closes the attempt's sockets, a connect still in progress included. */
+  close(): Promise<void> {
+    return this.connections.close();
+  }
+
+  /** The last exchange that carried `rpcMethod` (the step's own request, not a side stream). */
+  last(rpcMethod: string): Exchange | undefined {
+    return this.exchanges.findLast((x) => x.rpcMethod === rpcMethod);
+  }
+
+  readonly fetch: FetchLike = async (url, init = {}) => {
+    const request = rpcRequestOf(init.body);
+    const headers = new Headers(init.headers);
+    const httpMethod = (init.method ?? 'GET').toUpperCase();
+    // A canary needs no server-initiated messages, and the SDK has no option to skip the 2025 era's
+    // standalone GET stream it opens after `initialized` (on one server it arrived after our DELETE).
+    // Answer it here with the 405 a server without that stream gives: the SDK then goes on without
+    // it. A GET with Last-Event-ID is a SEP-1699 resumption and goes out; a health GET asks no SSE.
+    if (httpMethod === 'GET' && !headers.has('last-event-id') && (headers.get('accept') ?? '').includes('text/event-stream')) {
+      return new Response(null, { status: 405, statusText: 'Not opened by the canary' });
+    }
+    const exchange = this.record(httpMethod, request.method);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = AbortSignal.any([timeout, this.options.budget, ...(init.signal ? [init.signal] : [])]);
+    const why = (e: unknown): WireErrorKind => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
+    const response = await this.sent(exchange, url, { ...init, signal }, timeout, why);
+    readHeaders(exchange, response, url);
+    if (request.id !== undefined && response.status === 202) {
+      // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
+      // take it as "nothing to read" and wait for its timeout.
+      await response.body?.cancel().catch(() => {});
+      const code = 'HTTP 202 Accepted to a request: 202 answers notifications; a request needs its response';
+      exchange.error = { kind: 'wrong_answer', code };
+      throw new CanaryError(CanaryErrorCode.answerRefused, code, { kind: 'wrong_answer' });
+    }
+    if (!response.body) return response;
+    // SEP-1699 resumption belongs to the 2025-11-25 era's sessions; a 2026-07-28 answer stream (and the
+    // discover probe) is the request's only channel: ended without the answer, it is no answer.
+    const version = headers.get('mcp-protocol-version') ?? '';
+    const resumable = request.method !== 'server/discover' && !/^2026-/.test(version);
+    const mode = bodyMode(response.status, request.id, exchange.contentType);
+    const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why, resumable });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  /** A new exchange in the record, before the request goes out. */
+  private record(httpMethod: string, rpcMethod: string | null): Exchange {
+    const exchange = newExchange(httpMethod, rpcMethod);
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /** The request on the wire's pool; a failure below HTTP (socket, TLS, timeout) is recorded, then thrown on. */
+  private async sent(exchange: Exchange, url: string | URL, init: RequestInit, timeout: AbortSignal, why: (e: unknown) => WireErrorKind) {
+    const alertsBefore = this.connections.tlsAlerts.length;
+    try {
+      return await this.send(url, init);
+    } catch (e) {
+      // A TLS alert the socket saw names the failure better than the close that followed it.
+      const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
+      const cut = timeout.aborted || this.options.budget.aborted;
+      exchange.error = alert && !cut ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
+      if (exchange.error.kind === 'tls' && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {
+        exchange.tlsWall = await diagnoseHandshakeFailure(new URL(url), this.options.timeoutMs, this.options.budget);
+      }
+      throw e;
+    }
+  }
+}
+
+/** What the answer's headers say, into the record: status, type, challenge, Retry-After, where a redirect points. */
+function readHeaders(exchange: Exchange, response: Response, url: string | URL): void {
+  exchange.status = response.status;
+  exchange.contentType = response.headers.get('content-type');
+  exchange.wwwAuthenticate = response.headers.get('www-authenticate');
+  exchange.retryAfter = response.headers.get('retry-after');
+  exchange.redirectTo = originOf(response.headers.get('location'), url);
+  if (exchange.redirectTo) exchange.redirectSameOrigin = exchange.redirectTo === originOf(String(url), url);
+  const declared = Number(response.headers.get('content-length'));
+  exchange.declaredLength = Number.isFinite(declared) && response.headers.has('content-length') ? declared : null;
+}
+
+/**
+ * A request's answer is checked as JSON or as an event stream; anything else (a login page served with
+ * 200) is read for its words, which the detail then shows beside the SDK's complaint.
+ */
+function bodyMode(status: number, id: RequestId | undefined, contentType: string | null): BodyMode {
+  if (status < 200 || status >= 300) return 'words';
+  if (id === undefined) return 'pass';
+  const type = mediaType(contentType);
+  return type === 'text/event-stream' ? 'sse' : type === 'application/json' ? 'json' : 'words';
+}
+
+function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: RequestId } {
+  if (typeof body !== 'string') return { method: null };
+  try {
+    const msg = JSON.parse(body) as { method?: unknown; id?: unknown } | Array<{ method?: unknown }>;
+    if (Array.isArray(msg)) return { method: typeof msg[0]?.method === 'string' ? msg[0].method : null };
+    const method = typeof msg.method === 'string' ? msg.method : null;
+    return typeof msg.id === 'string' || typeof msg.id === 'number' ? { method, id: msg.id } : { method };
+  } catch {
+    return { method: null };
+  }
+}
+
+function originOf(location: string | null, base: string | URL): string | null {
+  if (!location) return null;
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an unparsable Location';
+  }
+}

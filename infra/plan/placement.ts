@@ -1,0 +1,125 @@
+/**
+ * Which stack holds each target's alarms, each schedule and each mute rule: split by size (stack-split.ts
+ * says how, and why an item stays put), with sizes from template-size.ts. Keys are what a resource's
+ * physical name derives from, so a key that never changes is a stack that never changes:
+ * - alarms: the target name; 16 shards from the start (`fnv1a(name) mod 16`, the first release's
+ *   layout, so its deployments keep their stacks), each splitting further when it fills;
+ * - schedules: `<rate>/<index>` (the schedule name without the fleet); bucket 0 is the region's main
+ *   stack, whose budget leaves room for its run functions, queues, topic and alarms;
+ * - mute rules: the rule name; one `maintenance` stack until it fills.
+ */
+import { AlarmKind } from '../../functions/common/alarm-words.ts';
+import type { Fleet } from '../../functions/config/fleet.ts';
+import type { MaintenanceWindow } from '../../functions/config/maintenance.ts';
+import { configError } from '../../functions/common/errors.ts';
+import type { FleetNames } from './names.ts';
+import { splitBySize, type StackBudget } from './stack-split.ts';
+import {
+  mainProbeStackFixed,
+  muteRuleBytes,
+  OVERFLOW_STACK_FIXED,
+  scheduleBytes,
+  STACK_BUDGET,
+  targetAlarmsBytes,
+  type AlarmFactsOfTarget,
+} from './template-size.ts';
+
+/** The first release hashed targets into 16 alarm stacks; placement starts there. */
+export const ALARM_SHARD_DEPTH = 4;
+/** Alarms per target: critical, warning, dead-man. */
+const ALARMS_PER_TARGET = 3;
+
+interface Placeable extends AlarmFactsOfTarget {
+  readonly index: number;
+}
+
+export function placeAlarms<T extends Placeable>(
+  targets: readonly T[],
+  names: FleetNames,
+  fleet: Pick<Fleet, 'namespace' | 'failureThreshold'>,
+): { stacks: Map<number, T[]>; stackOf: Map<string, number> } {
+  const stacks = splitBySize(targets, {
+    key: (t) => t.name,
+    size: (t) => ({ resources: ALARMS_PER_TARGET, bytes: targetAlarmsBytes(names, fleet.namespace, fleet.failureThreshold, t) }),
+    minDepth: ALARM_SHARD_DEPTH,
+    // Alarm stacks hold nothing else, and three per target is an exact count: fill to 480 of 500.
+    budget: () => ({ resources: 480, bytes: STACK_BUDGET.bytes }),
+    tooLarge: (t) =>
+      configError(`mcp-canary fleet config: targets[${t.index}] (${JSON.stringify(t.name)}): its alarms do not fit one stack.`),
+  });
+  const stackOf = new Map<string, number>();
+  for (const [id, ts] of stacks) for (const t of ts) stackOf.set(t.name, id);
+  return { stacks, stackOf };
+}
+
+interface PlacedSchedule {
+  readonly rateSlug: string;
+  readonly index: number;
+  readonly description: string;
+  readonly input: string;
+}
+
+/** The stack id of every schedule of one region: 0 is the main probe stack. */
+export function placeSchedules<T extends PlacedSchedule>(
+  schedules: readonly T[],
+  o: { names: FleetNames; rates: number; canaryOwner: number },
+): (s: T) => number {
+  const fixed = mainProbeStackFixed(o.rates, o.canaryOwner);
+  const budget = (bucket: number): StackBudget =>
+    bucket === 0
+      ? { resources: STACK_BUDGET.resources - fixed.resources, bytes: STACK_BUDGET.bytes - fixed.bytes }
+      : { resources: STACK_BUDGET.resources - OVERFLOW_STACK_FIXED.resources, bytes: STACK_BUDGET.bytes - OVERFLOW_STACK_FIXED.bytes };
+  const stacks = splitBySize(schedules, {
+    key: (s) => `${s.rateSlug}/${s.index}`,
+    size: (s) => ({ resources: 1, bytes: scheduleBytes(o.names.schedule(s.rateSlug, s.index), s.description, s.input) }),
+    minDepth: 0,
+    budget,
+    tooLarge: (s) => configError(`mcp-canary fleet config: the schedule ${o.names.schedule(s.rateSlug, s.index)} does not fit one stack.`),
+  });
+  const stackOf = new Map<T, number>();
+  for (const [id, ss] of stacks) for (const s of ss) stackOf.set(s, id);
+  return (s) => stackOf.get(s)!;
+}
+
+/** One alarm mute rule of a maintenance window (a window muting more than 100 alarms has several). */
+export interface MuteRulePlan {
+  readonly window: MaintenanceWindow;
+  /** `<fleet>-maintenance-<window>` or `…-<window>-<n>`: the rule's name. */
+  readonly ruleName: string;
+  /** Construct id: the window name, plus `-<n>` when the window has several rules. */
+  readonly id: string;
+  readonly description: string;
+  readonly alarmNames: readonly string[];
+}
+
+/** CloudWatch: a mute rule targets at most 100 alarms; a bigger window becomes several rules. */
+export const MAX_ALARMS_PER_MUTE_RULE = 100;
+
+/** The alarm kinds a window mutes: the target owner's. Never `dead-man`: that is the canary owner's. */
+export const MUTED_KINDS: readonly AlarmKind[] = [AlarmKind.critical, AlarmKind.warning];
+
+export function placeMuteRules(fleet: Pick<Fleet, 'maintenance' | 'targets'>, names: FleetNames): Map<number, MuteRulePlan[]> {
+  const rules = fleet.maintenance.flatMap((w) => {
+    const targets = w.targets ?? fleet.targets.map((t) => t.name);
+    const alarmNames = targets.flatMap((t) => MUTED_KINDS.map((kind) => names.alarm(t, kind)));
+    const chunks: string[][] = [];
+    for (let i = 0; i < alarmNames.length; i += MAX_ALARMS_PER_MUTE_RULE) chunks.push(alarmNames.slice(i, i + MAX_ALARMS_PER_MUTE_RULE));
+    return chunks.map((part, i): MuteRulePlan => {
+      const suffix = chunks.length > 1 ? `-${i + 1}` : '';
+      return {
+        window: w,
+        ruleName: `${names.fleet}-maintenance-${w.name}${suffix}`,
+        id: `${w.name}${suffix}`,
+        description: `mcp-canary ${names.fleet}: maintenance window ${w.name} (${w.schedule}, ${w.duration}) mutes the paging and ticket alarms of ${targets.length} target(s); canary-owner alarms stay live`,
+        alarmNames: part,
+      };
+    });
+  });
+  return splitBySize(rules, {
+    key: (r) => r.ruleName,
+    size: (r) => ({ resources: 1, bytes: muteRuleBytes(r.ruleName, r.description, r.alarmNames) }),
+    minDepth: 0,
+    budget: () => STACK_BUDGET,
+    tooLarge: (r) => configError(`mcp-canary fleet config: the mute rule ${r.ruleName} does not fit one stack.`),
+  });
+}

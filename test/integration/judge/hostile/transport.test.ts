@@ -1,0 +1,176 @@
+/**
+ * The hostile matrix, transport rows: TLS walls on every TLS version (certificates made with openssl
+ * here), and interim (1xx) answers before the real one. Real sockets on 127.0.0.1; every row within
+ * the run budget + 10 %. The rows are in test/integration/judge/hostile/README.md.
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { judge } from '../../../../functions/judge/judge.ts';
+import type { FetchLike } from '../../../../functions/net/wire.ts';
+import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
+import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
+import { target } from '../../../helpers/probe.ts';
+import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
+
+const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };
+let pki: TestPki;
+let trusting: FetchLike;
+beforeAll(async () => {
+  pki = expiringCertificate(30);
+  trusting = await fetchTrusting(pki.caPem);
+});
+
+/** An https endpoint of the test CA with the given TLS options; counts the HTTP requests that got through. */
+async function tlsEndpoint(options: Record<string, unknown>): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+  let requests = 0;
+  const handler = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [], structuredContent: { rate: 1.08 } }) });
+  const server: Server = createServer({ key: pki.key, cert: pki.cert, ...options }, async (req, res) => {
+    requests++;
+    let body = '';
+    for await (const c of req) body += String(c);
+    const msg = body ? (JSON.parse(body) as { method?: string; id?: unknown }) : {};
+    await handler(req, res, { method: req.method ?? 'GET', rpcMethod: msg.method ?? null, rpcId: msg.id, headers: req.headers, body });
+  });
+  server.on('tlsClientError', () => {});
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    requests: () => requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('TLS walls, on every TLS version', () => {
+  it.each(['TLSv1.2', 'TLSv1.3'])(
+    'a server on %s that requires a client certificate → failed/tls naming it, never "cannot connect"',
+    async (version) => {
+      const server = await tlsEndpoint({
+        requestCert: true,
+        rejectUnauthorized: true,
+        ca: pki.caPem,
+        minVersion: version,
+        maxVersion: version,
+      });
+      try {
+        const v = await judge(target(server.url, LIMITS), { fetch: trusting });
+        expectVerdict(
+          v,
+          'failed',
+          'tls',
+          /^discover: the server requires a client certificate, which the canary does not send \(TLS alert /,
+        );
+        expect(v.detail).not.toMatch(/cannot connect/);
+        expect(server.requests()).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('the same server with the client certificate optional → healthy (the wall was the certificate)', async () => {
+    const server = await tlsEndpoint({ requestCert: true, rejectUnauthorized: false, ca: pki.caPem });
+    try {
+      expectVerdict(await judge(target(server.url, LIMITS), { fetch: trusting }), 'healthy', null);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('TLS 1.2, no cipher in common → failed/tls saying so, not "requires a client certificate"', async () => {
+    const server = await tlsEndpoint({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' });
+    try {
+      const v = await judge(target(server.url, LIMITS), { fetch: trusting });
+      expectVerdict(
+        v,
+        'failed',
+        'tls',
+        /shares no TLS version or cipher with the canary \(TLS alert handshake_failure before the key exchange/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a server of TLS 1.1 at most → failed/tls: no TLS version in common', async () => {
+    const server = await tlsEndpoint({ minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
+    try {
+      const v = await judge(target(server.url, LIMITS), { fetch: trusting });
+      expectVerdict(v, 'failed', 'tls', /no TLS version/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Writes interim answers on the raw socket before the endpoint's own answer, as a proxy or server may. */
+function interim(lines: string[], era: 'modern' | 'legacy' = 'modern', gapMs = 0) {
+  const endpoint =
+    era === 'modern'
+      ? modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [], structuredContent: { rate: 1.08 } }) })
+      : legacyEndpoint({});
+  return async (req: import('node:http').IncomingMessage, res: ServerResponse, rx: Parameters<typeof endpoint>[2]) => {
+    if (rx.method === 'POST' && rx.rpcId !== undefined) {
+      res.socket!.setNoDelay(true);
+      for (const line of lines) {
+        res.socket!.write(line);
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+      }
+    }
+    return endpoint(req, res, rx);
+  };
+}
+
+describe('interim (1xx) answers before the real one are accepted (RFC 9110 §15.2)', () => {
+  it.each([100, 102, 103, 150, 199])('an unsolicited %i before every answer → healthy', async (status) => {
+    const { v } = await judgeFault(
+      interim([`HTTP/1.1 ${status} Interim\r\n${status === 103 ? 'link: </style.css>; rel=preload\r\n' : ''}\r\n`]),
+      {
+        tool: { name: 'get_rate', expectJson: { rate: 1.08 } },
+      },
+    );
+    expectVerdict(v, 'healthy', null);
+  });
+
+  it('three interim answers in a row, cut across TCP segments mid-line → healthy', async () => {
+    const { v } = await judgeFault(
+      interim(
+        ['HTTP/1.1 1', '00 Continue\r', '\n\r\nHTTP/1.1 102 Processing\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n'],
+        'modern',
+        15,
+      ),
+    );
+    expectVerdict(v, 'healthy', null);
+  });
+
+  it('a 100 Continue on every request of a 2025-11-25 session → healthy', async () => {
+    const { v } = await judgeFault(interim(['HTTP/1.1 100 Continue\r\n\r\n'], 'legacy'), {
+      tool: { name: 'get_rate', expectText: '1.08' },
+    });
+    expectVerdict(v, 'healthy', null);
+  });
+
+  it('a final answer whose status line arrives a few bytes at a time is untouched → healthy', async () => {
+    const endpoint = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [], structuredContent: { rate: 1.08 } }) });
+    const { v } = await judgeFault(async (req, res, rx) => {
+      if (rx.rpcMethod !== 'tools/call') return endpoint(req, res, rx);
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: rx.rpcId,
+        result: { resultType: 'complete', content: [], structuredContent: { rate: 1.08 } },
+      });
+      const raw = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+      res.socket!.setNoDelay(true);
+      for (let i = 0; i < 24; i += 3) {
+        res.socket!.write(raw.slice(i, i + 3));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      res.socket!.end(raw.slice(24));
+    });
+    expectVerdict(v, 'healthy', null);
+  });
+});

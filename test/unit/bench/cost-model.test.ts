@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import {
+  billedShares,
+  costPerTargetRegion,
+  fleetCost,
+  tiered,
+  WALL_SCREEN,
+  type Inventory,
+  type ScheduleInventory,
+} from '../../bench/cost-model.ts';
+import { criticalPath } from '../../bench/critical-path.ts';
+import { PRICES } from '../../bench/prices.ts';
+
+/** One schedule every minute in one region carrying two targets; `a` has a secret and three alarm metrics. */
+const inventory: Inventory = {
+  schedules: [
+    {
+      region: 'eu-west-1',
+      periodSeconds: 60,
+      memoryMb: 1024,
+      architecture: 'arm64',
+      targets: [
+        { name: 'a', credentials: [{ kind: 'secretsManager', id: 'a-token', storedIn: 'eu-west-1' }] },
+        { name: 'b', credentials: [] },
+      ],
+    },
+  ],
+  publishedMetrics: 2,
+  metricsPerTarget: 1,
+  alarms: [
+    { target: 'a', alarmMetrics: 3, math: true },
+    { target: null, alarmMetrics: 2, math: true },
+  ],
+  dashboards: 1,
+  logRetentionDays: 30,
+};
+const usage = { billedMs: 1000, recordBytesPerTarget: 700 };
+
+describe('the cost model', () => {
+  it('prices a target·region: its metrics, alarms, secret and its reads, and half of the invocations it shares', () => {
+    // Act
+    const [a, b] = costPerTargetRegion(inventory, usage, PRICES);
+    // Assess: 43,200 runs a month, 21,600 invocations each target's share
+    expect(a!.customMetrics).toBeCloseTo(0.3, 10);
+    expect(a!.putMetricData).toBeCloseTo(0.216, 10);
+    expect(a!.lambda).toBeCloseTo(21_600 * (0.0000002 + 0.0000133334), 10);
+    expect(a!.scheduler).toBeCloseTo(0.0216, 10);
+    // (43,200 × (700 + 26) + 21,600 × (270 + 3 × 26)) bytes at $0.50 + $0.03 per GiB
+    expect(a!.logs).toBeCloseTo((38_880_000 / 2 ** 30) * 0.53, 10);
+    expect(a!.alarms).toBeCloseTo(0.3, 10);
+    expect(a!.secretReads).toBeCloseTo(8_640 * 0.000005, 10);
+    // Its secret, stored in the one region that reads it by name.
+    expect(a!.credentialStorage).toBeCloseTo(0.4, 10);
+    expect(a!.total).toBeCloseTo(1.19231264 + 0.4, 6);
+    expect(a!.synthetics).toBeCloseTo(51.84, 10);
+    expect(b!.total).toBeCloseTo(1.19231264 - 0.3 - 0.0432, 6);
+  });
+
+  it("shares a target's metric and alarms among the regions that probe it", () => {
+    // Prepare: target a probed from a second region too
+    const twoRegions: Inventory = {
+      ...inventory,
+      schedules: [...inventory.schedules, { ...inventory.schedules[0]!, region: 'us-east-1', targets: [{ name: 'a', credentials: [] }] }],
+    };
+    // Act
+    const costs = costPerTargetRegion(twoRegions, usage, PRICES).filter((c) => c.target === 'a');
+    // Assess
+    expect(costs.map((c) => c.customMetrics)).toEqual([0.15, 0.15]);
+    expect(costs.map((c) => c.alarms.toFixed(6))).toEqual(['0.150000', '0.150000']);
+  });
+
+  it('adds the canary alarms and dashboards to the fleet and takes off the Scheduler allowance', () => {
+    // Act
+    const fleet = fleetCost(inventory, costPerTargetRegion(inventory, usage, PRICES), PRICES);
+    // Assess
+    expect(fleet.canaryAlarms).toBeCloseTo(0.2, 10);
+    expect(fleet.dashboards).toBe(3);
+    expect(fleet.schedulerAllowance).toBeCloseTo(-0.0432, 10);
+    expect(fleet.total).toBeCloseTo(2 * 1.19231264 + 0.4 - 0.3432 + 0.2 + 3 - 0.0432, 6);
+    expect(fleet.perTargetRegion).toBeCloseTo(fleet.total / 2, 10);
+  });
+
+  describe('credentials, as stored', () => {
+    const regions = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
+    const probedFrom = (credentials: (region: string) => ScheduleInventory['targets'][number]['credentials']): Inventory => ({
+      ...inventory,
+      schedules: regions.map((region) => ({
+        ...inventory.schedules[0]!,
+        region,
+        targets: [{ name: 'a', credentials: credentials(region) }],
+      })),
+    });
+    const perRegion = (inv: Inventory) => costPerTargetRegion(inv, usage, PRICES).map((c) => c.credentialStorage + c.secretReads);
+
+    it('a Secrets Manager secret by name is one secret in every probe region: $0.40 per target·region', () => {
+      const inv = probedFrom((region) => [{ kind: 'secretsManager', id: 'a-token', storedIn: region }]);
+      for (const usd of perRegion(inv)) expect(usd).toBeCloseTo(0.4 + 8_640 * 0.000005, 10);
+    });
+
+    it('one secret in the home region, read by ARN from every region, costs a third of that', () => {
+      const inv = probedFrom(() => [{ kind: 'secretsManager', id: 'a-token', storedIn: 'us-east-1' }]);
+      for (const usd of perRegion(inv)) expect(usd).toBeCloseTo(0.4 / 3 + 8_640 * 0.000005, 10);
+    });
+
+    it('a standard SecureString parameter costs only the KMS Decrypt of each read', () => {
+      const inv = probedFrom(() => [{ kind: 'ssmParameter', id: '/a/token', storedIn: 'us-east-1' }]);
+      for (const usd of perRegion(inv)) expect(usd).toBeCloseTo(8_640 * 0.000003, 10);
+    });
+  });
+
+  it('prices the ledger: two write units per invocation, shared by its targets', () => {
+    const [a] = costPerTargetRegion({ ...inventory, ledgerRegions: ['eu-west-1'] }, usage, PRICES);
+    expect(a!.ledger).toBeCloseTo(21_600 * 2 * 0.000000625, 12);
+  });
+
+  it('prices a dashboard left open: every refresh, each Logs Insights widget scans its region’s run log over the range', () => {
+    // Prepare: three widgets over eu-west-1's log, 3 hours of range, on a 1-minute refresh all month
+    const withWidgets: Inventory = { ...inventory, dashboardLogWidgets: ['eu-west-1', 'eu-west-1', 'eu-west-1'], dashboardRangeHours: 3 };
+    // Act
+    const fleet = fleetCost(withWidgets, costPerTargetRegion(withWidgets, usage, PRICES), PRICES, usage, WALL_SCREEN);
+    // Assess: 180 runs of 2 × 726 B plus 180 × 348 B of platform lines an hour... × 3 h × 3 widgets × 43,200 refreshes
+    const bytesPerHour = 60 * (2 * (700 + 26) + (270 + 3 * 26));
+    expect(fleet.dashboardScans).toBeCloseTo(((43_200 * 3 * 3 * bytesPerHour) / 1e9) * 0.005, 8);
+    expect(fleetCost(inventory, costPerTargetRegion(inventory, usage, PRICES), PRICES, usage, WALL_SCREEN).dashboardScans).toBe(0);
+  });
+
+  it('bills a hanging target for the wait it alone causes, not its batch-mates', () => {
+    const shares = billedShares([...Array<number>(24).fill(1_000), 32_000]);
+    expect(shares.slice(0, 24).every((ms) => ms === 40)).toBe(true);
+    expect(shares[24]).toBe(31_040);
+    expect(shares.reduce((a, b) => a + b, 0)).toBe(32_000);
+  });
+
+  it('prices custom metrics along the tiers', () => {
+    expect(tiered(PRICES.customMetricTiers, 10_000)).toBeCloseTo(3_000, 6);
+    expect(tiered(PRICES.customMetricTiers, 12_000)).toBeCloseTo(3_200, 6);
+    expect(tiered(PRICES.customMetricTiers, 1_500_000)).toBeCloseTo(3_000 + 24_000 + 37_500 + 10_000, 6);
+  });
+});
+
+describe('the critical path', () => {
+  const r = (label: string, startMs: number, endMs: number, openedConnection = false) => ({ label, startMs, endMs, openedConnection });
+
+  it('counts requests sent one after another', () => {
+    expect(criticalPath([r('discover', 0, 1, true), r('tools/list', 2, 3), r('tools/call', 4, 5)])).toEqual({
+      roundTrips: 3,
+      chain: ['discover', 'tools/list', 'tools/call'],
+    });
+  });
+
+  it('counts requests in flight together once', () => {
+    expect(criticalPath([r('discover', 0, 1), r('tools/list', 2, 4), r('other', 2.5, 3.5), r('tools/call', 5, 6)]).roundTrips).toBe(3);
+  });
+
+  it('adds the handshake of a connection opened on the chain, not of one opened beside it', () => {
+    const reqs = [r('discover', 0, 1, true), r('tools/list', 2, 3, true), r('side stream', 0.5, 4.5, true), r('tools/call', 4, 5)];
+    expect(criticalPath(reqs, 2).roundTrips).toBe(7);
+    expect(
+      criticalPath(
+        reqs.map((x) => (x.label === 'tools/list' ? { ...x, openedConnection: false } : x)),
+        2,
+      ).roundTrips,
+    ).toBe(5);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The target alarms as synthesized: every knob (periods, N, threshold, missing data, the metric math,
+ * the metric it reads, alarm, OK and INSUFFICIENT_DATA actions, topics), stable names, descriptions that
+ * say what broke. What they do over time is in replay.test.ts and timing.test.ts.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { describe, expect, it } from 'vitest';
+import { MAX_ALARM_DESCRIPTION_CHARS } from '../../../functions/common/alarm-words.ts';
+import { TargetAlarms } from '../../../infra/constructs/target-alarms.ts';
+import { FleetNames } from '../../../infra/plan/names.ts';
+import { alarmsOf, dims, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { newTestApp, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+
+const config = smallFleet({
+  targets: smallFleet().targets.map((t) => (t.name === 'rates-prod' ? { ...t, runbookUrl: 'https://runbooks.example.com/rates' } : t)),
+});
+const synth = synthFleet(config);
+const alarms = [...synth.templates]
+  .filter(([name]) => name.startsWith('McpCanary-alarms-'))
+  .flatMap(([, t]) => alarmsOf(t.toJSON() as never));
+const byName = new Map(alarms.map((a) => [a.AlarmName, a]));
+const topic = (name: string) => `arn:\${AWS::Partition}:sns:us-east-1:\${AWS::AccountId}:McpCanary-${name}`;
+
+function readMetrics(a: AlarmProps) {
+  return a
+    .Metrics!.filter((m) => m.MetricStat)
+    .map((m) => ({
+      id: m.Id,
+      returnData: m.ReturnData,
+      ...m.MetricStat!,
+      dims: dims(m.MetricStat!.Metric.Dimensions),
+      name: m.MetricStat!.Metric.MetricName,
+      ns: m.MetricStat!.Metric.Namespace,
+    }));
+}
+function expressionOf(a: AlarmProps): string {
+  const e = a.Metrics!.filter((m) => m.Expression !== undefined && m.ReturnData !== false);
+  expect(e).toHaveLength(1);
+  return e[0]!.Expression!;
+}
+/** The one Verdict metric of the target, read as Sum (failing) and SampleCount (reports). */
+const verdictReads = (target: string, period = 60) => [
+  expect.objectContaining({
+    id: 'failing',
+    returnData: false,
+    Period: period,
+    Stat: 'Sum',
+    name: 'Verdict',
+    ns: 'McpCanary',
+    dims: { Target: target },
+  }),
+  expect.objectContaining({
+    id: 'reports',
+    returnData: false,
+    Period: period,
+    Stat: 'SampleCount',
+    name: 'Verdict',
+    ns: 'McpCanary',
+    dims: { Target: target },
+  }),
+];
+
+describe('target alarms', () => {
+  it('are three per target, named <fleet>/<target>/<kind>, in the home region alarm stacks', () => {
+    expect([...byName.keys()].sort()).toEqual(
+      ['docs', 'rates-prod', 'slow-one'].flatMap((t) => ['critical', 'dead-man', 'warning'].map((k) => `McpCanary/${t}/${k}`)).sort(),
+    );
+    expect(alarms).toHaveLength(9);
+  });
+
+  it('critical: ≥ quorum regions failing, counted only where already determined, N in a row; ignore keeps the state; pages on ALARM and OK', () => {
+    const a = byName.get('McpCanary/rates-prod/critical')!;
+    expect(a).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 2,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'ignore',
+    });
+    expect(expressionOf(a)).toBe('IF(failing >= 2, failing, IF(reports - failing > 1, failing))');
+    expect(readMetrics(a)).toEqual(verdictReads('rates-prod'));
+    expect(a.AlarmActions!.map(render)).toEqual([topic('pages')]);
+    expect(a.OKActions!.map(render)).toEqual([topic('pages')]);
+    expect(a.InsufficientDataActions).toBeUndefined();
+  });
+
+  it('warning: some region needs a ticket, determined, N in a row; tickets on ALARM and OK', () => {
+    const a = byName.get('McpCanary/docs/warning')!;
+    expect(a).toMatchObject({
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'ignore',
+    });
+    expect(expressionOf(a)).toBe('IF(failing > 0, failing, IF(reports >= 3, failing))');
+    expect(readMetrics(a)).toEqual(verdictReads('docs'));
+    expect(a.AlarmActions!.map(render)).toEqual([topic('tickets')]);
+    expect(a.OKActions!.map(render)).toEqual([topic('tickets')]);
+  });
+
+  it('dead-man: fewer regions reporting than probe in max(N, 3) periods in a row, or none at all (INSUFFICIENT_DATA); the canary owner', () => {
+    const a = byName.get('McpCanary/rates-prod/dead-man')!;
+    expect(a).toMatchObject({
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 3,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'missing',
+    });
+    expect(a).toMatchObject({ MetricName: 'Verdict', Namespace: 'McpCanary', Statistic: 'SampleCount', Period: 60 });
+    expect(dims(a.Dimensions!)).toEqual({ Target: 'rates-prod' });
+    for (const actions of [a.AlarmActions, a.OKActions, a.InsufficientDataActions])
+      expect(actions!.map(render)).toEqual([topic('canary-owner')]);
+  });
+
+  it("follow a target's own schedule, regions and default quorum", () => {
+    const c = byName.get('McpCanary/slow-one/critical')!;
+    expect(c.Threshold).toBe(1);
+    expect(expressionOf(c)).toBe('IF(failing >= 1, failing, IF(reports - failing > 0, failing))');
+    expect(readMetrics(c)).toEqual(verdictReads('slow-one', 300));
+    expect(byName.get('McpCanary/slow-one/dead-man')!.Threshold).toBe(1);
+  });
+
+  it('say what broke, the endpoint, the runbook and first steps, within the CloudWatch limit', () => {
+    const c = byName.get('McpCanary/rates-prod/critical')!.AlarmDescription;
+    expect(c).toContain('rates-prod has failed 3 time(s) in a row in at least 2 of 3 region(s): us-east-1, eu-west-1, ap-southeast-2');
+    expect(c).toContain('Endpoint: https://rates.example.com/mcp');
+    expect(c).toContain('Regions: us-east-1, eu-west-1, ap-southeast-2');
+    expect(c).toContain('Runbook: https://runbooks.example.com/rates');
+    expect(c).toContain('First steps: 1) ');
+    expect(byName.get('McpCanary/docs/critical')!.AlarmDescription).toContain('Runbook: https://runbooks.example.com/mcp-canary');
+    expect(byName.get('McpCanary/docs/dead-man')!.AlarmDescription).toContain('for the canary owner');
+    expect(byName.get('McpCanary/docs/warning')!.AlarmDescription).toContain('inconclusive');
+    for (const a of alarms) expect(a.AlarmDescription.length).toBeLessThanOrEqual(MAX_ALARM_DESCRIPTION_CHARS);
+  });
+
+  it('keep a long endpoint URL within the description limit by dropping first steps, never the endpoint', () => {
+    const url = `https://mcp.example.com/${'a'.repeat(800)}`;
+    const s = synthFleet({ homeRegion: 'eu-west-1', targets: [{ name: 'long', url }] });
+    const all = [...s.templates].filter(([name]) => name.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
+    expect(all).toHaveLength(3);
+    for (const a of all) {
+      expect(a.AlarmDescription.length).toBeLessThanOrEqual(MAX_ALARM_DESCRIPTION_CHARS);
+      expect(a.AlarmDescription).toContain(`Endpoint: ${url}`);
+    }
+  });
+
+  it('do not depend on construct ids or target order', () => {
+    const reordered = synthFleet({ ...config, targets: [...config.targets].reverse() }, {}, 'McpCanary');
+    const names = [...reordered.templates]
+      .filter(([name]) => name.includes('-alarms-'))
+      .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+      .map((a) => a.AlarmName)
+      .sort();
+    expect(names).toEqual([...byName.keys()].sort());
+  });
+});
+
+function targetAlarmsStack(thresholds: ConstructorParameters<typeof TargetAlarms>[2]['thresholds']) {
+  const { app, cleanup } = newTestApp();
+  try {
+    const stack = new Stack(app, 'S', { env: { region: 'us-east-1' } });
+    new TargetAlarms(stack, 'rates', {
+      names: new FleetNames('Snap'),
+      namespace: 'McpCanary',
+      target: 'rates',
+      url: 'https://rates.example.com/mcp',
+      regions: ['us-east-1', 'eu-west-1'],
+      period: Duration.minutes(1),
+      runbookUrl: 'https://runbooks.example.com/rates',
+      thresholds,
+      topics: {
+        critical: Topic.fromTopicArn(stack, 'Pages', 'arn:aws:sns:us-east-1:111122223333:pages'),
+        warning: Topic.fromTopicArn(stack, 'Tickets', 'arn:aws:sns:us-east-1:111122223333:tickets'),
+        'dead-man': Topic.fromTopicArn(stack, 'Owner', 'arn:aws:sns:us-east-1:111122223333:owner'),
+      },
+    });
+    return Template.fromStack(stack).toJSON();
+  } finally {
+    cleanup();
+  }
+}
+
+describe('TargetAlarms', () => {
+  it('snapshot test: no alarms', () => {
+    const t = targetAlarmsStack({});
+    expect(alarmsOf(t as never)).toHaveLength(0);
+    expect(t).toMatchSnapshot();
+  });
+
+  it('snapshot test: all alarms', () => {
+    const t = targetAlarmsStack({
+      critical: { minFailingRegions: 2, runsInARow: 3 },
+      warning: { runsInARow: 3 },
+      'dead-man': { runsInARow: 3 },
+    });
+    expect(alarmsOf(t as never).map((a) => a.AlarmName)).toEqual(['Snap/rates/critical', 'Snap/rates/warning', 'Snap/rates/dead-man']);
+    expect(t).toMatchSnapshot();
+  });
+});
