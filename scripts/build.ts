@@ -36,8 +36,9 @@ async function main(): Promise<void> {
 
   const cli = await build({
     ...esbuildOptions,
-    // The user's Node, not the Lambda's: package.json promises Node 20.
-    target: 'node20',
+    // The user's Node, not the Lambda's: the floor package.json's engines promise (22.18, the first Node
+    // that loads a .ts config by itself).
+    target: 'node22.18',
     mainFields: [...esbuildOptions.mainFields],
     external: [],
     banner: { js: CREATE_REQUIRE_BANNER },

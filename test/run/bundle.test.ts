@@ -31,8 +31,8 @@ const summary = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeI
 process.stdout.write('RESULT ' + JSON.stringify({ importMs, sinceProcessStartMs, summary }) + '\\n');
 `;
 
-/** Override with a Node 24 binary to match the Lambda runtime exactly. */
-const NODE = process.env.MCP_CANARY_TEST_NODE ?? process.execPath;
+/** The running Node: the suite's (engines ≥ 22.18), Node 24 in CI (.ci/run) as on the Lambda. */
+const NODE = process.execPath;
 
 /** A minimal environment: nothing of the test runner's (NODE_OPTIONS, loaders) leaks into the process. */
 function runChild(env: Record<string, string>): Promise<Finished> {
