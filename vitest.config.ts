@@ -6,6 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * (moto_server, cfn-lint, openssl, unshare) or the npm registry, and the two that are slow by design.
  */
 const INTEGRATION = [
+  'test/integration/**/*.test.ts', // issue 19's lane by folder: a tool beside Node, or the npm registry
   'test/brief/moto.test.ts', // moto_server
   'test/run/bundle.test.ts', // moto_server
   'test/run/handler.test.ts', // moto_server

@@ -5,6 +5,7 @@
  */
 import { resolveOAuthSecrets, redactionValues } from '../auth/secrets.ts';
 import type { OAuthSecrets } from '../auth/token.ts';
+import type { Fleet } from '../config/fleet.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../errors.ts';
@@ -16,6 +17,7 @@ import { parseCommand } from './args.ts';
 import { applyBeyondFlags, cliJudgeDeps, renderBeyond, snapshot, type BeyondFlags } from './beyond.ts';
 import { HELP } from './help.ts';
 import { printable, renderVerdict } from './render.ts';
+import { readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -30,6 +32,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let json: boolean;
   let beyond: BeyondFlags;
   let oauthSecrets: OAuthSecrets[];
+  let storedValues: Array<readonly string[]>;
   try {
     // Beyond up/down (functions/cli/beyond.ts): snapshot, --catalog, --posture.
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
@@ -44,10 +47,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     json = cmd.json;
     beyond = { ...(cmd.catalogFile !== undefined ? { catalogFile: cmd.catalogFile } : {}), posture: cmd.posture };
-    targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    const fleet = cmd.configFile ? await loadFleet(cmd.configFile) : undefined;
+    targets = fleet ? pickTargets(fleet, cmd.configFile!, cmd.targetName) : cmd.targets;
     targets = await applyBeyondFlags(targets, beyond);
-    // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
-    oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
+    // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
+    const stored = await readStoredSecrets(targets, fleet);
+    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
+    storedValues = stored.map((s) => s?.secretValues ?? []);
+    oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${printable(e.message)}\n`);
@@ -58,7 +65,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
   // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
   // secrets (a config file's targets included), on both streams.
-  const redactor = new Redactor(targets.flatMap((t, i) => secretsOf({ ...t, extra: redactionValues(oauthSecrets[i]!) })));
+  const redactor = new Redactor(
+    targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] })),
+  );
   const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
@@ -85,8 +94,7 @@ export function exitCodeFor(outcome: Outcome): number {
   }
 }
 
-async function targetsFromConfig(file: string, name: string | undefined): Promise<Target[]> {
-  const fleet = await loadFleet(file);
+function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {
   if (name === undefined) return fleet.targets;
   const found = fleet.targets.filter((t) => t.name === name);
   if (found.length === 0) {
