@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithTools } from '../helpers/tools.ts';
 import { CertificateWatch, bearerWarnings, jwtExpiry, secretRefWarnings } from '../../functions/auth/expiry.ts';
 import { OAuthSettings } from '../../functions/config/oauth.ts';
 import { Target } from '../../functions/config/target.ts';
@@ -94,7 +95,7 @@ describe('reading expiry dates (pure)', () => {
   });
 });
 
-describe('a healthy endpoint whose certificate expires in 3 days and whose bearer JWT expires in 2', () => {
+describeWithTools(['openssl'], 'a healthy endpoint whose certificate expires in 3 days and whose bearer JWT expires in 2', () => {
   let pki: TestPki;
   let server: { url: string; close(): Promise<void> };
   let jwt: string;

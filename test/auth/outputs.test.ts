@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithTools } from '../helpers/tools.ts';
 import { run } from '../../functions/run/run.ts';
 import type { RunRecord } from '../../functions/publish/schema.ts';
 import type { Verdict } from '../../functions/verdict.ts';
@@ -171,7 +172,7 @@ describe('the CLI, as a child process', () => {
   }
 });
 
-describe('the scheduled run', () => {
+describeWithTools(['moto_server'], 'the scheduled run', () => {
   let moto: Moto;
   beforeAll(async () => {
     moto = await startMoto();

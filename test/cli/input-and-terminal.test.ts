@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithTools } from '../helpers/tools.ts';
 import { runToEnd, type Finished } from '../support/child.ts';
 import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultServer } from '../support/faults.ts';
 import { startBlackhole } from '../support/blackhole.ts';
@@ -109,7 +110,7 @@ describe('terminal safety', () => {
   });
 });
 
-describe('the process bound', () => {
+describeWithTools(['python3'], 'the process bound', () => {
   it('a server that never completes the TCP handshake: the process exits within the budget + 10 %', async () => {
     const blackhole = await startBlackhole();
     const { port } = blackhole;

@@ -41,9 +41,9 @@ export function missingTools(tools: readonly Tool[], path = process.env.PATH ?? 
 }
 
 /** The tool's path; throws the install line instead of letting a spawn fail with ENOENT. */
-export function requireTool(tool: Tool): string {
-  const found = findTool(tool);
-  if (found === undefined) throw new Error(missingTools([tool]));
+export function requireTool(tool: Tool, path = process.env.PATH ?? ''): string {
+  const found = findTool(tool, path);
+  if (found === undefined) throw new Error(missingTools([tool], path));
   return found;
 }
 
@@ -67,4 +67,20 @@ export function describeWithTools(tools: readonly Tool[], title: string, body: (
       });
     });
   else describe.skip(`${title} — skipped: ${g.reason}`, body);
+}
+
+/** A file's `describe` when all of it needs the tools: `const describe = describeNeeding(['moto_server']);` */
+export function describeNeeding(tools: readonly Tool[]): (title: string, body: () => void) => void {
+  return (title, body) => describeWithTools(tools, title, body);
+}
+
+/** `it` for the one test of a suite that needs a tool: in CI a failure naming the install line, elsewhere a named skip. */
+export function itWithTools(tools: readonly Tool[], title: string, fn: () => Promise<void> | void, timeout?: number): void {
+  const g = gate(tools);
+  if (g.run) it(title, fn, timeout);
+  else if (g.fail)
+    it(title, () => {
+      throw new Error(`CI must install what this test needs: ${g.reason}`);
+    });
+  else it.skip(`${title} — skipped: ${g.reason}`, fn);
 }

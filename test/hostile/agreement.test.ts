@@ -8,7 +8,7 @@
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { judge } from '../../functions/probe/judge.ts';
 import type { Verdict } from '../../functions/verdict.ts';
 import { expiringCertificate, fetchTrusting } from '../auth/support/tls.ts';
@@ -16,6 +16,10 @@ import { rpcError, rpcResult, selfSignedCert, startFaultServer, type FaultHandle
 import { freePort } from '../support/moto.ts';
 import { target } from '../probe/helpers.ts';
 import { BOUND_MS, BUDGET_MS, hugeBody, TIMEOUT_MS } from './harness.ts';
+import { describeNeeding } from '../helpers/tools.ts';
+
+/** Every suite here needs openssl: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['openssl']);
 
 const MODES = ['auto', '2025-11-25', '2026-07-28'] as const;
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };

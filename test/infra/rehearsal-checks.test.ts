@@ -14,7 +14,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMoto, type Moto } from '../support/moto.ts';
 import { readAssembly } from './rehearsal/assembly.ts';
 import { Aws } from './rehearsal/aws.ts';
@@ -24,6 +24,10 @@ import { rehearse } from './rehearsal/deploy.ts';
 import { synthApp } from './rehearsal/fleet.ts';
 import { NO_VALUE, resolve, type Scope } from './rehearsal/intrinsics.ts';
 import { HANDLERS } from './rehearsal/types/index.ts';
+import { describeNeeding } from '../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 let moto: Moto;
 const cleanups: Array<() => unknown> = [];

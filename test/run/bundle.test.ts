@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleRunHandler, type BuiltBundle } from '../../infra/bundle.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
 import { LEDGER_KEY_ATTRIBUTE } from '../../functions/run/ledger.ts';
@@ -20,6 +20,10 @@ import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
 import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from './fixtures.ts';
 import { runToEnd, type Finished } from '../support/child.ts';
 import { cloudWatchAt, listMetrics, readRuns } from './readback.ts';
+import { describeNeeding } from '../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 /** Runs in the fresh process: time the import, invoke once, print one RESULT line. */
 const CHILD = `

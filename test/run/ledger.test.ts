@@ -5,12 +5,16 @@
  * its region twice in the period. Read back the way an alarm reads: SampleCount of the target's Verdict.
  */
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../functions/demo/servers.ts';
 import { dynamoRunLedger, LEDGER_KEY_ATTRIBUTE } from '../../functions/run/ledger.ts';
 import { motoCredentials, startMoto, type Moto } from '../support/moto.ts';
 import { HOME_REGION, PROBE_REGION, startHangingServer } from './fixtures.ts';
 import { cloudWatchAt, readRuns } from './readback.ts';
+import { describeNeeding } from '../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 const TABLE = 'McpCanary-run-ledger';
 const NAMESPACE = 'McpCanary';
