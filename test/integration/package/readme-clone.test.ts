@@ -137,7 +137,10 @@ const RUN: Readonly<Record<string, (r: Finished, c: ReadmeCommand) => void | Pro
   ),
   'npm run synth': (r) => {
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(r.stderr + r.stdout).toMatch(/McpCanary-home/);
+    // Bundled from the clone's sources (nothing built beforehand), every stack synthesized.
+    expect(r.stdout).toMatch(/Bundling asset McpCanary\/Probe-us-east-1\/Run-1m/);
+    expect(r.stdout).toMatch(/Successfully synthesized to .*cdk\.out/);
+    expect(r.stdout).toMatch(/McpCanary\/Home, McpCanary\/Alarms\d+.*McpCanary\/Probe-ap-southeast-2/);
   },
   "npx mcp-canary check https://mcp.example.com/mcp --json | jq -r '.[0].outcome'": (r) => {
     expect(r).toMatchObject({ code: 0, stdout: 'healthy\n' });
