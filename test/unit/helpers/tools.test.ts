@@ -1,5 +1,5 @@
 /** The test-tool gate: found on the PATH, or named with its install line; CI fails, a workstation skips. */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,5 +63,17 @@ describe('gate', () => {
       fail: false,
       reason: expect.stringContaining('pip install cfn-lint'),
     });
+  });
+});
+
+describe("the README's Set up", () => {
+  it('names every tool with its install line', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const setUp = readme.slice(readme.indexOf('## Set up'), readme.indexOf('\n## ', readme.indexOf('## Set up') + 1));
+    for (const [tool, { install }] of Object.entries(TOOLS)) {
+      const row = setUp.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`));
+      expect(row, tool).toBeDefined();
+      expect(row, tool).toContain(`\`${install.split(' (')[0]}\``);
+    }
   });
 });
