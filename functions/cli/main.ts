@@ -25,6 +25,11 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const
 export interface Io {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
+  /**
+   * Secrets main learns that the process could not know before it ran (a config file's headers, stored
+   * credentials read from AWS): the process's own redaction of both streams and the console learns them.
+   */
+  readonly learnSecrets?: (values: readonly string[]) => void;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -65,9 +70,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
   // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
   // secrets (a config file's targets included), on both streams.
-  const redactor = new Redactor(
-    targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] })),
-  );
+  const secrets = targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] }));
+  io.learnSecrets?.(secrets);
+  const redactor = new Redactor(secrets);
   const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...cliJudgeDeps(beyond), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
