@@ -9,7 +9,7 @@
  *   files the installed construct deploys (it has no esbuild and no .ts sources to bundle at synth).
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { HANDLERS } from '../infra/constructs/lambda-bundling.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 const CLI_ENTRY = join(ROOT, 'functions/cli/start.ts');
 /** Packages `--help` must not load: they are what makes the full CLI start slowly. */
 const NOT_ON_HELP_PATH = ['node_modules/zod/', 'node_modules/@modelcontextprotocol/', 'node_modules/ajv'];
@@ -38,12 +39,16 @@ async function main(): Promise<void> {
 
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: ROOT });
+  // version.ts imports package.json, so tsc copies all of it to dist/ (scripts, devDependencies and all);
+  // the copy keeps what the emitted code reads, and the module type of the files beside it.
+  writeFileSync(join(DIST, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module' }, null, 2)}\n`);
   log('dist/functions, dist/infra (tsc, with declarations)');
 
   const cli = await build({
     ...esbuildOptions,
-    // The user's Node, not the Lambda's: package.json promises Node 20.
-    target: 'node20',
+    // The user's Node, not the Lambda's: the floor package.json's engines promise (22.18, the first Node
+    // that loads a .ts config by itself).
+    target: 'node22.18',
     mainFields: [...esbuildOptions.mainFields],
     external: [],
     banner: { js: CREATE_REQUIRE_BANNER },

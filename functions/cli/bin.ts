@@ -29,7 +29,7 @@ try {
   // main() reports the unreadable file itself.
 }
 secrets.push(...redactionValues({ clientSecret: secretEnv ? process.env[secretEnv] : undefined, privateKey }));
-const redactor = new Redactor(secrets);
+let redactor = new Redactor(secrets);
 guardConsole(redactor);
 
 let code: number;
@@ -37,6 +37,11 @@ try {
   code = await main(argv, {
     stdout: (s) => process.stdout.write(redactor.text(s)),
     stderr: (s) => process.stderr.write(redactor.text(s)),
+    // A config file's headers and the credentials read from AWS are known only once main has read them.
+    learnSecrets: (values) => {
+      redactor = new Redactor([...secrets, ...values]);
+      guardConsole(redactor);
+    },
   });
 } catch (e) {
   // A canary bug is not an endpoint failure: the canary could not judge (inconclusive, as the scheduled

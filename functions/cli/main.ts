@@ -4,6 +4,7 @@
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
 import { resolveOAuthSecrets, redactionValues, type OAuthSecrets } from '../config/oauth-secrets.ts';
+import type { Fleet } from '../config/fleet.ts';
 import { loadFleet } from '../config/load.ts';
 import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../common/errors.ts';
@@ -16,6 +17,7 @@ import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './c
 import { snapshot } from './snapshot.ts';
 import { HELP } from './help.ts';
 import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
+import { readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -23,6 +25,11 @@ export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const
 export interface Io {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
+  /**
+   * Secrets main learns that the process could not know before it ran (a config file's headers, stored
+   * credentials read from AWS): the process's own redaction of both streams and the console learns them.
+   */
+  readonly learnSecrets?: (values: readonly string[]) => void;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -30,6 +37,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let json: boolean;
   let watch: CatalogPostureFlags;
   let oauthSecrets: OAuthSecrets[];
+  let storedValues: Array<readonly string[]>;
   try {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     const cmd = parseCommand(argv);
@@ -43,10 +51,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     json = cmd.json;
     watch = { ...(cmd.catalogFile !== undefined ? { catalogFile: cmd.catalogFile } : {}), posture: cmd.posture };
-    targets = cmd.configFile ? await targetsFromConfig(cmd.configFile, cmd.targetName) : cmd.targets;
+    const fleet = cmd.configFile ? await loadFleet(cmd.configFile) : undefined;
+    targets = fleet ? pickTargets(fleet, cmd.configFile!, cmd.targetName) : cmd.targets;
     targets = await applyCatalogPosture(targets, watch);
-    // OAuth secrets from env vars and files (Secrets Manager references are the scheduled run's).
-    oauthSecrets = await Promise.all(targets.map((t) => resolveOAuthSecrets(t.auth?.oauth, null)));
+    // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
+    const stored = await readStoredSecrets(targets, fleet);
+    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
+    storedValues = stored.map((s) => s?.secretValues ?? []);
+    oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${printable(e.message)}\n`);
@@ -57,7 +69,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
   // Each verdict is redacted by judge(); this covers what the CLI adds around them, for every target's
   // secrets (a config file's targets included), on both streams.
-  const redactor = new Redactor(targets.flatMap((t, i) => secretsOf({ ...t, extra: redactionValues(oauthSecrets[i]!) })));
+  const secrets = targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] }));
+  io.learnSecrets?.(secrets);
+  const redactor = new Redactor(secrets);
   const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]! })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
@@ -84,8 +98,7 @@ export function exitCodeFor(outcome: Outcome): number {
   }
 }
 
-async function targetsFromConfig(file: string, name: string | undefined): Promise<Target[]> {
-  const fleet = await loadFleet(file);
+function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {
   if (name === undefined) return fleet.targets;
   const found = fleet.targets.filter((t) => t.name === name);
   if (found.length === 0) {

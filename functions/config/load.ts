@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CanaryError, configError } from '../common/errors.ts';
+import { oneLine } from '../common/redact.ts';
 import { Fleet } from './fleet.ts';
 import { parseOrThrow } from './issues.ts';
 import { jsonSyntaxError } from './json-place.ts';
@@ -70,6 +71,8 @@ export async function readConfigFile(file: string, label = `--config ${file}`): 
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ERR_MODULE_NOT_FOUND' && !(await exists(path)))
         throw configError(`${label}: cannot read the file (ENOENT). Check the path.`);
+      const typescript = typeScriptRefusal(e, ext);
+      if (typescript) throw configError(`${label}: ${typescript}`);
       const syntax = await moduleSyntaxError(path, e);
       if (syntax) throw configError(`${label}: has a syntax error (${file}:${syntax}). Fix the syntax.`);
       throw configError(`${label}: cannot load the module (${loadFailure(e, path, file)}). Check its imports and that it runs.`);
@@ -85,6 +88,25 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * A .ts config is loaded by Node itself (type stripping, on by default from Node 22.18 and 23.6; the
+ * package's engines), or by tsx in a checkout. When Node refuses it, say which Node and what to run.
+ */
+function typeScriptRefusal(e: unknown, ext: string): string | undefined {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && ['.ts', '.mts'].includes(ext)) {
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const stripsByDefault = major > 22 || (major === 22 && minor >= 18);
+    return stripsByDefault && process.features.typescript === false
+      ? `Node ${process.version} has type stripping turned off (--no-experimental-strip-types, in NODE_OPTIONS?), so it cannot load a ${ext} config. Remove that flag, or write the config as .mjs or .json.`
+      : `Node ${process.version} cannot load a ${ext} config by itself. Run mcp-canary on Node 22.18 or later (it strips the types), or write the config as .mjs or .json.`;
+  }
+  // Node strips types only: an enum, a namespace or a constructor's parameter properties need a compiler.
+  if (code === 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX')
+    return `uses TypeScript that Node cannot strip (${oneLine((e as Error).message.split('\n')[0]!, 200)}). Write it with type annotations only (an object instead of an enum), or as .mjs or .json.`;
+  return undefined;
 }
 
 /**

@@ -30,7 +30,19 @@ export interface SecretReaderOptions {
   readonly readTimeoutMs?: number;
   /** Wall clock in ms, for the TTL. @default - Date.now */
   readonly now?: () => number;
+  /** Who reads, for the fix an error names: the deployed function, or the CLI's caller. @default 'function' */
+  readonly reader?: Reader;
 }
+
+type Reader = 'function' | 'caller';
+const FIX_WORDS: Readonly<Record<Reader, { grantee: string; network: (region: string) => string; check: string }>> = {
+  function: {
+    grantee: 'the function',
+    network: (region) => `the function's network path to ${region} (VPC endpoint or NAT)`,
+    check: "the function's permissions",
+  },
+  caller: { grantee: 'your AWS identity', network: (region) => `your network path to ${region}`, check: "your AWS identity's permissions" },
+};
 
 /** The target's secret header values, kept apart so the caller can build a Redactor from them. */
 export interface ResolvedHeaders {
@@ -147,7 +159,7 @@ export class SecretReader {
       return out.Parameter.Value;
     } catch (e) {
       if (e instanceof CanaryError) throw e;
-      throw readError(header, source, e, abortSignal.aborted ? this.readTimeoutMs : null);
+      throw readError(header, source, e, abortSignal.aborted ? this.readTimeoutMs : null, FIX_WORDS[this.opts.reader ?? 'function']);
     }
   }
 }
@@ -167,23 +179,17 @@ function jsonField(header: string, source: Source, raw: string, key: string): st
   throw secretError(header, source, `has no string key "${key}"`, 'Fix jsonKey or add the key to the secret.');
 }
 
-function readError(header: string, source: Source, e: unknown, timedOutMs: number | null): CanaryError {
+function readError(header: string, source: Source, e: unknown, timedOutMs: number | null, words: (typeof FIX_WORDS)[Reader]): CanaryError {
   if (timedOutMs !== null)
-    return secretError(
-      header,
-      source,
-      `did not answer within ${timedOutMs} ms`,
-      `Check the function's network path to ${source.region} (VPC endpoint or NAT).`,
-      e,
-    );
+    return secretError(header, source, `did not answer within ${timedOutMs} ms`, `Check ${words.network(source.region)}.`, e);
   const name = e instanceof Error ? e.name : 'Error';
   const message = e instanceof Error ? oneLine(e.message) : '';
   // By the error's code (the AWS SDK's `name`: ResourceNotFoundException, ParameterNotFound, AccessDeniedException…), never its message.
   const fix = /NotFound/.test(name)
     ? `Create it in ${source.region}, or reference it by ARN.`
     : /AccessDenied|Unauthorized|KMS/.test(name)
-      ? `Grant the function ${source.permission} on it.`
-      : "Check the reference and the function's permissions.";
+      ? `Grant ${words.grantee} ${source.permission} on it.`
+      : `Check the reference and ${words.check}.`;
   return secretError(header, source, `cannot be read (${name}${message ? `: ${message}` : ''})`, fix, e);
 }
 

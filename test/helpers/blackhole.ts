@@ -4,6 +4,7 @@
  * in practice), so a short python3 script holds it; python3 is on every machine that runs moto_server.
  */
 import { spawn } from 'node:child_process';
+import { requireTool } from '../helpers/tools.ts';
 
 const SCRIPT = `
 import socket, time
@@ -25,7 +26,7 @@ export interface Blackhole {
 }
 
 export async function startBlackhole(): Promise<Blackhole> {
-  const child = spawn('python3', ['-c', SCRIPT], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(requireTool('python3'), ['-c', SCRIPT], { stdio: ['ignore', 'pipe', 'ignore'] });
   const port = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
   return { port, kill: () => child.kill() };
 }

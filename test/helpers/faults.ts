@@ -9,6 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireTool } from '../helpers/tools.ts';
 
 export interface Received {
   readonly method: string;
@@ -95,7 +96,7 @@ export function selfSignedCert(): { key: string; cert: string } {
       'subjectAltName=IP:127.0.0.1',
     ];
     args.push('-days', '1');
-    execFileSync('openssl', args, { stdio: 'ignore' });
+    execFileSync(requireTool('openssl'), args, { stdio: 'ignore' });
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { requireTool } from '../helpers/tools.ts';
 
 export interface Moto {
   readonly endpoint: string;
@@ -28,11 +29,15 @@ export async function startMoto(options: MotoOptions = {}): Promise<Moto> {
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
   const env = { ...process.env, ...(options.awsManagedPolicies ? { MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' } : {}) };
-  const child: ChildProcess = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env });
+  const child: ChildProcess = spawn(requireTool('moto_server'), ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let failed: Error | undefined;
+  child.once('error', (e) => (failed = e));
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error('moto_server exited at start: is it installed (pip install "moto[server]")?');
+    if (failed) throw new Error(`moto_server did not start: ${failed.message}`);
+    if (child.exitCode !== null)
+      throw new Error(`moto_server exited at start (exit ${child.exitCode}): try \`moto_server -p 5000\` by hand`);
     try {
       const res = await fetch(`${endpoint}/moto-api/`);
       if (res.ok) break;

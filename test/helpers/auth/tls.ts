@@ -13,6 +13,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { FetchLike } from '../../../functions/net/wire.ts';
+import { requireTool } from '../tools.ts';
 
 export interface TestPki {
   readonly caPem: string;
@@ -23,7 +24,7 @@ export interface TestPki {
 export function expiringCertificate(days: number): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-pki-'));
   const f = (n: string) => join(dir, n);
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  const ssl = (...args: string[]) => execFileSync(requireTool('openssl'), args, { stdio: 'ignore' });
   try {
     ssl(
       'req',

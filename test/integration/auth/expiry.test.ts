@@ -21,6 +21,7 @@ import { HOME_REGION, NAMESPACE, motoRunDeps } from '../../helpers/run/fixtures.
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
 import { TICKET_WEIGHT } from '../../../functions/common/run-record.ts';
 import { expiringCertificate, fetchTrusting, startHttpsMcp, type TestPki } from '../../helpers/auth/tls.ts';
+import { describeWithTools } from '../../helpers/tools.ts';
 
 const DAY = 86_400_000;
 const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
@@ -94,7 +95,7 @@ describe('reading expiry dates (pure)', () => {
   });
 });
 
-describe('a healthy endpoint whose certificate expires in 3 days and whose bearer JWT expires in 2', () => {
+describeWithTools(['openssl'], 'a healthy endpoint whose certificate expires in 3 days and whose bearer JWT expires in 2', () => {
   let pki: TestPki;
   let server: { url: string; close(): Promise<void> };
   let jwt: string;

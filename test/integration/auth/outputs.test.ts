@@ -14,6 +14,7 @@ import type { Verdict } from '../../../functions/common/verdict.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { PROBE_REGION, motoRunDeps } from '../../helpers/run/fixtures.ts';
+import { describeWithTools } from '../../helpers/tools.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -171,7 +172,10 @@ describe('the CLI, as a child process', () => {
   }
 });
 
-describe('the scheduled run', () => {
+/** A credential expiry date two days from today (a date, as a config holds it). */
+const IN_TWO_DAYS = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+
+describeWithTools(['moto_server'], 'the scheduled run', () => {
   let moto: Moto;
   beforeAll(async () => {
     moto = await startMoto();
@@ -194,7 +198,7 @@ describe('the scheduled run', () => {
             auth: {
               oauth: {
                 clientId: CLIENT_ID,
-                clientSecret: { secretsManager: 'canary/oauth', jsonKey: 'client_secret', expiresAt: '2026-12-03' },
+                clientSecret: { secretsManager: 'canary/oauth', jsonKey: 'client_secret', expiresAt: IN_TWO_DAYS },
                 scopes: [SCOPE],
               },
             },
@@ -206,12 +210,10 @@ describe('the scheduled run', () => {
     expect(summary.verdicts).toEqual([{ target: 'rates-oauth', outcome: 'healthy', failure: null }]);
     const record = lines.map((l) => JSON.parse(l) as RunRecord).find((r) => r.message === 'mcp-canary run')!;
     expect(record.verdict.probes.map((p) => p.name)).toEqual(['auth', 'discover', 'tools/list', 'tools/call']);
-    // The secret reference's expiresAt is within the 7-day window (the test's clock is 2026-11-30).
-    if (Date.now() < Date.parse('2026-12-03')) {
-      expect(record.verdict.warnings).toEqual([
-        expect.objectContaining({ kind: 'credential_expiry', expiresAt: '2026-12-03T00:00:00.000Z' }),
-      ]);
-    }
+    // The secret reference's expiresAt is within the 7-day window, whatever today is.
+    expect(record.verdict.warnings).toEqual([
+      expect.objectContaining({ kind: 'credential_expiry', expiresAt: `${IN_TWO_DAYS}T00:00:00.000Z` }),
+    ]);
     expectNothingSecret(lines.join('\n'));
   });
 

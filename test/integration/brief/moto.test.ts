@@ -8,7 +8,7 @@ import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { briefAlarmChange, type BriefDeps } from '../../../functions/brief/brief.ts';
 import type { ChatNotification } from '../../../functions/brief/compose.ts';
 import type { BriefEnv } from '../../../functions/config/brief-env.ts';
@@ -21,6 +21,10 @@ import { alarmsOf } from '../../helpers/infra/cfn.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { alarmEvent, minute, record } from '../../helpers/brief/fixtures.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 const HOME = 'us-east-1';
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];

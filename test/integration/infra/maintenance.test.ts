@@ -13,6 +13,7 @@ import type { FleetInput } from '../../../functions/config/fleet.ts';
 import { durationMinutes, scheduleProblem } from '../../../functions/config/maintenance.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { newTestApp, resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { itWithTools } from '../../helpers/tools.ts';
 
 const run = promisify(execFile);
 
@@ -61,7 +62,7 @@ describe('a fleet with maintenance windows', () => {
     expect(deps.every((d) => d.startsWith('McpCanary-alarms-'))).toBe(true);
   });
 
-  it('passes cfn-lint', async () => {
+  itWithTools(['cfn-lint'], 'passes cfn-lint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-maint-'));
     try {
       const file = join(dir, 'maintenance.template.json');

@@ -14,7 +14,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMoto, type Moto } from '../../helpers/moto.ts';
 import { readAssembly } from '../../helpers/infra/rehearsal/assembly.ts';
 import { Aws } from '../../helpers/infra/rehearsal/aws.ts';
@@ -24,6 +24,10 @@ import { rehearse } from '../../helpers/infra/rehearsal/deploy.ts';
 import { synthApp } from '../../helpers/infra/rehearsal/fleet.ts';
 import { NO_VALUE, resolve, type Scope } from '../../helpers/infra/rehearsal/intrinsics.ts';
 import { HANDLERS } from '../../helpers/infra/rehearsal/types/index.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 let moto: Moto;
 const cleanups: Array<() => unknown> = [];

@@ -16,7 +16,7 @@
  * The rehearsal's own checks (each refusal it must make, the intrinsics) are in rehearsal-checks.test.ts.
  */
 import { UpdateFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import example from '../../../mcp-canary.config.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { startMoto, type Moto } from '../../helpers/moto.ts';
@@ -33,6 +33,10 @@ import {
 } from '../../helpers/infra/rehearsal/fleet.ts';
 import { Invoker, rateSeconds, type DeployedSchedule, type Invocation } from '../../helpers/infra/rehearsal/invoke.ts';
 import { checkLanding, runRecords } from '../../helpers/infra/rehearsal/landing.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 const GENERATED = 'Rehearsal';
 const NAMESPACE = 'McpCanaryRehearsal';

@@ -9,9 +9,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
 import { EnvVar } from '../../../functions/config/env.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs cfn-lint: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['cfn-lint']);
 
 const run = promisify(execFile);
 const root = new URL('../../../', import.meta.url).pathname;

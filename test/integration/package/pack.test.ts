@@ -1,19 +1,22 @@
 /**
- * The package as a user gets it: `npm pack` (which builds through prepack), the tarball installed into
- * an empty folder with production dependencies only, then the CLI run with npx against a real MCP
- * server, the engine imported, a consumer type-checked against the declarations, and a two-line CDK app
- * synthesized with the construct, deploying the Lambda bundles the package ships.
+ * The package as a user gets it: `npm pack` (which builds through prepack) into a folder named as the
+ * README's sibling clone, then the README's "As a package" lines typed in an empty project beside it
+ * (install the tarball, `npx mcp-canary check`, install it with the CDK peers), the README's import
+ * lines, the CLI against a real MCP server, a `.ts` config loaded by the built CLI, a consumer
+ * type-checked against the declarations, and a two-line CDK app synthesized with the construct,
+ * deploying the Lambda bundles the package ships. `npm publish --dry-run` is clean.
  * Needs the npm registry (or npm's cache) for the dependencies; nothing else leaves 127.0.0.1.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP } from '../../../functions/cli/help.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
+import { readmeCommands } from '../../helpers/readme-commands.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -33,6 +36,11 @@ const ENV = {
   CDK_DISABLE_CLI_TELEMETRY: 'true',
 };
 const SLOW = 300_000;
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README's lines for a project that installs the tarball, in order. */
+const PACKAGE_LINES = readmeCommands(README)
+  .filter((c) => c.section === 'As a package')
+  .map((c) => c.command);
 
 let dir: string;
 let app: string;
@@ -40,6 +48,8 @@ let tarball: string;
 let packed: string[];
 let api: RatesApi;
 let server: RunningServer;
+/** What each README line printed, by line. */
+const typed = new Map<string, Finished>();
 
 async function run(command: string, args: string[], cwd = app): Promise<Finished> {
   return runToEnd(command, args, { cwd, env: ENV, killAfterMs: SLOW });
@@ -52,18 +62,32 @@ function ok(r: Finished, what: string): Finished {
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/** A user's shell in the project: this suite's Node first; the README's placeholder endpoint is the local server. */
+function sh(line: string): Promise<Finished> {
+  const local = line.replace(/https:\/\/mcp\.example\.com\/mcp(?=\s|$)/g, server.url);
+  return runToEnd('bash', ['-c', local], {
+    cwd: app,
+    env: { ...ENV, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) },
+    killAfterMs: SLOW,
+  });
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-pack-'));
+  // As the README lays it out: the clone (here, where the tarball lands) beside the user's project.
+  const clone = join(dir, pkg.name);
   app = join(dir, 'app');
   mkdirSync(app);
-  const pack = ok(await run('npm', ['pack', '--json', '--pack-destination', dir], ROOT), 'npm pack');
+  mkdirSync(clone);
+  const pack = ok(await run('npm', ['pack', '--json', '--pack-destination', clone], ROOT), 'npm pack');
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = join(dir, info!.filename);
+  tarball = join(clone, info!.filename);
   packed = info!.files.map((f) => f.path);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  ok(await run('npm', ['install', '--omit=dev', tarball]), 'npm install --omit=dev');
   api = await startRatesApi();
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
+  // The README's lines after the pack, typed in order (the first, `npm ci && npm pack`, is the pack above).
+  for (const line of PACKAGE_LINES.slice(1)) typed.set(line, ok(await sh(line), line));
 }, SLOW);
 
 afterAll(async () => {
@@ -72,6 +96,46 @@ afterAll(async () => {
 });
 
 describe(`the packed ${pkg.name}`, () => {
+  it("is what the README's install lines name, typed as the README shows them", () => {
+    expect(PACKAGE_LINES[0]).toBe('npm ci && npm pack');
+    const file = tarball.slice(tarball.lastIndexOf('/') + 1);
+    expect(PACKAGE_LINES.slice(1)).toEqual([
+      `npm install ../${pkg.name}/${file}`,
+      'npx mcp-canary check https://mcp.example.com/mcp',
+      `npm install ../${pkg.name}/${file} aws-cdk-lib constructs`,
+    ]);
+    const check = typed.get('npx mcp-canary check https://mcp.example.com/mcp')!;
+    expect(check.stdout).toMatch(/^HEALTHY {2}2026-07-28 /m);
+    for (const dep of ['mcp-canary', 'aws-cdk-lib', 'constructs'])
+      expect(existsSync(join(app, 'node_modules', dep, 'package.json')), dep).toBe(true);
+  });
+
+  it("runs the README's import lines", async () => {
+    const block = /## As a package[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)![1]!;
+    const imports = block.split('\n').filter((l) => l.startsWith('import '));
+    expect(imports).toHaveLength(2);
+    const script = `${imports.join('\n')}\nprocess.stdout.write(typeof judge + ' ' + typeof McpCanaryFleet);`;
+    const r = ok(await run(process.execPath, ['--input-type=module', '-e', script]), 'the README imports');
+    expect(r.stdout).toBe('function function');
+  });
+
+  it('publishes clean: npm publish --dry-run names no problem, only that nobody is logged in here', async () => {
+    const r = ok(await run('npm', ['publish', '--dry-run', '--ignore-scripts'], ROOT), 'npm publish --dry-run');
+    const warnings = r.stderr.split('\n').filter((l) => /^npm (warn|error)/.test(l) && !/requires you to be logged in/.test(l));
+    expect(warnings).toEqual([]);
+    expect(r.stdout).toContain(`+ ${pkg.name}@${pkg.version}`);
+  });
+
+  it('carries exactly the built code, the README, LICENSE and package.json: no sources, tests or stray files', () => {
+    const stray = packed.filter(
+      (f) =>
+        !['LICENSE', 'README.md', 'package.json', 'dist/package.json'].includes(f) &&
+        !/^dist\/(cli|functions|infra|lambda)\/.+\.(m?js|d\.ts)$/.test(f),
+    );
+    expect(stray).toEqual([]);
+    expect(packed.filter((f) => /^dist\/functions\/(demo|cli)\//.test(f))).toEqual([]);
+  });
+
   it('carries the built code and no sources or tests', () => {
     expect(packed).toEqual(
       expect.arrayContaining([
@@ -131,6 +195,46 @@ describe(`the packed ${pkg.name}`, () => {
     expect(r).toMatchObject({ code: 0, stdout: `${HELP}\n`, stderr: '' });
   });
 
+  it("loads a .ts config in the built CLI on this Node (--help's third example), importing defineFleet from the package", async () => {
+    writeFileSync(
+      join(app, 'mcp-canary.config.ts'),
+      `import { defineFleet, type FleetInput } from 'mcp-canary';
+const rates: FleetInput['targets'][number] = { name: 'rates-prod', url: ${JSON.stringify(server.url)}, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } } };
+export default defineFleet({ homeRegion: 'us-east-1', targets: [rates] });
+`,
+    );
+    const r = await run('npx', [
+      '--no-install',
+      'mcp-canary',
+      'check',
+      '--config',
+      'mcp-canary.config.ts',
+      '--target',
+      'rates-prod',
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject([{ target: 'rates-prod', outcome: 'healthy' }]);
+  });
+
+  it('says what to do when Node will not strip the types: turned off, or syntax it cannot strip', async () => {
+    const off = await runToEnd('npx', ['--no-install', 'mcp-canary', 'check', '--config', 'mcp-canary.config.ts'], {
+      cwd: app,
+      env: { ...ENV, NODE_OPTIONS: '--no-experimental-strip-types' },
+    });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain(
+      `--config mcp-canary.config.ts: Node ${process.version} has type stripping turned off (--no-experimental-strip-types, in NODE_OPTIONS?), so it cannot load a .ts config. Remove that flag, or write the config as .mjs or .json.`,
+    );
+    writeFileSync(
+      join(app, 'enum.config.ts'),
+      `enum Region { Home = 'us-east-1' }\nexport default { homeRegion: Region.Home, targets: [] };\n`,
+    );
+    const enumConfig = await run('npx', ['--no-install', 'mcp-canary', 'check', '--config', 'enum.config.ts']);
+    expect(enumConfig.code).toBe(2);
+    expect(enumConfig.stderr).toMatch(/uses TypeScript that Node cannot strip \(.*enum.*\)\. Write it with type annotations only/);
+  });
+
   it("exports the engine: import { judge, Target } from 'mcp-canary'", async () => {
     const script = `import { judge, Target } from 'mcp-canary';
 const v = await judge(Target.parse({ name: 'rates', url: ${JSON.stringify(server.url)}, tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectText: 'EURUSD 1.08' } }));
@@ -151,11 +255,8 @@ export { McpCanaryFleet };
 export const wrong: Verdict['outcome'] = 'fine';
 `,
     );
-    // The peers the construct's declarations name, as the user's CDK app has them.
-    ok(
-      await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]),
-      'npm install the peers',
-    );
+    // The peers the construct's declarations name, as the user's CDK app has them: the README's last install line.
+    expect(existsSync(join(app, 'node_modules/aws-cdk-lib/package.json'))).toBe(true);
     const typeRoots = join(ROOT, 'node_modules/@types'); // @types/node, as any TypeScript user on Node has it
     const r = await run(process.execPath, [
       TSC,
@@ -179,11 +280,6 @@ export const wrong: Verdict['outcome'] = 'fine';
   });
 
   it('synthesizes a two-line CDK app with the construct, deploying the Lambda bundles it ships', async () => {
-    if (!existsSync(join(app, 'node_modules/aws-cdk-lib')))
-      ok(
-        await run('npm', ['install', `aws-cdk-lib@${pkg.devDependencies['aws-cdk-lib']}`, `constructs@${pkg.devDependencies.constructs}`]),
-        'npm install the peers',
-      );
     writeFileSync(
       join(app, 'app.mjs'),
       `import { App } from 'aws-cdk-lib'; import { McpCanaryFleet } from 'mcp-canary/cdk';

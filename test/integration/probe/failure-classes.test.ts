@@ -1,5 +1,6 @@
 /** One test per failure class: each endpoint fault ends in exactly the class the taxonomy names. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWithTools } from '../../helpers/tools.ts';
 import { z } from 'zod';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../functions/demo/servers.ts';
 import { judge } from '../../../functions/judge/judge.ts';
@@ -30,7 +31,7 @@ describe('failure classes', () => {
     seen.add(v.failure!);
   });
 
-  it('classifies a self-signed certificate as tls and never accepts it', async () => {
+  itWithTools(['openssl'], 'classifies a self-signed certificate as tls and never accepts it', async () => {
     const server = await startFaultServer(
       (_req, res) => {
         res.end('{}');

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleRunHandler, type BuiltBundle } from '../../../infra/constructs/bundle.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
@@ -20,6 +20,10 @@ import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { deadUrl, HOME_REGION, motoSecretClients, PROBE_REGION } from '../../helpers/run/fixtures.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { cloudWatchAt, listMetrics, readRuns } from '../../helpers/run/readback.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 /** Runs in the fresh process: time the import, invoke once, print one RESULT line. */
 const CHILD = `
@@ -31,8 +35,8 @@ const summary = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeI
 process.stdout.write('RESULT ' + JSON.stringify({ importMs, sinceProcessStartMs, summary }) + '\\n');
 `;
 
-/** Override with a Node 24 binary to match the Lambda runtime exactly. */
-const NODE = process.env.MCP_CANARY_TEST_NODE ?? process.execPath;
+/** The running Node: the suite's (engines ≥ 22.18), Node 24 in CI (.ci/run) as on the Lambda. */
+const NODE = process.execPath;
 
 /** A minimal environment: nothing of the test runner's (NODE_OPTIONS, loaders) leaks into the process. */
 function runChild(env: Record<string, string>): Promise<Finished> {

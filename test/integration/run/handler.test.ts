@@ -2,7 +2,7 @@
  * The handler as Lambda loads it: environment and clients at module scope (so each test imports a
  * fresh copy), the SDK pointed at moto through AWS_ENDPOINT_URL, real MCP servers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
 import { DEFAULT_BUDGET_MS } from '../../../functions/config/target.ts';
@@ -10,6 +10,10 @@ import type { CanaryError } from '../../../functions/common/errors.ts';
 import { startMoto, type Moto } from '../../helpers/moto.ts';
 import { deadUrl, HOME_REGION, PROBE_REGION, rejectionOf } from '../../helpers/run/fixtures.ts';
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 let moto: Moto;
 let api: RatesApi;

@@ -5,13 +5,17 @@
  * its region twice in the period. Read back the way an alarm reads: SampleCount of the target's Verdict.
  */
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
 import { dynamoRunLedger } from '../../../functions/run/ledger.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../helpers/run/fixtures.ts';
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 const TABLE = 'McpCanary-run-ledger';
 const NAMESPACE = 'McpCanary';

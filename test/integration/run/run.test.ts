@@ -3,7 +3,7 @@
  * Secrets Manager. Metrics are read back from the home region the way an alarm reads them.
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { judge } from '../../../functions/judge/judge.ts';
 import { TICKET_WEIGHT, type RunRecord } from '../../../functions/common/run-record.ts';
@@ -21,6 +21,10 @@ import {
   startHangingServer,
 } from '../../helpers/run/fixtures.ts';
 import { cloudWatchAt, listMetrics, readRuns } from '../../helpers/run/readback.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 let moto: Moto;
 let api: RatesApi;

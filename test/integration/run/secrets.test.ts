@@ -5,12 +5,16 @@
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { Target, type TargetInput } from '../../../functions/config/target.ts';
 import { CanaryError } from '../../../functions/common/errors.ts';
 import { SecretReader } from '../../../functions/run/secrets.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { motoSecretClients, PROBE_REGION, rejectionOf, startHangingServer } from '../../helpers/run/fixtures.ts';
+import { describeNeeding } from '../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 let moto: Moto;
 beforeAll(async () => {

@@ -4,6 +4,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithTools } from '../../helpers/tools.ts';
 import { z } from 'zod';
 import { Target, type TargetInput } from '../../../functions/config/target.ts';
 import { PostureCadence, POSTURE_INTERVAL_MS } from '../../../functions/posture/cadence.ts';
@@ -183,7 +184,7 @@ function ReadableStreamFromNode(res: NodeJS.ReadableStream): ReadableStream<Uint
   });
 }
 
-describe('hsts', () => {
+describeWithTools(['openssl'], 'hsts', () => {
   const tls = selfSignedCert();
   it.each([true, false])("over https with HSTS %s: records the certificate's days left", async (hsts) => {
     const s = await serve({ era: 'modern', tls, hsts, validateOrigin: true });

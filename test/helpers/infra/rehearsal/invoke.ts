@@ -37,8 +37,8 @@ export interface Invocation {
   readonly exitCode: number | null;
 }
 
-/** Override with a Node 24 binary to match the Lambda runtime exactly (as test/integration/run/bundle.test.ts does). */
-const NODE = process.env.MCP_CANARY_TEST_NODE ?? process.execPath;
+/** The running Node: the suite's (engines ≥ 22.18), Node 24 in CI (.ci/run) as on the Lambda. */
+const NODE = process.execPath;
 
 const CHILD = `
 const { handler: name, module: file, deadline, context } = JSON.parse(process.env.REHEARSAL_INVOKE);

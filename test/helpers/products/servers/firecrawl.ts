@@ -12,7 +12,6 @@ export const firecrawl: Product = {
   name: 'firecrawl',
   pkg: 'firecrawl-mcp',
   entry: 'firecrawl-mcp/dist/index.js',
-  node: 22,
   args: () => [],
   env: ({ port, upstream }) => ({
     HTTP_STREAMABLE_SERVER: 'true',

@@ -13,7 +13,6 @@ export const gitlab: Product = {
   name: 'gitlab',
   pkg: '@zereight/mcp-gitlab',
   entry: '@zereight/mcp-gitlab/build/index.js',
-  node: 20,
   args: () => [],
   env: ({ port, upstream }) => ({
     STREAMABLE_HTTP: 'true',

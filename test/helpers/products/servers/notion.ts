@@ -14,7 +14,6 @@ export const notion: Product = {
   name: 'notion',
   pkg: '@notionhq/notion-mcp-server',
   entry: '@notionhq/notion-mcp-server/bin/cli.mjs',
-  node: 20,
   args: ({ port }) => ['--transport', 'http', '--port', String(port), '--host', '127.0.0.1'],
   env: ({ upstream }) => ({ BASE_URL: upstream, NOTION_TOKEN: KEY, AUTH_TOKEN: 'mcp-notion-2b7f0c4e9a1d' }),
   path: '/mcp',

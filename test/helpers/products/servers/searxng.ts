@@ -13,7 +13,6 @@ export const searxng: Product = {
   name: 'searxng',
   pkg: 'mcp-searxng',
   entry: 'mcp-searxng/dist/cli.js',
-  node: 22,
   args: () => [],
   env: ({ port, upstream }) => ({
     MCP_HTTP_PORT: String(port),

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../../../functions/run/run.ts';
 import { runToEnd } from '../../../helpers/child.ts';
 import {
@@ -21,6 +21,10 @@ import {
 import { startMoto, type Moto } from '../../../helpers/moto.ts';
 import { HOME_REGION, motoRunDeps, NAMESPACE } from '../../../helpers/run/fixtures.ts';
 import { cloudWatchAt, listMetrics } from '../../../helpers/run/readback.ts';
+import { describeNeeding } from '../../../helpers/tools.ts';
+
+/** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['moto_server']);
 
 const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
 const TOKEN = 'sk-proof-4f1c9a7e2b6d8035c1e9f7a2b4d6e8f0';

@@ -6,13 +6,17 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { judge } from '../../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../../functions/net/wire.ts';
 import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
 import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
 import { target } from '../../../helpers/probe.ts';
 import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
+import { describeNeeding } from '../../../helpers/tools.ts';
+
+/** Every suite here needs openssl: in CI its absence fails with the install line, elsewhere it skips by name. */
+const describe = describeNeeding(['openssl']);
 
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };
 let pki: TestPki;

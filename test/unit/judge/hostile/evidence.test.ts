@@ -7,10 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand, type CheckCommand } from '../../../../functions/cli/args.ts';
 import { startMcpServer } from '../../../../functions/demo/servers.ts';
-import { judge } from '../../../../functions/judge/judge.ts';
 import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, startFaultServer, type FaultHandler } from '../../../helpers/faults.ts';
 import { target } from '../../../helpers/probe.ts';
-import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
+import {
+  BUDGET_MS,
+  expectVerdict,
+  judgeFault,
+  legacyEndpoint,
+  TIMEOUT_MS,
+  judgeTimed,
+  latenessOf,
+} from '../../../helpers/hostile/harness.ts';
 import { startModernSdkServer, startOneSessionServer } from '../../../helpers/hostile/sdk-servers.ts';
 
 const LIMITS = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS };
@@ -74,7 +81,7 @@ describe('a pinned revision is blamed only on evidence about revisions', () => {
     const server = await startOneSessionServer();
     try {
       for (const revision of ['2025-11-25', 'auto'] as const) {
-        const v = await judge(target(server.url, { ...LIMITS, revision }));
+        const v = await judgeTimed(target(server.url, { ...LIMITS, revision }));
         expectVerdict(v, 'failed', 'http_status', /initialize: HTTP 400.*Server already initialized.*a server of one session only/);
       }
     } finally {
@@ -87,7 +94,7 @@ describe('a pinned revision is blamed only on evidence about revisions', () => {
     const modern = await startMcpServer({ era: 'modern', tools: [] });
     const lb = await roundRobin([legacy, modern]);
     try {
-      const v = await judge(target(lb.url, LIMITS));
+      const v = await judgeTimed(target(lb.url, LIMITS));
       expectVerdict(
         v,
         'failed',
@@ -110,7 +117,7 @@ describe('2026-07-28 multi-round-trip results, as the SDK client runs them', () 
       requestState === state ? { content: [{ type: 'text', text: 'EURUSD 1.08' }] } : { resultType: 'input_required', requestState: state },
     );
     try {
-      const v = await judge(target(server.url, { ...LIMITS, tool: { name: 'get_rate', expectText: '1.08' } }));
+      const v = await judgeTimed(target(server.url, { ...LIMITS, tool: { name: 'get_rate', expectText: '1.08' } }));
       expectVerdict(v, 'healthy', null);
       expect(server.states).toEqual([undefined, state]);
     } finally {
@@ -124,10 +131,10 @@ describe('2026-07-28 multi-round-trip results, as the SDK client runs them', () 
       requestState: `${requestState ?? ''}.`,
     }));
     try {
-      const v = await judge(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: 6_000 }));
+      const v = await judgeTimed(target(server.url, { timeoutMs: TIMEOUT_MS, budgetMs: 6_000 }));
       expect({ outcome: v.outcome, failure: v.failure }).toEqual({ outcome: 'failed', failure: 'tool_error' });
       expect(v.detail).toMatch(/still answered input_required after 10 rounds/);
-      expect(v.durationMs).toBeLessThanOrEqual(6_600);
+      expect(v.durationMs).toBeLessThanOrEqual(6_600 + latenessOf(v));
     } finally {
       await server.close();
     }
@@ -140,7 +147,7 @@ describe('2026-07-28 multi-round-trip results, as the SDK client runs them', () 
       return { resultType: 'input_required', requestState: 'again' };
     });
     try {
-      const v = await judge(target(server.url, LIMITS));
+      const v = await judgeTimed(target(server.url, LIMITS));
       expectVerdict(v, 'failed', 'timeout', /budget ran out, after \d+ input_required round\(s\), each retried with requestState echoed/);
     } finally {
       await server.close();
@@ -155,7 +162,7 @@ describe('2026-07-28 multi-round-trip results, as the SDK client runs them', () 
       },
     }));
     try {
-      expectVerdict(await judge(target(server.url, LIMITS)), 'failed', 'tool_error', /requires the client capability elicitation/);
+      expectVerdict(await judgeTimed(target(server.url, LIMITS)), 'failed', 'tool_error', /requires the client capability elicitation/);
     } finally {
       await server.close();
     }
@@ -318,13 +325,13 @@ describe('expectJson compares integers beyond 2^53 exactly (--expect-json, as ty
       const same = await startFaultServer(answering('9007199254740993', era));
       try {
         expectVerdict(
-          await judge(fromFlags(off.url, 'id=9007199254740993')),
+          await judgeTimed(fromFlags(off.url, 'id=9007199254740993')),
           'failed',
           'assertion',
           /id == 9007199254740993, got 9007199254740992/,
         );
-        expectVerdict(await judge(fromFlags(same.url, 'id=9007199254740993')), 'healthy', null);
-        expectVerdict(await judge(fromFlags(same.url, 'id=9007199254740992')), 'failed', 'assertion', /got 9007199254740993/);
+        expectVerdict(await judgeTimed(fromFlags(same.url, 'id=9007199254740993')), 'healthy', null);
+        expectVerdict(await judgeTimed(fromFlags(same.url, 'id=9007199254740992')), 'failed', 'assertion', /got 9007199254740993/);
       } finally {
         await off.close();
         await same.close();

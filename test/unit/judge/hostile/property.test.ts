@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLateness } from '../../../helpers/lateness.ts';
 import { z } from 'zod';
 import { judge } from '../../../../functions/judge/judge.ts';
 import { failureClasses, NegotiatedRevisions } from '../../../../functions/common/verdict.ts';
@@ -141,9 +142,12 @@ describe('any answer', () => {
         fc.constantFrom('auto', '2026-07-28', '2025-11-25'),
         async (answers, revision) => {
           queue = [...answers];
-          const v = await judge(target(server.url, { timeoutMs: 250, budgetMs: BUDGET_MS, revision: revision as 'auto' }));
+          const { value: v, lateMs } = await withLateness(() =>
+            judge(target(server.url, { timeoutMs: 250, budgetMs: BUDGET_MS, revision: revision as 'auto' })),
+          );
           expect(VerdictShape.parse(v)).toBeTruthy();
-          expect(v.durationMs).toBeLessThanOrEqual(BUDGET_MS * 1.1);
+          // The budget + 10 %, beyond how late this process's timers ran meanwhile (a loaded machine).
+          expect(v.durationMs).toBeLessThanOrEqual(BUDGET_MS * 1.1 + lateMs);
           // Random bytes never make a healthy tool call: the canary tool must be listed and answer.
           if (v.outcome === 'healthy') expect(v.probes.map((p) => p.name)).toContain('tools/call');
         },

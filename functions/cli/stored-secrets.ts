@@ -1,0 +1,80 @@
+/**
+ * `check --config` reads a target's stored credentials — `headerSecrets`, an OAuth secret in Secrets
+ * Manager or SSM — the way the scheduled run does: the same SecretReader (functions/run/secrets.ts),
+ * with the caller's AWS credentials from the SDK's default chain (env, profile, SSO, …). A plain name is
+ * read in the target's first probe region, where its scheduled run reads it (the laptop's default
+ * region need not be one of them); an ARN in its own region. Without credentials it names every target
+ * and reference it could not read, and what to set: never a silent skip that then reads as a 401.
+ */
+import type { Fleet } from '../config/fleet.ts';
+import type { Target } from '../config/target.ts';
+import { configError } from '../common/errors.ts';
+import { oneLine } from '../common/redact.ts';
+import type { ResolvedHeaders } from '../run/secrets.ts';
+
+/** The references a target holds in Secrets Manager or SSM, as `field: kind "id"`. */
+export function storedReferences(target: Target): string[] {
+  const name = (ref: object) =>
+    'secretsManager' in ref
+      ? `Secrets Manager secret ${JSON.stringify(ref.secretsManager)}`
+      : `SSM parameter ${JSON.stringify((ref as { ssmParameter: string }).ssmParameter)}`;
+  const oauth = target.auth?.oauth;
+  const refs: Array<[string, object | undefined]> = [
+    ...Object.entries(target.headerSecrets).map(([header, ref]): [string, object] => [`headerSecrets.${header}`, ref]),
+    ['auth.oauth.clientSecret', oauth?.clientSecret],
+    ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
+  ];
+  return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${name(ref)}`] : []));
+}
+
+/**
+ * Each target's headers and OAuth secrets with its stored references read; `undefined` for a target
+ * that has none (its flags, env vars and files are read by the caller as before). Throws a config
+ * error naming the target and the fix when a reference cannot be read.
+ */
+export async function readStoredSecrets(
+  targets: readonly Target[],
+  fleet: Pick<Fleet, 'homeRegion' | 'probeRegions' | 'targets'> | undefined,
+): Promise<Array<ResolvedHeaders | undefined>> {
+  const wanted = targets.map(storedReferences);
+  if (wanted.every((refs) => refs.length === 0)) return targets.map(() => undefined);
+  // Loaded only here: a check without stored references never pays for the AWS SDK's start.
+  const [{ SecretsManagerClient }, { SSMClient }, { SecretReader }, { perRegion }] = await Promise.all([
+    import('@aws-sdk/client-secrets-manager'),
+    import('@aws-sdk/client-ssm'),
+    import('../run/secrets.ts'),
+    import('../common/per-region.ts'),
+  ]);
+  const secretsManager = perRegion((region) => new SecretsManagerClient({ region }));
+  const ssm = perRegion((region) => new SSMClient({ region }));
+  const regionOf = (t: Target) => {
+    const own = fleet?.targets.find((f) => f.name === t.name)?.probeRegions;
+    return (own ?? fleet?.probeRegions ?? [fleet?.homeRegion ?? 'us-east-1'])[0]!;
+  };
+  await needCredentials(() => secretsManager(regionOf(targets[0]!)).config.credentials(), targets, wanted);
+  return Promise.all(
+    targets.map(async (t, i) => {
+      if (wanted[i]!.length === 0) return undefined;
+      const reader = new SecretReader({ secretsManager, ssm }, { defaultRegion: regionOf(t), reader: 'caller' });
+      try {
+        return await reader.resolve(t);
+      } catch (e) {
+        throw configError(`target "${t.name}": ${(e as Error).message}`, e);
+      }
+    }),
+  );
+}
+
+async function needCredentials(load: () => Promise<unknown>, targets: readonly Target[], wanted: readonly string[][]): Promise<void> {
+  try {
+    await load();
+  } catch (e) {
+    const what = targets.flatMap((t, i) => wanted[i]!.map((ref) => `target "${t.name}" ${ref}`));
+    throw configError(
+      `--config: ${what.join('; ')} cannot be read: no AWS credentials were found (${oneLine((e as Error).message.split('\n')[0]!, 200)}). ` +
+        'check --config reads stored credentials with your AWS identity, as the scheduled run does with its role: set AWS_PROFILE ' +
+        '(or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or run `aws sso login`; or check the URL with the value in --header.',
+      e,
+    );
+  }
+}
