@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  * too) and checks it against these same rows, with no exceptions. Bottom up:
  * - common: the shared words, importing nothing of ours;
  * - config and net: every schema, and the only owner of fetch, sockets and TLS;
- * - the features (probe, auth, catalog, posture, publish), which never import each other;
+ * - the features (probe, auth, catalog, posture, publish, secrets), which never import each other;
  * - judge: runs one target, the only room that knows every feature;
  * - the entry points (run, brief, cli, demo, index.ts);
  * - infra: common and config only, naming the Lambda handlers by path as bundle entries.
@@ -32,6 +32,10 @@ export const LAYERS = {
   'functions/catalog': { may: ['functions/common', 'functions/config'], is: 'tool-catalog fingerprints and drift' },
   'functions/posture': { may: ['functions/common', 'functions/config', 'functions/net'], is: 'the security posture checks' },
   'functions/publish': { may: ['functions/common', 'functions/config'], is: 'PutMetricData to the home region' },
+  'functions/secrets': {
+    may: ['functions/common', 'functions/config'],
+    is: 'reads the credentials a target references (Secrets Manager, SSM) with the AWS identity at hand',
+  },
   'functions/judge': {
     may: [
       'functions/common',
@@ -44,9 +48,15 @@ export const LAYERS = {
     ],
     is: 'runs one target: the run context, the token step, the attempts, the warnings',
   },
-  'functions/run': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish'], is: 'the scheduled Lambda' },
+  'functions/run': {
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets'],
+    is: 'the scheduled Lambda',
+  },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
-  'functions/cli': { may: ['functions/common', 'functions/config', 'functions/judge'], is: 'mcp-canary check and snapshot' },
+  'functions/cli': {
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets'],
+    is: 'mcp-canary check and snapshot',
+  },
   'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },
   'functions/index.ts': { may: ['functions/common', 'functions/config', 'functions/judge'], is: "the package's exports (mcp-canary)" },
   'infra/plan': { may: ['functions/common', 'functions/config'], is: 'names, placement and checks of a fleet, before any construct' },

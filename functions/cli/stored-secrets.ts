@@ -1,6 +1,6 @@
 /**
  * `check --config` reads a target's stored credentials — `headerSecrets`, an OAuth secret in Secrets
- * Manager or SSM — the way the scheduled run does: the same SecretReader (functions/run/secrets.ts),
+ * Manager or SSM — the way the scheduled run does: the same SecretReader (functions/secrets/reader.ts),
  * with the caller's AWS credentials from the SDK's default chain (env, profile, SSO, …). A plain name is
  * read in the target's first probe region, where its scheduled run reads it (the laptop's default
  * region need not be one of them); an ARN in its own region. Without credentials it names every target
@@ -10,7 +10,7 @@ import type { Fleet } from '../config/fleet.ts';
 import type { Target } from '../config/target.ts';
 import { configError } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
-import type { ResolvedHeaders } from '../run/secrets.ts';
+import type { ResolvedHeaders } from '../secrets/reader.ts';
 
 /** The references a target holds in Secrets Manager or SSM, as `field: kind "id"`. */
 export function storedReferences(target: Target): string[] {
@@ -42,7 +42,7 @@ export async function readStoredSecrets(
   const [{ SecretsManagerClient }, { SSMClient }, { SecretReader }, { perRegion }] = await Promise.all([
     import('@aws-sdk/client-secrets-manager'),
     import('@aws-sdk/client-ssm'),
-    import('../run/secrets.ts'),
+    import('../secrets/reader.ts'),
     import('../common/per-region.ts'),
   ]);
   const secretsManager = perRegion((region) => new SecretsManagerClient({ region }));

@@ -13,7 +13,7 @@ import { readRunEnv } from '../config/env.ts';
 import { perRegion } from '../common/per-region.ts';
 import { dynamoRunLedger, EVERY_DELIVERY_RUNS } from './ledger.ts';
 import { run, type RunSummary } from './run.ts';
-import { SecretReader } from './secrets.ts';
+import { SecretReader } from '../secrets/reader.ts';
 
 /** The part of the Lambda context the run uses. */
 export interface InvocationContext {

@@ -36,7 +36,7 @@ import { withDeadline } from './deadline.ts';
 import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
-import type { ResolvedHeaders } from './secrets.ts';
+import type { ResolvedHeaders } from '../secrets/reader.ts';
 
 export interface RunDeps {
   /** The run record's `probeRegion`: the region the function runs in. */

@@ -13,7 +13,7 @@
  * nothing else in the account, every other secret stays out of reach), is checked here at synth for
  * every reference with the target and field named, and costs one resource per account and region.
  *
- * Where a reference is read (functions/run/secrets.ts): a plain name in the probe region, an ARN in the
+ * Where a reference is read (functions/secrets/reader.ts): a plain name in the probe region, an ARN in the
  * ARN's own region and account. So a grant is a (service, partition, region, account) scope: "the probe
  * region's own account" for names, the ARN's fields for ARNs (a home-region ARN read from every probe
  * region is one scope per region reading it, not one per target).

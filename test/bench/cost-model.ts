@@ -13,7 +13,7 @@ export const LOG_EVENT_OVERHEAD_BYTES = 26;
 /** The Lambda's own START, END and REPORT lines per invocation (text format), bytes. */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 270;
 export const PLATFORM_LOG_EVENTS_PER_INVOCATION = 3;
-/** Secret values are cached per warm container for 5 minutes (functions/run/secrets.ts). */
+/** Secret values are cached per warm container for 5 minutes (functions/secrets/reader.ts). */
 export const SECRET_CACHE_SECONDS = 300;
 /** A ledger record (key, status, expiry, the small completion marker): well under 1 KB, one write unit. */
 export const LEDGER_ITEM_BYTES = 200;

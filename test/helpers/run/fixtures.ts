@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import type { RunDeps } from '../../../functions/run/run.ts';
-import { SecretReader } from '../../../functions/run/secrets.ts';
+import { SecretReader } from '../../../functions/secrets/reader.ts';
 import { freePort, motoCredentials } from '../moto.ts';
 import { cloudWatchAt } from './readback.ts';
 

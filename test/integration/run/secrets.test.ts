@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { Target, type TargetInput } from '../../../functions/config/target.ts';
 import { CanaryError } from '../../../functions/common/errors.ts';
-import { SecretReader } from '../../../functions/run/secrets.ts';
+import { SecretReader } from '../../../functions/secrets/reader.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { motoSecretClients, PROBE_REGION, rejectionOf, startHangingServer } from '../../helpers/run/fixtures.ts';
 import { describeNeeding } from '../../helpers/tools.ts';

@@ -1,7 +1,7 @@
 /**
  * The run's secret permissions: one wildcard per service, account and region under `mcp-canary/`,
  * whatever the fleet's size, and every reference outside that rule refused at synth with the target,
- * the field and the fix named. Where a reference is read decides its grant (functions/run/secrets.ts):
+ * the field and the fix named. Where a reference is read decides its grant (functions/secrets/reader.ts):
  * a name in the probe region, an ARN in the ARN's region and account.
  */
 import { describe, expect, it } from 'vitest';
