@@ -166,6 +166,18 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
     expect(e.message).toContain('McpCanaryFleet name "my fleet!" must be 1–32 letters');
   });
 
+  it('the example fleet references each credential by ARN in its home region, under the prefix, as the READMEs advise', async () => {
+    const { default: example } = await import('../../../mcp-canary.config.ts');
+    const refs = example.targets.flatMap((t) => Object.values(t.headerSecrets ?? {}));
+    expect(refs.length).toBeGreaterThan(1);
+    for (const ref of refs) {
+      const id = 'ssmParameter' in ref ? ref.ssmParameter : ref.secretsManager;
+      const arn = new RegExp(`^arn:aws:(ssm|secretsmanager):${example.homeRegion}:\\d{12}:(parameter/|secret:)mcp-canary/`);
+      expect(id).toMatch(arn);
+    }
+    expect(refs.some((r) => 'ssmParameter' in r)).toBe(true);
+  });
+
   it('accepts the example fleet', async () => {
     const { default: example } = await import('../../../mcp-canary.config.ts');
     const { app, cleanup } = newTestApp();
