@@ -118,7 +118,8 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
       });
       if (outcome.kind === 'ran') return outcome.value;
       publisher.skip();
-      const reason: SkipReason = outcome.kind === 'unclaimed' ? 'unclaimed' : outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done';
+      const reason: SkipReason =
+        outcome.kind === 'unclaimed' ? 'unclaimed' : outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done';
       const list = skipped.get(reason) ?? [];
       list.push({ target: nameOf(p), error: outcome.kind === 'unclaimed' ? outcome.error : undefined });
       skipped.set(reason, list);

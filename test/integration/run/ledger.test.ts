@@ -208,8 +208,10 @@ describe('a scheduled event delivered twice', () => {
     const counts = await Promise.all(judged.map(async (t) => [t, (await runsOf(t)).runs] as const));
     expect(counts.filter(([, runs]) => runs !== 1)).toEqual([]);
     expect(lines().filter((l) => l.message === 'mcp-canary run')).toHaveLength(31);
-    expect(lines().filter((l) => l.message === 'mcp-canary run skipped').flatMap((l) => l.targets as string[])).toHaveLength(
-      2 * 30 + 2 * 31 - 31,
-    );
+    expect(
+      lines()
+        .filter((l) => l.message === 'mcp-canary run skipped')
+        .flatMap((l) => l.targets as string[]),
+    ).toHaveLength(2 * 30 + 2 * 31 - 31);
   });
 });

@@ -25,14 +25,20 @@ describe("EventBridge Scheduler's rules", () => {
     ['rate(30 seconds)', 'has unit "seconds"'],
     ['rate(5minutes)', 'wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)'],
     ['rate()', 'is not a rate: write rate(value unit)'],
-    ['rate( 5 minutes)', '"rate( 5 minutes)" is not valid: EventBridge Scheduler wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)'],
+    [
+      'rate( 5 minutes)',
+      '"rate( 5 minutes)" is not valid: EventBridge Scheduler wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)',
+    ],
     ['rate(5  minutes)', 'and no other. Write rate(5 minutes)'],
     ['rate(5 minutes )', 'and no other. Write rate(5 minutes)'],
     ['rate (5 minutes)', 'and no other. Write rate(5 minutes)'],
     [' rate(1 hour)', 'and no other. Write rate(1 hour)'],
     ['rate(5 Minutes)', 'wants lower case. Write rate(5 minutes)'],
     ['RATE(1 day)', 'wants lower case. Write rate(1 day)'],
-    ['rate( 1 Minutes )', 'wants exactly one space, between the value and the unit, and no other; lower case; "minute" for 1. Write rate(1 minute)'],
+    [
+      'rate( 1 Minutes )',
+      'wants exactly one space, between the value and the unit, and no other; lower case; "minute" for 1. Write rate(1 minute)',
+    ],
     ['every 5 minutes', 'is not an EventBridge Scheduler expression'],
     ['cron(0 8 * * *)', 'has 5 field(s); an EventBridge Scheduler cron has 6'],
     ['cron(0 8 * * * *)', 'needs "?" in exactly one of day-of-month and day-of-week'],
@@ -70,7 +76,8 @@ describe("EventBridge Scheduler's rules", () => {
           const exact = `rate(${n} ${unit}${n === 1 ? '' : 's'})`;
           const problem = schedulerProblem(written);
           if (written === exact) expect(problem).toBeNull();
-          else expect(problem).toMatch(new RegExp(`is not valid: EventBridge Scheduler wants .+\\. Write ${exact.replace(/[()]/g, '\\$&')}$`));
+          else
+            expect(problem).toMatch(new RegExp(`is not valid: EventBridge Scheduler wants .+\\. Write ${exact.replace(/[()]/g, '\\$&')}$`));
         },
       ),
     );

@@ -11,7 +11,9 @@ import { Quotas, SHORTER_NAMES, SPLIT_STACK } from '../../../infra/quotas/limits
 import { newTestApp, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const alarmNames = (s: ReturnType<typeof synthFleet>) =>
-  [...s.templates.values()].flatMap((t) => Object.values(t.findResources('AWS::CloudWatch::Alarm')).map((a) => String(a.Properties.AlarmName)));
+  [...s.templates.values()].flatMap((t) =>
+    Object.values(t.findResources('AWS::CloudWatch::Alarm')).map((a) => String(a.Properties.AlarmName)),
+  );
 
 function synthError(config: Parameters<typeof synthFleet>[0], options: Parameters<typeof synthFleet>[1] = {}): string {
   const { app, cleanup } = newTestApp();
@@ -69,6 +71,7 @@ describe('the fleet name in the config', () => {
   });
 
   it('is the field the quota fixes name', () => {
-    for (const fix of [SPLIT_STACK, SHORTER_NAMES, Quotas.stackName.fix]) expect(fix).toMatch(/`name` in the fleet config|each with its own `name`/);
+    for (const fix of [SPLIT_STACK, SHORTER_NAMES, Quotas.stackName.fix])
+      expect(fix).toMatch(/`name` in the fleet config|each with its own `name`/);
   });
 });

@@ -18,7 +18,9 @@ afterEach(async () => {
 /** A 2026-07-28 endpoint whose tools/call (or `on`) answers `status` with a JSON-RPC error. */
 async function answering(status: number, code: number, message: string, on = 'tools/call') {
   const normal = modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ structuredContent: { rate: 1 }, content: [] }) });
-  server = await startFaultServer((req, res, rx) => (rx.rpcMethod === on ? rpcError(res, status, rx.rpcId, code, message) : normal(req, res, rx)));
+  server = await startFaultServer((req, res, rx) =>
+    rx.rpcMethod === on ? rpcError(res, status, rx.rpcId, code, message) : normal(req, res, rx),
+  );
   return judge(target(server.url, { tool: { name: 'get_rate', arguments: {} } }));
 }
 
