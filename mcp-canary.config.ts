@@ -1,6 +1,11 @@
 /**
  * The example fleet `infra/app.ts` deploys (`npm run synth`, `npx cdk deploy --all`): three MCP
  * endpoints probed from three regions, credentials by reference only. Copy it and change the targets.
+ *
+ * Each credential is stored once, in the home region, under `mcp-canary/` (SSM: `/mcp-canary/`), and
+ * referenced by ARN: every probe region reads that one copy. Best an SSM SecureString parameter (free
+ * to store); a Secrets Manager secret when you want rotation ($0.40 a month). A plain name would be read
+ * in each probe region, so it would have to be stored in each (infra/README.md, `cdk deploy` step 3).
  */
 import { defineFleet } from './functions/config/fleet.ts';
 
@@ -22,14 +27,16 @@ export default defineFleet({
       name: 'rates-prod',
       url: 'https://rates.example.com/mcp',
       runbookUrl: 'https://runbooks.example.com/mcp-canary/rates-prod',
-      headerSecrets: { Authorization: { secretsManager: 'mcp-canary/rates-prod', prefix: 'Bearer ' } },
+      headerSecrets: {
+        Authorization: { ssmParameter: 'arn:aws:ssm:us-east-1:111122223333:parameter/mcp-canary/rates-prod', prefix: 'Bearer ' },
+      },
       tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } },
       degradedMs: 3000,
     },
     {
       name: 'docs-search',
       url: 'https://docs.example.com/mcp',
-      headerSecrets: { 'X-Api-Key': { ssmParameter: '/mcp-canary/docs-search/api-key' } },
+      headerSecrets: { 'X-Api-Key': { ssmParameter: 'arn:aws:ssm:us-east-1:111122223333:parameter/mcp-canary/docs-search/api-key' } },
       tool: { name: 'search_docs', arguments: { query: 'getting started' }, expectText: 'Getting started' },
     },
     {

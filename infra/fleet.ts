@@ -8,6 +8,8 @@ import { Annotations, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
+import { fleetNameProblem } from '../functions/config/aws-names.ts';
+import { configError } from '../functions/common/errors.ts';
 import { uncheckedTargets } from '../functions/config/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { HomeStack } from './constructs/home-stack.ts';
@@ -21,7 +23,7 @@ import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 import { existingParent } from './plan/stack-split.ts';
 
 export interface McpCanaryFleetOptions {
-  /** Prefixes every stack, alarm, topic, function and log group. @default - the construct id */
+  /** Prefixes every stack, alarm, topic, function and log group. @default - the fleet config's `name`, else the construct id */
   readonly name?: string;
   /** The account to deploy to. @default - environment-agnostic (the CLI's credentials decide) */
   readonly account?: string;
@@ -45,7 +47,7 @@ export class McpCanaryFleet extends Construct {
   constructor(scope: Construct, id: string, config: FleetInput, options: McpCanaryFleetOptions = {}) {
     super(scope, id);
     this.quotas = addQuotaChecks(this);
-    this.names = new FleetNames(options.name ?? id);
+    this.names = new FleetNames(fleetName(id, config, options));
     // Stacks are split by size, automatically (placement.ts): no option, so the default app and a CDK app deploy alike.
     this.plan = planFleet(config, { names: this.names });
     const { names, plan } = this;
@@ -137,4 +139,19 @@ export class McpCanaryFleet extends Construct {
       }
     }
   }
+}
+
+/**
+ * The fleet config's `name` when it has one (the default app's id, McpCanary, otherwise: existing stacks
+ * keep their names). An invalid one is left to the schema, whose message names the field; a construct
+ * option that disagrees with the config is refused rather than silently winning.
+ */
+function fleetName(id: string, config: FleetInput, options: McpCanaryFleetOptions): string {
+  const fromConfig = typeof config.name === 'string' && fleetNameProblem(config.name) === null ? config.name : undefined;
+  if (options.name !== undefined && fromConfig !== undefined && options.name !== fromConfig) {
+    throw configError(
+      `mcp-canary fleet config: name is ${JSON.stringify(fromConfig)}, but the McpCanaryFleet name option is ${JSON.stringify(options.name)}: set one of them.`,
+    );
+  }
+  return options.name ?? fromConfig ?? id;
 }

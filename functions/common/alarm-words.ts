@@ -4,6 +4,7 @@
  * endpoint, the runbook, first steps). The CDK app writes them; the brief reads them back from the
  * alarm's state-change event. One module, so the two never drift apart.
  */
+import { RUN_SKIPPED_MESSAGE } from './run-record.ts';
 
 /** What an alarm watches, and so who it tells. */
 export const AlarmKind = {
@@ -106,6 +107,9 @@ export function describeAlarm(f: AlarmFacts): string {
       what = `No run of ${f.target} was recorded in at least one of ${regions} for ${f.failureThreshold} period(s) (one run ${period}). The canary is broken, not (necessarily) the endpoint: for the canary owner.`;
       steps = [
         `look at the run function's errors and its log group ${f.runLogGroup} in that region`,
+        // What the run logs when the ledger did not let it judge (functions/run/run.ts): a throttled or
+        // unreachable table skips runs, and from here that looks exactly like a run that never started.
+        `"${RUN_SKIPPED_MESSAGE}" lines there (saved query ${queryPrefix(f.runLogGroup)}skipped-runs) with reason "unclaimed" mean the run ledger (DynamoDB table ${ledgerTable(f.runLogGroup)} in that region) was throttled, unreachable or missing, so the run was skipped; "duplicate-…" reasons are harmless`,
         "check the schedule's dead-letter queue and that the schedule is enabled",
         'check the PutMetricData permission and the home region setting',
       ];
@@ -165,4 +169,15 @@ export function every(periodSeconds: number): string {
   if (periodSeconds % 3600 === 0) return periodSeconds === 3600 ? 'every hour' : `every ${periodSeconds / 3600} hours`;
   if (periodSeconds % 60 === 0) return periodSeconds === 60 ? 'every minute' : `every ${periodSeconds / 60} minutes`;
   return `every ${periodSeconds} s`;
+}
+
+/** `/mcp-canary/<fleet>/run` → `mcp-canary/<fleet>/`: the saved queries' prefix (infra/constructs/run-queries.ts). */
+function queryPrefix(runLogGroup: string): string {
+  return `${runLogGroup.replace(/^\//, '').replace(/run$/, '')}`;
+}
+
+/** `/mcp-canary/<fleet>/run` → `<fleet>-run-ledger`, the table's name in every probe region (infra/constructs/run-ledger.ts). */
+function ledgerTable(runLogGroup: string): string {
+  const fleet = /^\/mcp-canary\/(.+)\/run$/.exec(runLogGroup)?.[1];
+  return fleet ? `${fleet}-run-ledger` : '<fleet>-run-ledger';
 }

@@ -23,3 +23,19 @@ export function namespaceProblem(ns: string): string | null {
   if (ns.startsWith(':')) return `is ${got}: a CloudWatch namespace cannot start with ":"`;
   return null;
 }
+
+/**
+ * The fleet's name prefixes every stack (`<name>-home`, `<name>-probe-<region>-…`), alarm, topic,
+ * function, table and log group. CloudFormation stack names are letters, digits and hyphens, starting
+ * with a letter, at most 128 characters (CloudFormation User Guide, "Stack name"); 32 keeps the longest
+ * derived names inside their services' limits too (Scheduler and Lambda names: 64).
+ */
+export const FLEET_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
+export const DEFAULT_FLEET_NAME = 'McpCanary';
+
+/** Why `name` cannot name a fleet, or null. Phrased to follow a field name. */
+export function fleetNameProblem(name: string): string | null {
+  if (FLEET_NAME_PATTERN.test(name)) return null;
+  const got = JSON.stringify(name.length > 40 ? `${name.slice(0, 37)}…` : name);
+  return `is ${got}: a fleet name is 1–32 letters, digits or "-", starting with a letter (it prefixes every stack name, and CloudFormation stack names allow nothing else), e.g. "McpCanary" or "payments-canary"`;
+}

@@ -5,7 +5,7 @@
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
 import { arnProblem, LAMBDA_FUNCTION_ARN, SQS_QUEUE_ARN } from './arns.ts';
-import { namespaceProblem } from './aws-names.ts';
+import { fleetNameProblem, namespaceProblem } from './aws-names.ts';
 import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
 import { regionProblem } from './regions.ts';
@@ -57,6 +57,8 @@ export const FleetTarget = TargetFields.extend({
 
 export const Fleet = z
   .object({
+    /** Prefixes every stack, alarm, topic and function (`cdk synth`; the default app's is McpCanary). */
+    name: z.string().superRefine(refineBy(fleetNameProblem)).optional(),
     /** The region that holds metrics, alarms, topics and the dashboard. */
     homeRegion: region,
     /** The regions every target is probed from (default: the home region alone). */

@@ -31,23 +31,36 @@ export function rateFor(seconds: number): string {
   return `rate(${n} ${unit}${n === 1 ? '' : 's'})`;
 }
 
+/**
+ * Anything a user meant as a rate: `rate` in any case, spaces anywhere, value and unit with or without a
+ * space between. One grammar reads them all, so every variant gets the same kind of message: what is
+ * wrong (spacing, case, singular or plural) and the exact expression to write.
+ */
+const LOOSE_RATE = /^\s*rate\s*\((.*)\)\s*$/i;
+
 function rateProblem(s: string): string | null {
-  const m = /^rate\((.*)\)$/.exec(s);
+  const m = LOOSE_RATE.exec(s);
   if (!m) return null;
-  const words = m[1]!.trim().split(/\s+/);
-  const [value, unit] = words;
-  if (words.length !== 2 || value === undefined || unit === undefined)
-    return `${s} is not a rate: write rate(value unit), e.g. rate(1 minute) or rate(5 minutes)`;
+  const parts = /^\s*(\S*?)\s*([A-Za-z]+)\s*$/.exec(m[1]!);
+  if (!parts || parts[1] === '') return `${s} is not a rate: write rate(value unit), e.g. rate(1 minute) or rate(5 minutes)`;
+  const [, value, unit] = parts as unknown as [string, string, string];
   if (!/^[1-9]\d*$/.test(value)) return `${s} has value "${value}"; a rate's value is a whole number of 1 or more, e.g. rate(5 minutes)`;
-  const singular = unit.replace(/s$/, '') as Unit;
+  const lower = unit.toLowerCase();
+  const singular = lower.replace(/s$/, '') as Unit;
   if (!(singular in UNIT_SECONDS)) {
     const hint = didYouMean(unit, ['minute', 'minutes', 'hour', 'hours', 'day', 'days']);
     return `${s} has unit "${unit}"${hint}; EventBridge Scheduler's units are minute(s), hour(s) and day(s)`;
   }
   const want = value === '1' ? singular : `${singular}s`;
-  if (unit !== want)
-    return `${s} is not valid: EventBridge Scheduler wants "${want}" ${value === '1' ? 'for 1' : 'for more than 1'}. Write rate(${value} ${want})`;
-  return null;
+  const exact = `rate(${value} ${want})`;
+  if (s === exact) return null;
+  const wrong: string[] = [];
+  const word = s.trim().slice(0, 4);
+  const spacing = s !== `${word}(${value} ${unit})`;
+  if (spacing) wrong.push('exactly one space, between the value and the unit, and no other');
+  if (word !== 'rate' || unit !== lower) wrong.push('lower case');
+  if (lower !== want) wrong.push(`"${want}" ${value === '1' ? 'for 1' : 'for more than 1'}`);
+  return `${spacing ? JSON.stringify(s) : s} is not valid: EventBridge Scheduler wants ${wrong.join('; ')}. Write ${exact}`;
 }
 
 function cronProblem(s: string): string | null {
@@ -75,10 +88,12 @@ function atProblem(s: string): string | null {
 
 /** Why `s` is not a schedule expression EventBridge Scheduler accepts, or null. */
 export function schedulerProblem(s: string): string | null {
+  const rate = rateProblem(s);
+  if (rate !== null || LOOSE_RATE.test(s)) return rate;
   if (!/^(rate|cron|at)\(.*\)$/.test(s)) {
     return `${JSON.stringify(s)} is not an EventBridge Scheduler expression: write rate(value unit), e.g. rate(1 minute) or rate(5 minutes)`;
   }
-  return rateProblem(s) ?? cronProblem(s) ?? atProblem(s);
+  return cronProblem(s) ?? atProblem(s);
 }
 
 /**

@@ -22,7 +22,7 @@ import { configuredChecks } from '../config/unchecked.ts';
 import { Wire } from '../net/wire.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
-import { capabilitiesWithoutTools, listedDetail, toolMissing, type Listing } from './listing.ts';
+import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
 import type { SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
 import { callCanaryTool } from './tool.ts';
@@ -120,16 +120,19 @@ class AttemptRun {
   /** tools/list, read again (never the SDK's cache); the step fails when the canary tool is not in it. */
   private async listTools(): Promise<StepResult<Listing>> {
     const { target, ctx } = this;
-    const r = await this.sessions.run('tools/list', 'tools/list', async (s) =>
-      passed(await s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.signal }), ''),
-    );
+    // The SDK walks every page; the pages of the walk that answered are the exchanges after its start.
+    let walkStart = 0;
+    const r = await this.sessions.run('tools/list', 'tools/list', async (s) => {
+      walkStart = this.wire.exchanges.length;
+      return passed(await s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.signal }), '');
+    });
     if (!r.ok) return r;
     const tools: Tool[] = r.value.tools;
     const scope = (r.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private';
     this.listed = { tools, cacheScope: this.revision === Revision.modern ? scope : null };
     const wanted = target.tool?.name;
     const listings = wanted === undefined ? [] : tools.filter((t) => t.name === wanted);
-    const onWire = this.wire.last('tools/list')?.toolNames?.filter((n) => n === wanted).length ?? listings.length;
+    const onWire = namedOnWire(this.wire.exchanges.slice(walkStart), wanted, listings.length);
     if (wanted !== undefined && listings.length === 0) return faulted(toolMissing(wanted, tools, onWire > 0, this.revision));
     return passed({ tools, listings, onWire }, listedDetail(tools, wanted));
   }

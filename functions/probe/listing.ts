@@ -7,6 +7,7 @@ import { hasLookAlike, shownName } from '../common/names.ts';
 import { oneLine } from '../common/redact.ts';
 import { faulted, passed, type Fault, type StepResult } from '../common/step.ts';
 import { FailureClass, type NegotiatedRevision } from '../common/verdict.ts';
+import type { Exchange } from '../net/exchange.ts';
 import type { Session } from './session.ts';
 
 /** What tools/list gave the call step: the whole list, every listing of the canary tool, how often the wire named it. */
@@ -36,6 +37,18 @@ export function capabilitiesWithoutTools(s: Session, canaryTool: string | undefi
     retryable: false,
     detail: `tools/list: the server does not advertise the tools capability (capabilities: ${offered}), so it has no ${canaryTool}`,
   });
+}
+
+/**
+ * How many times the pages of one tools/list walk named `wanted` on the wire, before the client dropped
+ * any: every page counts (a name listed once per page is listed twice), not only the last. A page whose
+ * names were not recorded counts what the client kept, so the answer is never below `kept`.
+ */
+export function namedOnWire(exchanges: readonly Exchange[], wanted: string | undefined, kept: number): number {
+  if (wanted === undefined) return kept;
+  const pages = exchanges.filter((x) => x.rpcMethod === 'tools/list' && x.toolNames);
+  const named = pages.reduce((n, x) => n + x.toolNames!.filter((t) => t === wanted).length, 0);
+  return Math.max(named, kept);
 }
 
 export function listedDetail(tools: readonly Tool[], canaryTool: string | undefined): string {

@@ -10,8 +10,14 @@
  * - any other code on discover, initialize or tools/list → `server_error` (a gateway whose backend is
  *   down answers `-32603 "fetch failed"`): the MCP server, or what is behind it, failed the step.
  *
- * Inside a non-2xx answer, only the codes that name their cause (the first three) outrank the HTTP
- * status; otherwise the status keeps its class, with the JSON-RPC words in the detail. Whether an error
+ * Inside a non-2xx answer, the codes that name their cause (the first three) outrank the HTTP status.
+ * On `tools/call` any JSON-RPC error does too: the server read the call and answered it in JSON-RPC,
+ * whatever status its framework put around it (a tool whose upstream failed often comes back as HTTP
+ * 500 with `-32603`), so it is the tool's failure as in a 200 — except under a status that names a cause
+ * of its own before the tool ran: 401/403 (the canary's credentials), 404 (the session is gone), 429
+ * (the server's rate limit), 502/503/504 (a gateway, or the server, could not serve it at all: kept as
+ * `http_status`, retryable within the run). Elsewhere the status keeps its class, with the JSON-RPC
+ * words in the detail. Whether an error
  * is evidence about revisions beyond `-32022` (an answer of the other era to a pinned revision) is
  * decided in connect.ts, which knows what was asked.
  */
@@ -26,6 +32,9 @@ export interface RpcError {
   readonly message: string;
   readonly data?: unknown;
 }
+
+/** Statuses that say why a call never reached its tool: they keep their own class even around a JSON-RPC error. */
+const STATUSES_BEFORE_THE_TOOL: ReadonlySet<number | undefined> = new Set([401, 403, 404, 429, 502, 503, 504]);
 
 /** The revisions the canary's client speaks (the SDK's list), for revision details. */
 export const SPOKEN_REVISIONS: readonly string[] = [Revision.modern, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -81,14 +90,16 @@ export function classifyRpcError(what: string, e: RpcError, x: Exchange | undefi
   if (e.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
     return { failure: FailureClass.revision, detail: `${what}: ${unsupportedVersion(e)}`, retryable: false };
   }
-  if (status !== undefined && (status < 200 || status >= 300)) return null;
-  if (x?.rpcMethod === 'tools/call') {
+  const non2xx = status !== undefined && (status < 200 || status >= 300);
+  if (x?.rpcMethod === 'tools/call' && !(non2xx && STATUSES_BEFORE_THE_TOOL.has(status))) {
     return {
       failure: FailureClass.toolError,
-      detail: `${what}: the tool answered JSON-RPC error ${describeRpcError(e)}`,
+      detail: `${what}: the tool answered JSON-RPC error ${describeRpcError(e)}${non2xx ? ` (in an HTTP ${status} answer)` : ''}`,
       retryable: false,
+      ...(non2xx ? { status } : {}),
     };
   }
+  if (non2xx) return null;
   return {
     failure: FailureClass.serverError,
     detail: `${what}: the server answered JSON-RPC error ${describeRpcError(e)} — the MCP server, or what is behind it, failed this step`,

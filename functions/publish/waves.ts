@@ -5,9 +5,13 @@
  * much — past the alarm evaluation of their period, moving their pages from run N to N+1.
  *
  * A wave opens with the first verdict nobody has sent yet and goes out `windowMs` later with every
- * verdict known by then, or at once when every target has its verdict. PutMetricData is billed per call,
- * so the number of waves is bounded: the last one allowed waits for all the rest. A healthy batch finishes
- * within one window and costs one call, as before; a batch with one hanging target costs two.
+ * verdict known by then, or at once when every target has its verdict (or was skipped). There is no cap
+ * on the number of waves: an earlier release let the last allowed wave wait for every verdict left, so
+ * three slow targets held each other's datapoints back by the slowest one's budget. The window is the
+ * only batching, and it bounds the calls instead: at most one PutMetricData call per target of the
+ * payload (25 at most, each call far inside PutMetricData's 1,000 datums and 1 MB; publishRuns splits
+ * past that), and one call for a batch whose verdicts arrive within one window. PutMetricData is billed
+ * per call ($0.01 per 1,000), so a healthy batch costs one call, a batch with one hanging target two.
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { publishRuns, type PublishOptions, type PublishResult } from './metrics.ts';
@@ -15,16 +19,12 @@ import type { RunRecord } from '../common/run-record.ts';
 
 /** How long a wave waits for batch-mates after its first verdict. */
 export const WAVE_WINDOW_MS = 1_000;
-/** At most this many PutMetricData waves per invocation (each of up to 1,000 datums). */
-export const MAX_WAVES = 3;
 
 export interface WaveOptions extends PublishOptions {
   /** Verdicts to expect: the wave that holds the last one goes out at once. */
   readonly expected: number;
   /** @default - WAVE_WINDOW_MS */
   readonly windowMs?: number;
-  /** @default - MAX_WAVES */
-  readonly maxWaves?: number;
 }
 
 export interface WavesResult extends PublishResult {
@@ -38,19 +38,27 @@ export class WavePublisher {
   private readonly sent: Array<Promise<{ records: readonly RunRecord[]; result: PublishResult }>> = [];
   private timer: NodeJS.Timeout | undefined;
   private received = 0;
+  private expected: number;
 
   constructor(
     private readonly client: CloudWatchClient,
     private readonly opts: WaveOptions,
-  ) {}
+  ) {
+    this.expected = opts.expected;
+  }
 
   /** A target's verdict is known: it goes out with the current wave. */
   add(record: RunRecord): void {
     this.pending.push(record);
     this.received++;
-    if (this.received >= this.opts.expected) return this.flush();
-    const lastWave = this.sent.length >= (this.opts.maxWaves ?? MAX_WAVES) - 1;
-    if (!this.timer && !lastWave) this.timer = setTimeout(() => this.flush(), this.opts.windowMs ?? WAVE_WINDOW_MS);
+    if (this.received >= this.expected) return this.flush();
+    this.timer ??= setTimeout(() => this.flush(), this.opts.windowMs ?? WAVE_WINDOW_MS);
+  }
+
+  /** One expected verdict will not come (its run was a duplicate): nobody waits for it. */
+  skip(): void {
+    this.expected--;
+    if (this.received >= this.expected) this.flush();
   }
 
   /** Sends what is left and waits for every wave. */

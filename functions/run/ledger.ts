@@ -1,29 +1,36 @@
 /**
- * The run ledger: one scheduled run of one schedule counts once in its period, whatever AWS delivers
- * twice. Scheduler delivers at least once, and Lambda's asynchronous queue may hand the same event to
- * the function more than once "even if no error occurs" (the Lambda guide, "How Lambda handles errors
- * and retries with asynchronous invocation"). The alarms count regions per period by Sum and SampleCount,
- * so a second delivery that judged and published again would count its region twice: a duplicated
- * healthy region settles a period "not breaching" and resolves a page mid-outage; a duplicated failing
- * region reaches the quorum alone.
+ * The run ledger: one scheduled run of one target counts once in its period, whatever AWS delivers twice
+ * and whichever schedule carries it. Scheduler delivers at least once, and Lambda's asynchronous queue
+ * may hand the same event to the function more than once "even if no error occurs" (the Lambda guide,
+ * "How Lambda handles errors and retries with asynchronous invocation"). The alarms count regions per
+ * period by Sum and SampleCount, so a second delivery that judged and published again would count its
+ * region twice: a duplicated healthy region settles a period "not breaching" and resolves a page
+ * mid-outage; a duplicated failing region reaches the quorum alone.
  *
- * So before judging, a run claims `(period, target set)` in a DynamoDB table, with Powertools for AWS
- * Lambda's Idempotency utility (a conditional PutItem, a TTL attribute, an in-progress and a completed
- * state). Whoever claims first runs; every other delivery of that period does nothing and returns
- * normally (a throw would dead-letter it and alarm the canary owner for a run that did happen):
+ * So before judging a target, a run claims `(period, target)` in a DynamoDB table, with Powertools for
+ * AWS Lambda's Idempotency utility (a conditional PutItem, a TTL attribute, an in-progress and a
+ * completed state). The claim is per target, not per schedule: infra/plan packs targets into schedules,
+ * and a deploy that adds or removes a target can change every schedule's target set while the old and
+ * the new schedules both fire for a while (CloudFormation replaces them stack by stack). A key made of
+ * the whole target set would differ between the old and the new payload and count every target twice;
+ * a key per target dedupes whichever payload carries it. The key prefix is fixed (not the function's
+ * name), so a target that moves to another function of the region is still the same run.
+ *
+ * Whoever claims a target first judges it; every other delivery of that period skips that target and
+ * returns normally (a throw would dead-letter it and alarm the canary owner for a run that did happen):
  * - a duplicate while the first is still running sees IN_PROGRESS, and does not wait for it;
  * - a duplicate after it sees COMPLETED;
- * - a first run that crashed (timeout, out of memory) keeps its claim: it may have published some
- *   datapoints already, so no later delivery may run that period again. The claim holds for the
+ * - a first run that crashed (timeout, out of memory) keeps its claim: it may have published the
+ *   datapoint already, so no later delivery may run that period again. The claim holds for the
  *   record's life, which is far longer than any delivery can be late (Lambda drops events older than
  *   the function's maximum event age, 60 s);
  * - a claim that cannot be written (DynamoDB unreachable, throttled past its retries, or too slow) is not
  *   run: without a claim nothing can tell it from a duplicate. That region misses one run, which the
  *   alarms are built to tolerate, and a region that keeps missing tells the canary owner (the dead-man);
- * - an SDK retry of our own claim whose first attempt was stored reads as IN_PROGRESS too: the run is
+ * - an SDK retry of our own claim whose first attempt was stored reads as IN_PROGRESS too: the target is
  *   skipped, a lost run rather than a double one.
  * The key is the period, not the delivery: a manual test invoke in the same minute as the scheduled run
- * of the same targets is the same run.
+ * of the same target is the same run.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
@@ -39,14 +46,15 @@ export const LEDGER_RECORD_SECONDS = 3600;
  */
 export const LEDGER_CLAIM_TIMEOUT_MS = 3_000;
 
-/** What one scheduled run is, for counting: its period and the targets it carries. */
+/** What one scheduled run of one target is, for counting: its period and the target's name. */
 export interface RunIdentity {
   /** ISO 8601 start of the scheduled period. */
   readonly period: string;
-  readonly periodSeconds: number;
-  /** Target names, sorted. */
-  readonly targets: readonly string[];
+  readonly target: string;
 }
+
+/** The claims' key prefix: the same for every function of the fleet, so the key is `(period, target)` alone. */
+export const LEDGER_KEY_PREFIX = 'mcp-canary-run';
 
 export type LedgerOutcome<T> =
   /** This delivery holds the claim and ran. `ledgerError`: the completion could not be recorded (the claim still holds). */
@@ -57,7 +65,7 @@ export type LedgerOutcome<T> =
   | { readonly kind: 'unclaimed'; readonly error: string };
 
 export interface RunLedger {
-  /** Runs `work` only if this delivery claims `identity` first. Never rejects, unless `work` does. */
+  /** Runs `work` only if this delivery claims `identity` (one target's period) first. Never rejects, unless `work` does. */
   once<T>(identity: RunIdentity, work: () => Promise<T>): Promise<LedgerOutcome<T>>;
 }
 
@@ -114,7 +122,7 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
           }
           return DONE;
         },
-        { persistenceStore, config },
+        { persistenceStore, config, keyPrefix: LEDGER_KEY_PREFIX },
       );
       const settled = idempotent(identity).then(
         () => undefined,

@@ -1,6 +1,6 @@
 /**
- * One scheduled run: claim the period in the run ledger (so a duplicate delivery counts nothing), then
- * for every target of the payload, concurrently, read its credentials, judge it under a hard deadline,
+ * One scheduled run: for every target of the payload, concurrently, claim its period in the run ledger
+ * (so a duplicate delivery, by whichever schedule, counts nothing), read its credentials, judge it under a hard deadline,
  * log its verdict at once and hand its datapoint to the wave publisher, which sends it to the home
  * region within a second or so (a slow target delays only itself). Nothing here throws because a
  * target is down, slow or misconfigured: each target ends in a Verdict, and each Verdict reaches the
@@ -33,8 +33,8 @@ import {
 } from '../config/budget.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 import { withDeadline } from './deadline.ts';
-import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
-import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
+import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
+import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
 import type { ResolvedHeaders } from '../secrets/reader.ts';
 
@@ -62,11 +62,15 @@ export interface RunDeps {
 
 /** What the handler returns: enough to read in the console, nothing secret. */
 export interface RunSummary {
+  /** The targets this delivery judged. */
   readonly verdicts: ReadonlyArray<{ readonly target: string; readonly outcome: Outcome; readonly failure: Failure | null }>;
+  /** This delivery judged something and every datapoint it had was accepted. */
   readonly published: boolean;
-  /** Set when this delivery did nothing: another one holds the period's claim, or no claim could be made. */
-  readonly skipped?: RunSkippedRecord['reason'];
+  /** Targets this delivery did not judge, by why: another delivery holds their claim, or no claim could be made. */
+  readonly skipped?: Readonly<Partial<Record<SkipReason, readonly string[]>>>;
 }
+
+type SkipReason = RunSkippedRecord['reason'];
 
 export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const planned = readEvent(event);
@@ -77,12 +81,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const lambdaEndsAt = deps.remainingMs === undefined ? Infinity : started + deps.remainingMs - RETURN_MARGIN_MS;
   const deadlineAt = Math.min(started + runBudgetMs(maxBudgetMs), lambdaEndsAt);
   const scheduledFor = scheduledPeriodStart(event, started);
-  const identity: RunIdentity = {
-    period: scheduledFor.toISOString(),
-    periodSeconds: periodSecondsOf(event),
-    targets: planned.map(nameOf).sort(),
-  };
-  // Secrets are read while the ledger claim is made, in the same window: the claim never costs budget.
+  // Secrets are read while the ledger claims are made, in the same window: a claim never costs budget.
   const secretsBy = new Map(planned.map((p) => [p, p.valid ? deps.secrets.resolve(p.target) : undefined]));
   for (const read of secretsBy.values()) read?.catch(() => undefined);
   const ctx: TargetContext = {
@@ -97,42 +96,39 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
     timeoutHint: lambdaTimeoutSeconds(maxBudgetMs),
   };
-
-  const outcome = await (deps.ledger ?? EVERY_DELIVERY_RUNS).once(identity, () => judgeAll(planned, ctx, deadlineAt));
-  if (outcome.kind === 'ran') return outcome.value;
-  const reason = outcome.kind === 'duplicate' ? (outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done') : 'unclaimed';
-  const skipped: RunSkippedRecord = {
-    message: RUN_SKIPPED_MESSAGE,
-    probeRegion: deps.probeRegion,
-    scheduledFor: identity.period,
-    targets: identity.targets,
-    reason,
-    detail:
-      outcome.kind === 'duplicate'
-        ? `another delivery of this scheduled run ${outcome.state === 'running' ? 'is running' : 'already ran'}: nothing judged or published twice`
-        : `not run: the run ledger could not record it (${outcome.error}), and a run nobody recorded could be a duplicate`,
-  };
-  logRecord(log, skipped, new Redactor([]));
-  return { verdicts: [], published: false, skipped: reason };
-}
-
-/** Judges every target concurrently; each datapoint goes out in the wave its verdict joins. */
-async function judgeAll(planned: readonly PlannedTarget[], ctx: TargetContext, deadlineAt: number): Promise<RunSummary> {
-  const { deps } = ctx;
   const publisher = new WavePublisher(deps.cloudWatch, {
     namespace: deps.namespace,
     deadlineAt,
-    now: ctx.now,
+    now,
     ...deps.publish,
-    expected: planned.filter((p) => p.valid || p.publishable).length,
+    expected: planned.filter(counted).length,
   });
+  const ledger = deps.ledger ?? EVERY_DELIVERY_RUNS;
+  const skipped = new Map<SkipReason, Array<{ target: string; error?: string }>>();
+
+  // Each target claims its own (period, target): which schedule carries it does not matter (ledger.ts).
   const judged = await Promise.all(
-    planned.map(async (p) => {
-      const record = await judgeOne(p, ctx);
-      if (p.valid || p.publishable) publisher.add(record);
-      return record;
+    planned.map(async (p): Promise<RunRecord | undefined> => {
+      // A target without a usable name publishes nothing, so it has nothing to count twice.
+      if (!counted(p)) return judgeOne(p, ctx);
+      const outcome = await ledger.once({ period: scheduledFor.toISOString(), target: nameOf(p) }, async () => {
+        const record = await judgeOne(p, ctx);
+        publisher.add(record);
+        return record;
+      });
+      if (outcome.kind === 'ran') return outcome.value;
+      publisher.skip();
+      const reason: SkipReason =
+        outcome.kind === 'unclaimed' ? 'unclaimed' : outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done';
+      const list = skipped.get(reason) ?? [];
+      list.push({ target: nameOf(p), error: outcome.kind === 'unclaimed' ? outcome.error : undefined });
+      skipped.set(reason, list);
+      return undefined;
     }),
   );
+  for (const [reason, targets] of skipped) logRecord(log, skipRecord(deps, scheduledFor, reason, targets), new Redactor([]));
+
+  const ran = judged.filter((r): r is RunRecord => r !== undefined);
   const result = await publisher.settle();
   if (!result.published) {
     const failure: PublishFailedRecord = {
@@ -147,8 +143,34 @@ async function judgeAll(planned: readonly PlannedTarget[], ctx: TargetContext, d
     logRecord(ctx.log, failure, new Redactor([]));
   }
   return {
-    verdicts: judged.map(({ verdict }) => ({ target: verdict.target, outcome: verdict.outcome, failure: verdict.failure })),
-    published: result.published,
+    verdicts: ran.map(({ verdict }) => ({ target: verdict.target, outcome: verdict.outcome, failure: verdict.failure })),
+    published: ran.length > 0 && result.published,
+    ...(skipped.size > 0 && { skipped: Object.fromEntries([...skipped].map(([reason, ts]) => [reason, ts.map((t) => t.target).sort()])) }),
+  };
+}
+
+/** Whether a target's run is counted (published), and so claimed in the ledger. */
+function counted(p: PlannedTarget): boolean {
+  return p.valid || p.publishable;
+}
+
+function skipRecord(
+  deps: RunDeps,
+  scheduledFor: Date,
+  reason: SkipReason,
+  targets: ReadonlyArray<{ target: string; error?: string }>,
+): RunSkippedRecord {
+  const firstError = targets.find((t) => t.error)?.error;
+  return {
+    message: RUN_SKIPPED_MESSAGE,
+    probeRegion: deps.probeRegion,
+    scheduledFor: scheduledFor.toISOString(),
+    targets: targets.map((t) => t.target).sort(),
+    reason,
+    detail:
+      reason === 'unclaimed'
+        ? `not run: the run ledger could not record it (${firstError}), and a run nobody recorded could be a duplicate`
+        : `another delivery of this scheduled run ${reason === 'duplicate-running' ? 'is running' : 'already ran'}: nothing judged or published twice`,
   };
 }
 

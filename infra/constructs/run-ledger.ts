@@ -1,10 +1,10 @@
 /**
- * The run ledger of one probe region: a DynamoDB table where each scheduled run claims its period before
- * it judges anything, so a delivery AWS makes twice (Scheduler's at-least-once, Lambda's asynchronous
+ * The run ledger of one probe region: a DynamoDB table where each scheduled run of a target claims
+ * `(period, target)` before it judges it, so a delivery AWS makes twice (Scheduler's at-least-once, Lambda's asynchronous
  * queue) counts once (functions/run/ledger.ts says why, and what a duplicate does).
  *
- * On demand (a claim and a completion per invocation: a few thousand writes per target·region a month,
- * fractions of a cent), records expire by TTL an hour after they are written, and nothing in it outlives
+ * On demand (a claim and a completion per target and run: 86,400 writes per target·region a month at
+ * one run a minute, about 5 cents), records expire by TTL an hour after they are written, and nothing in it outlives
  * the stack: it holds only "this period was run".
  */
 import { RemovalPolicy } from 'aws-cdk-lib';

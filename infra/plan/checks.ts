@@ -79,8 +79,9 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         `(${t.budgetMs} ms) needs a ${timeout} s function timeout, which is not shorter than its schedule ${schedule}: runs would overlap. Lower budgetMs or use a slower schedule`,
       );
     }
-    // The dead-man alarm reads the most periods of a target's alarms (target-alarms.ts): it must fit too.
-    const periods = deadManRuns(fleet.failureThreshold) + 1;
+    // The dead-man alarm reads the most periods of a target's alarms (target-alarms.ts): its
+    // EvaluationPeriods, deadManRuns(N), times the period is what CloudWatch bounds (PutMetricAlarm).
+    const periods = deadManRuns(fleet.failureThreshold);
     const limit = alarmWindowLimit(period);
     if (periods * period > limit) {
       throw fleetError(

@@ -6,9 +6,9 @@
  */
 import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../../functions/common/alarm-words.ts';
 import { configError } from '../../functions/common/errors.ts';
+import { FLEET_NAME_PATTERN } from '../../functions/config/aws-names.ts';
 
-/** Keeps every derived name within its service's limit (schedule and function names: 64). */
-export const FLEET_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
+export { FLEET_NAME_PATTERN };
 
 export type TopicKind = 'pages' | 'tickets' | 'canary-owner' | 'briefs';
 
@@ -16,7 +16,7 @@ export class FleetNames {
   constructor(readonly fleet: string) {
     if (!FLEET_NAME_PATTERN.test(fleet)) {
       throw configError(
-        `McpCanaryFleet name ${JSON.stringify(fleet)} must be 1–32 letters, digits or "-", starting with a letter: it prefixes every stack, alarm, topic and function. Pass another construct id or the name option.`,
+        `McpCanaryFleet name ${JSON.stringify(fleet)} must be 1–32 letters, digits or "-", starting with a letter: it prefixes every stack, alarm, topic and function. Set another \`name\` in the fleet config (or pass another construct id or the name option).`,
       );
     }
   }

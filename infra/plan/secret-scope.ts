@@ -110,7 +110,7 @@ export function regionSecretScopes(
           t.index,
           t.name,
           ref.field,
-          `(${JSON.stringify(ref.id)}) brings the secret scopes read from ${region} to ${seen.size + 1}: the run role allows at most ${MAX_SECRET_SCOPES_PER_REGION} account-and-region pairs, to stay inside IAM's 10,240-character role policy. Keep the target's secrets in fewer accounts or regions (a name without an ARN is read in the probe region)`,
+          `(${JSON.stringify(ref.id)}) brings the secret scopes read from ${region} to ${seen.size + 1}; the run role allows at most ${MAX_SECRET_SCOPES_PER_REGION}, to stay inside IAM's 10,240-character role policy. A scope is one combination of service, partition, region and account: Secrets Manager and SSM count apart, and plain names are one scope per service. Keep the secrets in fewer accounts, regions or services (a name without an ARN is read in the probe region)`,
         );
       }
       seen.set(key, scope);

@@ -48,7 +48,7 @@ export const LENGTH_RULES: readonly LengthRule[] = [
     255,
     'mute rule name',
     Source.alarmMuteRule,
-    'shorten the maintenance window name or the fleet name',
+    'shorten the maintenance window name or the fleet name (`name` in the fleet config)',
   ),
   rule(
     'AWS::CloudWatch::AlarmMuteRule',

@@ -47,8 +47,8 @@ export interface Quota {
 export const SPLIT_STACK =
   // Alarm, schedule and mute-rule stacks split by size on their own (infra/plan/stack-split.ts): a stack still over
   // the limit holds what does not split (the home stack's subscriptions, a region's run functions and their alarms).
-  'hold less in it: fewer notify subscriptions (home stack) or fewer distinct schedules per probe region, or split the fleet in two (two fleets, each with its own name)';
-export const SHORTER_NAMES = 'shorten the fleet name (McpCanaryFleet id or name option) or the target names (targets[].name)';
+  'hold less in it: fewer notify subscriptions (home stack) or fewer distinct schedules per probe region, or split the fleet in two (two fleet configs, each with its own `name`)';
+export const SHORTER_NAMES = 'shorten the fleet name (`name` in the fleet config) or the target names (targets[].name)';
 
 export const Quotas = {
   // IAM counts policy characters without white space: we count the compact JSON CloudFormation sends.
@@ -59,7 +59,7 @@ export const Quotas = {
     noun: 'characters of inline policy at their longest',
     per: 'per role, its inline policies and attached AWS::IAM::Policy together',
     source: Source.iam,
-    fix: 'grant fewer resources: each account and region a secret ARN points to (headerSecrets, auth.oauth) adds a statement; keep secrets in fewer accounts and regions, or split the fleet in two',
+    fix: 'grant fewer resources: each account and region a secret ARN points to (headerSecrets, auth.oauth) adds a statement; keep secrets in fewer accounts and regions, or split the fleet in two (two fleet configs, each with its own `name`)',
   },
   managedPolicySize: {
     id: 'iam-managed-policy-size',
@@ -162,7 +162,7 @@ export const Quotas = {
     noun: 'characters in its stack name',
     per: 'per stack name',
     source: Source.cloudFormation,
-    fix: 'shorten the fleet name (McpCanaryFleet id or name option)',
+    fix: 'shorten the fleet name (`name` in the fleet config)',
   },
   logicalId: {
     id: 'cfn-logical-id',

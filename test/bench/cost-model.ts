@@ -73,8 +73,8 @@ export interface RunUsage {
   readonly recordBytesPerTarget: number;
   /** PutMetricData waves per invocation (1 when every verdict arrives within one wave window). @default 1 */
   readonly wavesPerInvocation?: number;
-  /** Ledger writes per invocation: the claim and the completion. @default 2 */
-  readonly ledgerWritesPerInvocation?: number;
+  /** Ledger writes per target and run (claims are per target, functions/run/ledger.ts): the claim and the completion. @default 2 */
+  readonly ledgerWritesPerTargetRun?: number;
 }
 
 /** Someone keeps the dashboard open: refreshed every `refreshSeconds`, `hoursPerDay` hours a day. */
@@ -159,7 +159,7 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
           (n, c) => n + readsPerRef * (c.kind === 'secretsManager' ? prices.secretsManagerCall : prices.kmsRequest),
           0,
         ),
-        ledger: ledgers.has(s.region) ? invocations * (usage.ledgerWritesPerInvocation ?? 2) * prices.dynamoWriteRequestUnit : 0,
+        ledger: ledgers.has(s.region) ? runs * (usage.ledgerWritesPerTargetRun ?? 2) * prices.dynamoWriteRequestUnit : 0,
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return {
@@ -272,7 +272,7 @@ export function fleetCost(
   const dashboardMetricReadsIfBilled = refreshes * (inv.dashboardMetricsPerRefresh ?? 0) * prices.getMetricDataMetric;
   const ledgerItems = inv.schedules
     .filter((s) => (inv.ledgerRegions ?? []).includes(s.region))
-    .reduce((n, s) => n + (3600 / s.periodSeconds) * LEDGER_RECORD_HOURS, 0);
+    .reduce((n, s) => n + s.targets.length * (3600 / s.periodSeconds) * LEDGER_RECORD_HOURS, 0);
   const ledgerStorage = ((ledgerItems * LEDGER_ITEM_BYTES) / GB) * prices.dynamoStorageGbMonth;
   const published = inv.publishedMetrics + (inv.fleetMetrics ?? 0);
   const metricTierAdjustment = tiered(prices.customMetricTiers, published) - published * prices.customMetricTiers[0]!.usd;

@@ -26,7 +26,6 @@
 import { parseAlarmDescription } from '../../../functions/common/alarm-words.ts';
 import { certainlyNotStored, PUBLISH_BASE_DELAY_MS } from '../../../functions/publish/metrics.ts';
 import { verdictValue } from '../../../functions/common/run-record.ts';
-import { MAX_WAVES } from '../../../functions/publish/waves.ts';
 import type { Outcome } from '../../../functions/common/verdict.ts';
 import { render, type AlarmProps } from './cfn.ts';
 import {
@@ -98,7 +97,7 @@ export interface CanaryBehaviour {
 export const SHIPPED: CanaryBehaviour = {
   dedup: true,
   retryAmbiguousPuts: certainlyNotStored(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),
-  publish: MAX_WAVES > 1 ? 'waves' : 'batch',
+  publish: 'waves',
 };
 /** Main before this round: every delivery counted, every transient put error retried, one put at the end. */
 export const BEFORE_LEDGER: CanaryBehaviour = { dedup: false, retryAmbiguousPuts: true, publish: 'batch' };

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vite
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
 import { dynamoRunLedger } from '../../../functions/run/ledger.ts';
+import { planFleet, SCHEDULED_TIME_PLACEHOLDER } from '../../../infra/plan/plan.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../helpers/run/fixtures.ts';
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
@@ -102,7 +103,7 @@ describe('a scheduled event delivered twice', () => {
     const second = await handler(event, context);
     // Assess
     expect(first).toEqual({ verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }], published: true });
-    expect(second).toEqual({ verdicts: [], published: false, skipped: 'duplicate-done' });
+    expect(second).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-done': ['rates-prod'] } });
     expect(await runsOf('rates-prod')).toMatchObject({ runs: 1 });
     expect(lines().filter((l) => l.message === 'mcp-canary run')).toHaveLength(1);
     expect(lines().find((l) => l.message === 'mcp-canary run skipped')).toMatchObject({
@@ -112,7 +113,7 @@ describe('a scheduled event delivered twice', () => {
     });
   });
 
-  it('publishes once, and neither delivery fails, when the second arrives while the first is still judging', async () => {
+  it('publishes each target once, and neither delivery fails, when the second arrives while the first is still judging', async () => {
     // Prepare: a target that holds the first run open for its whole (short) budget
     const handler = await freshHandler();
     captureStdout();
@@ -123,11 +124,11 @@ describe('a scheduled event delivered twice', () => {
     // Act
     const results = await Promise.all([handler(event, context), handler(event, context)]);
     // Assess
-    const ran = results.filter((r) => r.skipped === undefined);
-    const skipped = results.filter((r) => r.skipped !== undefined);
-    expect(ran).toHaveLength(1);
-    expect(skipped).toEqual([{ verdicts: [], published: false, skipped: 'duplicate-running' }]);
-    expect(ran[0]!.verdicts.map((v) => `${v.target} ${v.outcome}`)).toEqual(['rates-hanging failed', 'rates-prod healthy']);
+    // Assess: each target judged by one of them (the claim is per target), the other skips it
+    const judged = results.flatMap((r) => r.verdicts.map((v) => `${v.target} ${v.outcome}`)).sort();
+    expect(judged).toEqual(['rates-hanging failed', 'rates-prod healthy']);
+    const skipped = results.flatMap((r) => Object.entries(r.skipped ?? {}).flatMap(([reason, ts]) => ts.map((t) => `${t} ${reason}`)));
+    expect(skipped.sort()).toEqual(['rates-hanging duplicate-running', 'rates-prod duplicate-running']);
 
     expect(await runsOf('rates-hanging')).toMatchObject({ runs: 1, worst: 1 });
     expect(await runsOf('rates-prod')).toMatchObject({ runs: 1, worst: 0 });
@@ -151,7 +152,7 @@ describe('a scheduled event delivered twice', () => {
     process.env.AWS_LAMBDA_FUNCTION_NAME = 'McpCanary-run-1m';
     const crashed = dynamoRunLedger({ tableName: TABLE, client: dynamo() });
     let claimedByCrashedRun = false;
-    void crashed.once({ period: at(6), periodSeconds: 60, targets: ['rates-prod'] }, () => {
+    void crashed.once({ period: at(6), target: 'rates-prod' }, () => {
       claimedByCrashedRun = true;
       return new Promise<never>(() => undefined);
     });
@@ -159,7 +160,7 @@ describe('a scheduled event delivered twice', () => {
     // Act
     const duplicate = await handler(event, context);
     // Assess
-    expect(duplicate).toEqual({ verdicts: [], published: false, skipped: 'duplicate-running' });
+    expect(duplicate).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-running': ['rates-prod'] } });
     expect(await runsOf('rates-prod')).toEqual({ runs: 0, worst: undefined });
   });
 
@@ -167,7 +168,7 @@ describe('a scheduled event delivered twice', () => {
     const handler = await freshHandler('McpCanary-no-such-table');
     const lines = captureStdout();
     const result = await handler(scheduled(5, [{ name: 'rates-prod', url: server.url }]), context);
-    expect(result).toEqual({ verdicts: [], published: false, skipped: 'unclaimed' });
+    expect(result).toEqual({ verdicts: [], published: false, skipped: { unclaimed: ['rates-prod'] } });
     expect(String(lines().find((l) => l.message === 'mcp-canary run skipped')!.detail)).toMatch(/ResourceNotFoundException/);
     expect(await runsOf('rates-prod')).toEqual({ runs: 0, worst: undefined });
   });
@@ -179,5 +180,38 @@ describe('a scheduled event delivered twice', () => {
     await handler(event, context);
     await handler(event, context);
     expect(await runsOf('rates-prod')).toMatchObject({ runs: 2 });
+  });
+
+  it('counts each target once when a deploy re-packs the schedules and the old and the new ones both fire, each delivered twice', async () => {
+    // Prepare: 30 targets pack into schedules of 25 + 5 in name order; a target inserted first shifts every
+    // schedule's set (CloudFormation replaces the schedules stack by stack, so both sets fire for a while)
+    const handler = await freshHandler();
+    const lines = captureStdout();
+    const names = Array.from({ length: 30 }, (_, i) => `rates-${String(i).padStart(2, '0')}`);
+    const fleet = (ns: readonly string[]) => ({
+      homeRegion: HOME_REGION,
+      probeRegions: [PROBE_REGION],
+      targets: ns.map((name) => ({ name, url: server.url })),
+    });
+    const inputsOf = (ns: readonly string[]) => planFleet(fleet(ns)).regions[0]!.rates[0]!.schedules;
+    const before = inputsOf(names);
+    const after = inputsOf(['rates-0-inserted', ...names]);
+    expect(before.map((s) => s.targets.length)).toEqual([25, 5]);
+    expect(after[0]!.targets.slice(0, 2)).toEqual(['rates-0-inserted', 'rates-00']);
+    expect(after[1]!.targets[0]).toBe('rates-24'); // moved from the first schedule to the second
+    const deliveries = [...before, ...after].map((s) => JSON.parse(s.input.replace(SCHEDULED_TIME_PLACEHOLDER, at(3))) as unknown);
+    // Act: every payload of both deploys, each delivered twice, all at once
+    const results = await Promise.all([...deliveries, ...deliveries].map((event) => handler(event, context)));
+    // Assess: each target judged by exactly one delivery, and counted once in its period
+    const judged = results.flatMap((r) => r.verdicts.map((v) => v.target)).sort();
+    expect(judged).toEqual(['rates-0-inserted', ...names].sort());
+    const counts = await Promise.all(judged.map(async (t) => [t, (await runsOf(t)).runs] as const));
+    expect(counts.filter(([, runs]) => runs !== 1)).toEqual([]);
+    expect(lines().filter((l) => l.message === 'mcp-canary run')).toHaveLength(31);
+    expect(
+      lines()
+        .filter((l) => l.message === 'mcp-canary run skipped')
+        .flatMap((l) => l.targets as string[]),
+    ).toHaveLength(2 * 30 + 2 * 31 - 31);
   });
 });

@@ -108,9 +108,9 @@ describe('the cost model', () => {
     });
   });
 
-  it('prices the ledger: two write units per invocation, shared by its targets', () => {
+  it('prices the ledger: two write units per target and run (the claims are per target, not shared by the schedule)', () => {
     const [a] = costPerTargetRegion({ ...inventory, ledgerRegions: ['eu-west-1'] }, usage, PRICES);
-    expect(a!.ledger).toBeCloseTo(21_600 * 2 * 0.000000625, 12);
+    expect(a!.ledger).toBeCloseTo(43_200 * 2 * 0.000000625, 12);
   });
 
   it('prices a dashboard left open: every refresh, each Logs Insights widget scans its region’s run log over the range', () => {

@@ -57,6 +57,7 @@ const withKey = (name: string, privateKey: Record<string, string>) => ({
   },
 });
 const RICH: FleetInput = {
+  name: 'acme-canary',
   homeRegion: 'us-east-1',
   probeRegions: ['us-east-1', 'eu-west-1'],
   schedule: 'rate(1 minute)',

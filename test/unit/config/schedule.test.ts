@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from '../../../functions/config/schedule.ts';
 import { periodSeconds, rateSlug } from '../../../infra/plan/rates.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
 
 describe("EventBridge Scheduler's rules", () => {
   it.each(['rate(1 minute)', 'rate(5 minutes)', 'rate(1 hour)', 'rate(12 hours)', 'rate(1 day)', 'rate(2 days)'])('accepts %s', (s) => {
@@ -22,7 +23,22 @@ describe("EventBridge Scheduler's rules", () => {
     ['rate(1.5 hours)', 'has value "1.5"'],
     ['rate(5 mins)', 'has unit "mins"; EventBridge Scheduler\'s units are minute(s), hour(s) and day(s)'],
     ['rate(30 seconds)', 'has unit "seconds"'],
-    ['rate(5minutes)', 'is not a rate: write rate(value unit)'],
+    ['rate(5minutes)', 'wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)'],
+    ['rate()', 'is not a rate: write rate(value unit)'],
+    [
+      'rate( 5 minutes)',
+      '"rate( 5 minutes)" is not valid: EventBridge Scheduler wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)',
+    ],
+    ['rate(5  minutes)', 'and no other. Write rate(5 minutes)'],
+    ['rate(5 minutes )', 'and no other. Write rate(5 minutes)'],
+    ['rate (5 minutes)', 'and no other. Write rate(5 minutes)'],
+    [' rate(1 hour)', 'and no other. Write rate(1 hour)'],
+    ['rate(5 Minutes)', 'wants lower case. Write rate(5 minutes)'],
+    ['RATE(1 day)', 'wants lower case. Write rate(1 day)'],
+    [
+      'rate( 1 Minutes )',
+      'wants exactly one space, between the value and the unit, and no other; lower case; "minute" for 1. Write rate(1 minute)',
+    ],
     ['every 5 minutes', 'is not an EventBridge Scheduler expression'],
     ['cron(0 8 * * *)', 'has 5 field(s); an EventBridge Scheduler cron has 6'],
     ['cron(0 8 * * * *)', 'needs "?" in exactly one of day-of-month and day-of-week'],
@@ -35,6 +51,36 @@ describe("EventBridge Scheduler's rules", () => {
     ['at(2027-02-03T08:00)', 'is not at(yyyy-mm-ddThh:mm:ss)'],
   ])('refuses %s: %s', (s, why) => {
     expect(schedulerProblem(s)).toContain(why);
+  });
+
+  it.each([
+    ['targets[0] ("a").schedule', { targets: [{ name: 'a', url: 'https://a.example.com/mcp', schedule: 'rate( 5 minutes)' }] }],
+    ['fleet config: schedule', { schedule: 'rate( 5 minutes)', targets: [{ name: 'a', url: 'https://a.example.com/mcp' }] }],
+  ])('names the field (%s) and the exact fix for an oddly spaced rate, never "a valid cron"', (field, fleet) => {
+    expect(() => planFleet({ homeRegion: 'us-east-1', ...fleet })).toThrow(
+      `${field} "rate( 5 minutes)" is not valid: EventBridge Scheduler wants exactly one space, between the value and the unit, and no other. Write rate(5 minutes)`,
+    );
+  });
+
+  it('reads every spelling of a rate with one grammar: either it is exact, or the message ends with the exact rate to write', () => {
+    const space = fc.constantFrom('', ' ', '  ', '\t');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom('minute', 'hour', 'day'),
+        fc.boolean(),
+        fc.boolean(),
+        fc.tuple(space, space, fc.constantFrom(' ', '  ', ''), space, space),
+        (n, unit, plural, upper, [a, b, c, d, e]) => {
+          const written = `${a}rate${b}(${n}${c}${upper ? unit.toUpperCase() : unit}${plural ? 's' : ''}${d})${e}`;
+          const exact = `rate(${n} ${unit}${n === 1 ? '' : 's'})`;
+          const problem = schedulerProblem(written);
+          if (written === exact) expect(problem).toBeNull();
+          else
+            expect(problem).toMatch(new RegExp(`is not valid: EventBridge Scheduler wants .+\\. Write ${exact.replace(/[()]/g, '\\$&')}$`));
+        },
+      ),
+    );
   });
 
   it.each([

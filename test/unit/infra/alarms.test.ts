@@ -8,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { MAX_ALARM_DESCRIPTION_CHARS } from '../../../functions/common/alarm-words.ts';
+import { RUN_SKIPPED_MESSAGE } from '../../../functions/common/run-record.ts';
 import { TargetAlarms } from '../../../infra/constructs/target-alarms.ts';
 import { FleetNames } from '../../../infra/plan/names.ts';
 import { alarmsOf, dims, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
@@ -114,6 +115,23 @@ describe('target alarms', () => {
     expect(dims(a.Dimensions!)).toEqual({ Target: 'rates-prod' });
     for (const actions of [a.AlarmActions, a.OKActions, a.InsufficientDataActions])
       expect(actions!.map(render)).toEqual([topic('canary-owner')]);
+  });
+
+  it("dead-man's first steps name what on-call sees when the run ledger skipped runs: the log line, its saved query, the table", () => {
+    // Prepare: the names as the probe stack deploys them
+    const probe = synth.json('McpCanary-probe-eu-west-1');
+    const table = Object.values(probe.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table')!.Properties!.TableName;
+    const queries = Object.values(probe.Resources)
+      .filter((r) => r.Type === 'AWS::Logs::QueryDefinition')
+      .map((r) => String(r.Properties!.Name));
+    // Act
+    const d = byName.get('McpCanary/rates-prod/dead-man')!.AlarmDescription;
+    // Assess
+    expect(d).toContain(`"${RUN_SKIPPED_MESSAGE}" lines there`);
+    expect(d).toContain('reason "unclaimed" mean the run ledger');
+    expect(d).toContain(`DynamoDB table ${String(table)} in that region`);
+    const query = /saved query (\S+)\)/.exec(d)?.[1];
+    expect(queries).toContain(query);
   });
 
   it("follow a target's own schedule, regions and default quorum", () => {

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../../functions/config/fleet.ts';
 import { readConfigFile } from '../../../functions/config/load.ts';
@@ -97,12 +98,36 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
       targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }],
     });
     expect(e.message).toContain(
-      'targets[0] ("daily").schedule rate(1 day) × 11 periods (the dead-man alarm\'s, for failureThreshold 10) spans 11 day(s), more than the 7 day(s)',
+      'targets[0] ("daily").schedule rate(1 day) × 10 periods (the dead-man alarm\'s, for failureThreshold 10) spans 10 day(s), more than the 7 day(s)',
     );
-    // Up to the limit is deployable: 3 runs in a row of a daily canary is a 4-day dead-man window.
-    expect(() =>
-      planFleet({ ...base, targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule: 'rate(1 day)' }] }),
-    ).not.toThrow();
+  });
+
+  it('bounds the dead-man window by the periods the alarm evaluates, M = max(N, 3), and accepts a window exactly at the limit', () => {
+    // Prepare: 7 runs of a daily canary is exactly CloudWatch's seven days; 3 (the dead-man's floor) of 2 days is six
+    const daily = (failureThreshold: number, schedule: string) => ({
+      ...base,
+      failureThreshold,
+      targets: [{ name: 'daily', url: 'https://h.example.com/mcp', schedule }],
+    });
+    // Act + Assess: what synth accepts is what the alarm evaluates
+    for (const [n, schedule] of [
+      [7, 'rate(1 day)'],
+      [2, 'rate(2 days)'],
+    ] as const) {
+      const plan = planFleet(daily(n, schedule));
+      const { app, cleanup } = newTestApp();
+      try {
+        const fleet = new McpCanaryFleet(app, 'McpCanary', daily(n, schedule));
+        const alarms = fleet.alarmStacks.flatMap((s) => Object.values(Template.fromStack(s).findResources('AWS::CloudWatch::Alarm')));
+        const deadMan = alarms.find((a) => String(a.Properties.AlarmName).endsWith('/dead-man'))!;
+        expect(deadMan.Properties.EvaluationPeriods * deadMan.Properties.Period).toBeLessThanOrEqual(7 * 86_400);
+        expect(deadMan.Properties.EvaluationPeriods).toBe(Math.max(n, 3));
+      } finally {
+        cleanup();
+      }
+      expect(plan.targets[0]!.periodSeconds * Math.max(n, 3)).toBeLessThanOrEqual(7 * 86_400);
+    }
+    expect(() => planFleet(daily(4, 'rate(2 days)'))).toThrow(/× 4 periods .* spans 8 day\(s\)/);
   });
 
   it('writes one period one way, so two spellings of it make one run function, not a clash', () => {
@@ -139,6 +164,18 @@ describe('cdk synth refuses a fleet it cannot deploy', () => {
   it('refuses a fleet name that cannot prefix every resource name', () => {
     const e = synthError(base, 'my fleet!');
     expect(e.message).toContain('McpCanaryFleet name "my fleet!" must be 1–32 letters');
+  });
+
+  it('the example fleet references each credential by ARN in its home region, under the prefix, as the READMEs advise', async () => {
+    const { default: example } = await import('../../../mcp-canary.config.ts');
+    const refs = example.targets.flatMap((t) => Object.values(t.headerSecrets ?? {}));
+    expect(refs.length).toBeGreaterThan(1);
+    for (const ref of refs) {
+      const id = 'ssmParameter' in ref ? ref.ssmParameter : ref.secretsManager;
+      const arn = new RegExp(`^arn:aws:(ssm|secretsmanager):${example.homeRegion}:\\d{12}:(parameter/|secret:)mcp-canary/`);
+      expect(id).toMatch(arn);
+    }
+    expect(refs.some((r) => 'ssmParameter' in r)).toBe(true);
   });
 
   it('accepts the example fleet', async () => {

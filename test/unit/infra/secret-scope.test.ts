@@ -187,4 +187,21 @@ describe('a reference outside the rule fails synth, naming the target, the field
     );
     expect(() => planFleet(fleet(targets.slice(0, MAX_SECRET_SCOPES_PER_REGION)))).not.toThrow();
   });
+
+  it('counts a scope as service, partition, region and account, and says so: 21 accounts in one region, each with a secret and a parameter, are 42', () => {
+    // Prepare: only 21 account-and-region pairs, but two services each
+    const account = (i: number) => String(100000000000 + Math.floor(i / 2));
+    const targets = credentialed(42, (i) =>
+      i % 2 === 0
+        ? { secretsManager: `arn:aws:secretsmanager:us-east-1:${account(i)}:secret:mcp-canary/t` }
+        : { ssmParameter: `arn:aws:ssm:us-east-1:${account(i)}:parameter/mcp-canary/t` },
+    );
+    // Act
+    const message = refused(targets);
+    // Assess: the words match what is counted
+    expect(message).toContain('targets[40] ("svc-40").headerSecrets.Authorization.secretsManager');
+    expect(message).toContain('to 41; the run role allows at most 40');
+    expect(message).toContain('A scope is one combination of service, partition, region and account: Secrets Manager and SSM count apart');
+    expect(message).not.toMatch(/account-and-region pairs/);
+  });
 });

@@ -73,10 +73,39 @@ describe('row: codes that name their cause outrank the step and the HTTP status'
     }
   }
 
-  it.each([400, 404, 409, 500, 502, 503])('any other code in an HTTP %i keeps the status class, with the words', (status) => {
-    const c = classifyError('tools/call', undefined, exchange({ status, rpcError: { code: -32603, message: 'fetch failed' } }));
+  it.each([400, 409, 422, 500])(
+    "any other code in an HTTP %i to tools/call is the tool's answer: tool_error, with the words and the status",
+    (status) => {
+      const c = classifyError(
+        'tools/call',
+        undefined,
+        exchange({ rpcMethod: 'tools/call', status, rpcError: { code: -32603, message: 'fetch failed' } }),
+      );
+      expect(c).toMatchObject({ failure: 'tool_error', retryable: false, status });
+      expect(c.detail).toContain('"fetch failed"');
+    },
+  );
+
+  it.each([404, 429, 502, 503, 504])(
+    '…but an HTTP %i, which says why the call never reached the tool, keeps the status class',
+    (status) => {
+      const c = classifyError(
+        'tools/call',
+        undefined,
+        exchange({ rpcMethod: 'tools/call', status, rpcError: { code: -32603, message: 'fetch failed' } }),
+      );
+      expect(c).toMatchObject({ failure: 'http_status', retryable: status >= 500 });
+      expect(c.detail).toContain('"fetch failed"');
+    },
+  );
+
+  it.each([400, 500, 502])('on tools/list any other code in an HTTP %i keeps the status class', (status) => {
+    const c = classifyError(
+      'tools/list',
+      undefined,
+      exchange({ rpcMethod: 'tools/list', status, rpcError: { code: -32603, message: 'fetch failed' } }),
+    );
     expect(c).toMatchObject({ failure: 'http_status', retryable: status >= 500 });
-    expect(c.detail).toContain('"fetch failed"');
   });
 
   it.each([401, 403])('…and an HTTP %i stays auth', (status) => {

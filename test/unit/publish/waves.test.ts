@@ -5,7 +5,7 @@
  */
 import { CloudWatchClient, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunRecord } from '../../../functions/common/run-record.ts';
 import { WavePublisher } from '../../../functions/publish/waves.ts';
 
@@ -32,11 +32,16 @@ const record = (target: string): RunRecord => ({
 
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
-function setup(expected: number, extra: { windowMs?: number; maxWaves?: number } = {}) {
+function setup(expected: number, extra: { windowMs?: number } = {}) {
   const client = new CloudWatchClient({ region: 'us-east-1' });
   const cw = mockClient(client);
   cw.on(PutMetricDataCommand).resolves({});
   const publisher = new WavePublisher(client, { namespace: 'McpCanary', deadlineAt: Date.now() + 60_000, expected, ...extra });
+  const sentAt: number[] = [];
+  cw.on(PutMetricDataCommand).callsFake(() => {
+    sentAt.push(Date.now());
+    return {};
+  });
   const targetsOfCall = () =>
     cw.commandCalls(PutMetricDataCommand).map((c) =>
       c.args[0].input
@@ -44,7 +49,7 @@ function setup(expected: number, extra: { windowMs?: number; maxWaves?: number }
         .map((d) => d.Dimensions![0]!.Value)
         .sort(),
     );
-  return { publisher, targetsOfCall };
+  return { publisher, targetsOfCall, sentAt };
 }
 
 describe('publishing in waves', () => {
@@ -73,18 +78,40 @@ describe('publishing in waves', () => {
     expect(result).toMatchObject({ published: true, waves: 2, calls: 2, failedTargets: [] });
   });
 
-  it('never makes more calls than the wave limit: the last wave waits for every verdict left', async () => {
-    // Prepare
-    const { publisher, targetsOfCall } = setup(4, { windowMs: 0, maxWaves: 2 });
-    // Act: verdicts one turn apart, each of which would otherwise open a wave of its own
-    for (const t of ['a', 'b', 'c']) {
-      publisher.add(record(t));
-      await nextTurn();
+  it('publishes each of several slow targets when it finishes: no slow target waits for a slower one', async () => {
+    // Prepare: the clock is faked, so "later" is exact and no test waits for real time
+    vi.useFakeTimers({ now: 0 });
+    const { publisher, targetsOfCall, sentAt } = setup(6, { windowMs: 1_000 });
+    const finishes: Array<[string, number]> = [
+      ['fast-1', 100],
+      ['fast-2', 200],
+      ['slow-5s', 5_000],
+      ['slow-12s', 12_000],
+      ['slow-20s', 20_000],
+      ['slow-30s', 30_000],
+    ];
+    // Act
+    for (const [target, at] of finishes) {
+      await vi.advanceTimersByTimeAsync(at - Date.now());
+      publisher.add(record(target));
     }
-    publisher.add(record('d'));
     const result = await publisher.settle();
-    // Assess
-    expect(targetsOfCall()).toEqual([['a'], ['b', 'c', 'd']]);
-    expect(result.waves).toBe(2);
+    // Assess: one call per wave; each target leaves within one window of its own verdict (the last at once)
+    expect(targetsOfCall()).toEqual([['fast-1', 'fast-2'], ['slow-5s'], ['slow-12s'], ['slow-20s'], ['slow-30s']]);
+    expect(sentAt).toEqual([1_100, 6_000, 13_000, 21_000, 30_000]);
+    expect(result).toMatchObject({ published: true, waves: 5, calls: 5, failedTargets: [] });
   });
+
+  it('does not wait for a target that was skipped (its run was a duplicate): the wave goes out when the rest are in', () => {
+    const { publisher, targetsOfCall } = setup(3, { windowMs: 60_000 });
+    publisher.add(record('a'));
+    publisher.skip();
+    expect(targetsOfCall()).toEqual([]);
+    publisher.add(record('b'));
+    expect(targetsOfCall()).toEqual([['a', 'b']]);
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
