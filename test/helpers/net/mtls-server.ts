@@ -44,7 +44,7 @@ export async function startMtlsMcp(pki: Pki, o: { version: SecureVersion; requir
     },
     async (req, res) => {
       const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate?.();
-      if (peer?.subject?.CN) clients.push(peer.subject.CN);
+      if (peer?.subject?.CN) clients.push(String(peer.subject.CN));
       let raw = '';
       for await (const c of req) raw += String(c);
       await handler(req, res, raw ? JSON.parse(raw) : undefined);
