@@ -47,7 +47,10 @@ describe('a private CA', () => {
   it('in the CLI: tls without it, healthy with it (check --config, a file: reference)', async () => {
     const config = (tls: object | undefined) => {
       const file = join(pki.dir, `fleet-${tls ? 'ca' : 'plain'}.json`);
-      writeFileSync(file, JSON.stringify({ homeRegion: 'eu-west-1', targets: [{ name: 'private', url: server.url, tool, ...(tls ? { tls } : {}) }] }));
+      writeFileSync(
+        file,
+        JSON.stringify({ homeRegion: 'eu-west-1', targets: [{ name: 'private', url: server.url, tool, ...(tls ? { tls } : {}) }] }),
+      );
       return file;
     };
     const env = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
@@ -86,7 +89,10 @@ describe('a private CA', () => {
 
   it('in the scheduled run: a file: reference is refused with the fix, never read', async () => {
     const lines: string[] = [];
-    const summary = await run({ targets: [{ name: 'private-file', url: server.url, tool, tls: { ca: `file:${pki.caFile}` } }] }, motoRunDeps(moto.endpoint, lines));
+    const summary = await run(
+      { targets: [{ name: 'private-file', url: server.url, tool, tls: { ca: `file:${pki.caFile}` } }] },
+      motoRunDeps(moto.endpoint, lines),
+    );
     expect(summary.verdicts[0]).toMatchObject({ outcome: 'inconclusive' });
     const record = lines.map((l) => JSON.parse(l) as RunRecord).find((r) => r.message === 'mcp-canary run')!;
     expect(JSON.stringify(record)).toMatch(/tls\.ca: a file reference .* is for the CLI only.*secretsManager/);
