@@ -6,9 +6,9 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { secretRefProblem, ssmRefProblem } from './arns.ts';
+import { secretRefProblem } from './arns.ts';
 import { regionProblem } from './regions.ts';
-import { refineBy, unionError } from './words.ts';
+import { refineBy } from './words.ts';
 
 const proxyUrl = z.string().superRefine((s, ctx) => {
   let u: URL | null = null;
@@ -32,29 +32,20 @@ const proxyUrl = z.string().superRefine((s, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'has a path or query: a proxy is only scheme, host and port' });
 });
 
-/** Where the proxy's `user:password` is read: Secrets Manager or SSM under mcp-canary/. */
-export const ProxyCredentialsRef = z.union(
-  [
-    z
-      .object({
-        secretsManager: z
-          .string()
-          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/proxy"')
-          .superRefine(refineBy(secretRefProblem)),
-        jsonKey: z.string().optional(),
-      })
-      .strict(),
-    z
-      .object({
-        ssmParameter: z
-          .string()
-          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/proxy"')
-          .superRefine(refineBy(ssmRefProblem)),
-      })
-      .strict(),
-  ],
-  { error: unionError('must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" } holding "user:password"') },
-);
+/**
+ * Where the proxy's `user:password` is read: a Secrets Manager secret under mcp-canary/ (a credential
+ * pair is a secret; one place to rotate it).
+ */
+export const ProxyCredentialsRef = z
+  .object({
+    secretsManager: z
+      .string()
+      .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/proxy"; it holds "user:password"')
+      .superRefine(refineBy(secretRefProblem)),
+    /** When the secret is a JSON object, the key whose value is `user:password`. */
+    jsonKey: z.string().optional(),
+  })
+  .strict();
 export type ProxyCredentialsRef = z.output<typeof ProxyCredentialsRef>;
 
 export const VpcPlacement = z

@@ -23,9 +23,7 @@ export function networkPlan(fleet: Fleet, region: string): NetworkPlan {
   if (!p) return {};
   const runtime: ProxyRuntime = { url: p.url, noProxy: p.noProxy, ...(p.credentials ? { credentials: p.credentials } : {}) };
   const ref = p.credentials
-    ? 'secretsManager' in p.credentials
-      ? { field: 'credentials.secretsManager', service: 'secretsmanager' as const, id: p.credentials.secretsManager }
-      : { field: 'credentials.ssmParameter', service: 'ssm' as const, id: p.credentials.ssmParameter }
+    ? { field: 'credentials.secretsManager', service: 'secretsmanager' as const, id: p.credentials.secretsManager }
     : undefined;
   const proxyScope = ref
     ? scopeOf(-1, '', ref, (field, message) => configError(`mcp-canary fleet config: proxy.${field} ${message}.`))
