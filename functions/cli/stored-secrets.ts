@@ -96,9 +96,25 @@ async function localReach(t: Target, proxy: { readonly fromEnv: true } | undefin
   }
 }
 
-/** Whether HTTPS_PROXY or HTTP_PROXY (either case) is set. */
+/** Whether HTTPS_PROXY or HTTP_PROXY (either case) is set; a value that is not an http(s) URL is a config error naming the variable. */
 export function hasEnvProxy(env: NodeJS.ProcessEnv): boolean {
-  return [env.https_proxy, env.HTTPS_PROXY, env.http_proxy, env.HTTP_PROXY].some(Boolean);
+  const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+  for (const name of names) {
+    const raw = env[name];
+    if (!raw) continue;
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(raw).protocol);
+    } catch {
+      // refused below
+    }
+    // Never echoed: a proxy URL may carry a password.
+    if (!ok)
+      throw configError(
+        `${name} is not an http(s) URL: set it as http://proxy.example.com:3128 (credentials as http://user:password@…), or unset it`,
+      );
+  }
+  return names.some((n) => Boolean(env[n]));
 }
 
 /** The userinfo in the environment's proxy URLs (`http://user:password@proxy:3128`): what the Redactor must learn. */

@@ -125,6 +125,17 @@ describe('forward proxies', () => {
     expect(silent.verdict.detail).toContain(`the proxy ${deadProxy} cannot be reached (ECONNREFUSED)`);
   });
 
+  it('an HTTPS_PROXY that is not a URL is a config error naming the variable, and never echoed', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of PROXY_ENV) delete env[k];
+    const r = await runToEnd(process.execPath, [BIN, 'check', '--config', fleetFile], {
+      env: { ...env, HTTPS_PROXY: `proxy-with-${PASSWORD}` },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/HTTPS_PROXY is not an http\(s\) URL: set it as http:\/\/proxy\.example\.com:3128/);
+    expect(r.stderr + r.stdout).not.toContain(PASSWORD);
+  });
+
   it("the scheduled run: the fleet's proxy with credentials from Secrets Manager; no password in any line", async () => {
     await motoSecretClients(moto.endpoint)
       .secretsManager(PROBE_REGION)
