@@ -39,6 +39,8 @@ function trackSockets(): void {
 export class Connections {
   private pool: Promise<Route> | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Hosts already judged for a request through the proxy (proxy-words.ts). */
+  private readonly judged = new Map<string, Promise<void>>();
   /** TLS alerts the server sent on connected sockets, in order (the socket error undici reports is often only "other side closed"). */
   readonly tlsAlerts: string[] = [];
 
@@ -62,11 +64,6 @@ export class Connections {
     return (url, init) => this.send(wrapped, url, init ?? {});
   }
 
-  /** The proxy requests go out through (origin only), or null. */
-  async proxy(): Promise<string | null> {
-    return this.injected ? null : (await this.route()).proxy;
-  }
-
   private route(): Promise<Route> {
     // The connect timeout is the request timeout: a server that never completes the TCP handshake would
     // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
@@ -77,7 +74,11 @@ export class Connections {
   async send(base: FetchLike, url: string | URL, init: RequestInit): Promise<Response> {
     const route = this.injected ? undefined : await this.route();
     // Through a proxy the proxy resolves the host, so the final destination is judged here first.
-    if (route?.proxy) await refuseThroughProxy(new URL(url));
+    if (route?.proxy) {
+      const u = new URL(url);
+      // Once per host per pool: a network behind a proxy may resolve outside names slowly, or not at all.
+      await (this.judged.get(u.host) ?? this.judged.set(u.host, refuseThroughProxy(u)).get(u.host));
+    }
     const dispatcher = route?.dispatcherFor(new URL(url));
     // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
     // request at once: without one turn of the event loop each run opened a second connection (a second

@@ -17,6 +17,8 @@ import { isIP } from 'node:net';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { addressKind } from './ssrf-guard.ts';
 
+/** How long the metadata check waits for this side's DNS before leaving the name to the proxy. */
+const LOOKUP_TIMEOUT_MS = 1_000;
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
 const PROXY_NET =
   /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/;
@@ -62,12 +64,14 @@ function shown(url: string): string {
 /** Refuses a request through a proxy whose host is, or resolves to, a cloud metadata address. */
 export async function refuseThroughProxy(url: URL): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host)
-    ? [host]
-    : await lookup(host, { all: true }).then(
-        (r) => r.map((a) => a.address),
-        () => [],
-      );
+  // A host this side cannot resolve (only the proxy can), or not in time, is the proxy's to resolve: a
+  // metadata *literal* is still caught, and OAuth URLs are judged by the guard's own rules besides.
+  const resolved = lookup(host, { all: true }).then(
+    (r) => r.map((a) => a.address),
+    () => [],
+  );
+  const cut = new Promise<string[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_TIMEOUT_MS).unref());
+  const addresses = isIP(host) ? [host] : await Promise.race([resolved, cut]);
   const metadata = addresses.find((a) => addressKind(a) === 'cloud metadata');
   if (metadata) {
     throw new CanaryError(

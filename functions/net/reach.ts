@@ -70,7 +70,11 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
   const proxyUrl = proxyUrlOf(reach?.proxy);
   if (!proxyUrl) {
     const agent = await siblingAgent({ connect: { timeout: connectTimeoutMs, ...options } });
-    return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, destroy: async () => agent?.destroy() };
+    // A custom global dispatcher (not Node's Agent) cannot be copied; the target's TLS material must not be dropped for it.
+    if (agent || !reach?.tls) return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, destroy: async () => agent?.destroy() };
+    const undici = await import('undici');
+    const own = new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
+    return { fetch: undici.fetch as unknown as FetchLike, proxy: null, dispatcherFor: () => own, destroy: () => own.destroy() };
   }
   const undici = await import('undici');
   const proxy = reach!.proxy!;
