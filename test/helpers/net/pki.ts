@@ -1,7 +1,6 @@
 /**
  * A private PKI made with openssl for one test file: a CA, a server certificate for 127.0.0.1 that it
- * signs, and client certificates it signs (one valid for months, one expiring in days, one from a CA
- * the server does not trust) with keys plain and encrypted (AES-256, a passphrase). Files in a temp
+ * signs, and client certificates it signs (one valid for months, one expiring in days) with keys plain and encrypted (AES-256, a passphrase). Files in a temp
  * folder too, for `file:` references; `cleanup()` removes them.
  */
 import { execFileSync } from 'node:child_process';
@@ -29,8 +28,6 @@ export interface Pki {
   readonly passphrase: string;
   /** Expires in 3 days. */
   readonly expiring: ClientCert;
-  /** Signed by another CA, which the server does not trust. */
-  readonly stranger: ClientCert;
   cleanup(): void;
 }
 
@@ -81,7 +78,6 @@ export function makePki(): Pki {
     return { cert: readFileSync(f(`${name}.pem`), 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile: f(`${name}.pem`), keyFile };
   };
   ca('canary-test-ca');
-  ca('stranger-ca');
   const server = leaf('server', 'canary-test-ca', 60, 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth');
   const clientExt = 'extendedKeyUsage=clientAuth';
   return {
@@ -93,7 +89,6 @@ export function makePki(): Pki {
     encrypted: leaf('canary-client-enc', 'canary-test-ca', 90, clientExt, true),
     passphrase: PASSPHRASE,
     expiring: leaf('canary-client-soon', 'canary-test-ca', 3, clientExt),
-    stranger: leaf('stranger-client', 'stranger-ca', 90, clientExt),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
