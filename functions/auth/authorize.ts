@@ -64,8 +64,8 @@ export async function authorize(
   };
   // Connections of the token step resolve through the guard again (DNS rebinding); an injected fetch (tests)
   // is used as given. The token requests carry no trace context: the authorization server is not the endpoint.
-  const pinned = ctx.fetch ? null : await pinnedFetch(guard);
-  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.signal, fetch: ctx.fetch ?? pinned!.fetch });
+  const pinned = ctx.fetch ? null : await pinnedFetch(guard, ctx.reach);
+  const wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.signal, fetch: ctx.fetch ?? pinned!.fetch, reach: pinned?.reach });
   try {
     const { token, cached } = await cache.get(key, async () => {
       const hops: AuthHop[] = [];

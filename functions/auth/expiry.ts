@@ -4,6 +4,7 @@
  * the endpoint's TLS certificate. They ticket, never page, and never change the outcome. A token the
  * canary obtains and refreshes itself never warns.
  */
+import type { TlsMaterial } from '../common/run-context.ts';
 import type { OAuthSecretRef, OAuthSettings } from '../config/oauth.ts';
 import { WarningKind, type Warning } from '../common/verdict.ts';
 import { readCertificate } from '../net/certificate.ts';
@@ -77,6 +78,13 @@ export function secretRefWarnings(oauth: OAuthSettings | undefined, days: number
       out.push(expiryWarning(WarningKind.credentialExpiry, `the OAuth credential ${field} (client ${oauth.clientId})`, exp, now));
   }
   return out;
+}
+
+/** The target's client certificate (`tls.clientCertificate`) when it expires within `days`: a ticket, never a page, until it has expired. */
+export function clientCertificateWarnings(tls: TlsMaterial | undefined, days: number, now: number): Warning[] {
+  if (!tls?.certNotAfter || days <= 0 || tls.certNotAfter - now > days * DAY_MS) return [];
+  const what = `the client certificate in tls.clientCertificate (${tls.certSubject ?? 'its subject unknown'})`;
+  return [expiryWarning(WarningKind.credentialExpiry, what, tls.certNotAfter, now)];
 }
 
 /** Reads the certificate's `notAfter` (ms) of host:port; rejects on any failure. */

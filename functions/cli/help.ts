@@ -17,6 +17,9 @@ ${optionsHelp()}
 Output: one block per target; with --json, a JSON array of Verdicts (one per target, always an
 array, even for one target) and nothing else on stdout.
 
+Proxies: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or lowercase) are honoured, as curl does.
+Client certificates and private CAs: a target's tls setting in --config.
+
 Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
 
 Examples:

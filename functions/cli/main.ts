@@ -10,6 +10,7 @@ import type { Target } from '../config/target.ts';
 import { CanaryError, configError } from '../common/errors.ts';
 import { judge } from '../judge/judge.ts';
 import { Redactor, secretsOf } from '../common/redact.ts';
+import type { Reach } from '../common/run-context.ts';
 import { VERSION } from '../common/version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
@@ -17,7 +18,7 @@ import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './c
 import { snapshot } from './snapshot.ts';
 import { HELP } from './help.ts';
 import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
-import { readStoredSecrets } from './stored-secrets.ts';
+import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
 export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
@@ -38,6 +39,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let watch: CatalogPostureFlags;
   let oauthSecrets: OAuthSecrets[];
   let storedValues: Array<readonly string[]>;
+  let reaches: Array<Reach | undefined>;
   try {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     const cmd = parseCommand(argv);
@@ -57,7 +59,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
     const stored = await readStoredSecrets(targets, fleet);
     targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
-    storedValues = stored.map((s) => s?.secretValues ?? []);
+    storedValues = stored.map((s) => [...(s?.secretValues ?? []), ...envProxySecrets(process.env)]);
+    reaches = stored.map((s) => s?.reach);
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
   } catch (e) {
     if (e instanceof CanaryError) {
@@ -72,7 +75,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const secrets = targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] }));
   io.learnSecrets?.(secrets);
   const redactor = new Redactor(secrets);
-  const verdicts = await Promise.all(targets.map((t, i) => judge(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]! })));
+  const verdicts = await Promise.all(
+    targets.map((t, i) => judge(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]!, reach: reaches[i] })),
+  );
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
     io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));

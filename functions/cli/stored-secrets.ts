@@ -11,6 +11,8 @@ import type { Target } from '../config/target.ts';
 import { configError } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
 import type { ResolvedHeaders } from '../secrets/reader.ts';
+import { readReach } from '../secrets/reach.ts';
+import { tlsRefs } from '../config/tls.ts';
 
 /** The references a target holds in Secrets Manager or SSM, as `field: kind "id"`. */
 export function storedReferences(target: Target): string[] {
@@ -23,6 +25,7 @@ export function storedReferences(target: Target): string[] {
     ...Object.entries(target.headerSecrets).map(([header, ref]): [string, object] => [`headerSecrets.${header}`, ref]),
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
+    ...tlsRefs(target.tls),
   ];
   return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${name(ref)}`] : []));
 }
@@ -37,7 +40,9 @@ export async function readStoredSecrets(
   fleet: Pick<Fleet, 'homeRegion' | 'probeRegions' | 'targets'> | undefined,
 ): Promise<Array<ResolvedHeaders | undefined>> {
   const wanted = targets.map(storedReferences);
-  if (wanted.every((refs) => refs.length === 0)) return targets.map(() => undefined);
+  // HTTPS_PROXY / HTTP_PROXY (either case) send the CLI's requests through a proxy, as curl's do.
+  const proxy = hasEnvProxy(process.env) ? ({ fromEnv: true } as const) : undefined;
+  if (wanted.every((refs) => refs.length === 0)) return Promise.all(targets.map((t) => localReach(t, proxy)));
   // Loaded only here: a check without stored references never pays for the AWS SDK's start.
   const [{ SecretsManagerClient }, { SSMClient }, { SecretReader }, { perRegion }] = await Promise.all([
     import('@aws-sdk/client-secrets-manager'),
@@ -54,8 +59,8 @@ export async function readStoredSecrets(
   await needCredentials(() => secretsManager(regionOf(targets[0]!)).config.credentials(), targets, wanted);
   return Promise.all(
     targets.map(async (t, i) => {
-      if (wanted[i]!.length === 0) return undefined;
-      const reader = new SecretReader({ secretsManager, ssm }, { defaultRegion: regionOf(t), reader: 'caller' });
+      if (wanted[i]!.length === 0) return localReach(t, proxy);
+      const reader = new SecretReader({ secretsManager, ssm }, { defaultRegion: regionOf(t), reader: 'caller', proxy });
       try {
         return await reader.resolve(t);
       } catch (e) {
@@ -77,4 +82,54 @@ async function needCredentials(load: () => Promise<unknown>, targets: readonly T
       e,
     );
   }
+}
+
+/** A target without stored references: its `file:` TLS material and the environment's proxy, or undefined when it has neither. */
+async function localReach(t: Target, proxy: { readonly fromEnv: true } | undefined): Promise<ResolvedHeaders | undefined> {
+  if (!t.tls && !proxy) return undefined;
+  const noStore = () => Promise.reject(new Error('unreachable: stored references are read by the SecretReader'));
+  try {
+    const { reach, secretValues } = await readReach(t.tls, proxy, noStore, { files: true, now: Date.now() });
+    return { headers: t.headers, secretValues, reach };
+  } catch (e) {
+    throw configError(`target "${t.name}": ${(e as Error).message}`, e);
+  }
+}
+
+/** Whether HTTPS_PROXY or HTTP_PROXY (either case) is set; a value that is not an http(s) URL is a config error naming the variable. */
+export function hasEnvProxy(env: NodeJS.ProcessEnv): boolean {
+  const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+  for (const name of names) {
+    const raw = env[name];
+    if (!raw) continue;
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(raw).protocol);
+    } catch {
+      // refused below
+    }
+    // Never echoed: a proxy URL may carry a password.
+    if (!ok)
+      throw configError(
+        `${name} is not an http(s) URL: set it as http://proxy.example.com:3128 (credentials as http://user:password@…), or unset it`,
+      );
+  }
+  return names.some((n) => Boolean(env[n]));
+}
+
+/** The userinfo in the environment's proxy URLs (`http://user:password@proxy:3128`): what the Redactor must learn. */
+export function envProxySecrets(env: NodeJS.ProcessEnv): string[] {
+  const secrets: string[] = [];
+  for (const raw of [env.https_proxy, env.HTTPS_PROXY, env.http_proxy, env.HTTP_PROXY]) {
+    if (!raw) continue;
+    try {
+      const u = new URL(raw);
+      for (const part of [u.username, u.password]) if (part) secrets.push(part, decodeURIComponent(part));
+      if (u.username && u.password)
+        secrets.push(Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64'));
+    } catch {
+      // An unparsable proxy URL is undici's to refuse; nothing of it is shown.
+    }
+  }
+  return secrets;
 }

@@ -7,6 +7,7 @@ import { configError } from '../common/errors.ts';
 import { namespaceProblem } from './aws-names.ts';
 import { required } from './env-utils.ts';
 import { DEFAULT_NAMESPACE } from './fleet.ts';
+import { ProxyRuntime } from './proxy.ts';
 import { partitionOf } from './regions.ts';
 
 export const EnvVar = {
@@ -14,6 +15,8 @@ export const EnvVar = {
   namespace: 'MCP_CANARY_NAMESPACE',
   /** The DynamoDB table of the run ledger (functions/run/ledger.ts), in the probe region. Unset: every delivery runs. */
   runLedger: 'MCP_CANARY_RUN_LEDGER',
+  /** The fleet's egress proxy as JSON (functions/config/proxy.ts `ProxyRuntime`): url, credentials reference, noProxy. Unset: direct. */
+  proxy: 'MCP_CANARY_PROXY',
   /** Set by the Lambda runtime: the region this copy of the function probes from. */
   probeRegion: 'AWS_REGION',
 } as const;
@@ -27,6 +30,8 @@ export interface RunEnv {
   readonly probeRegion: string;
   /** The run ledger's table: one run per schedule and period, whatever AWS delivers twice. @default - none */
   readonly runLedgerTable?: string;
+  /** The fleet's egress proxy. @default - none: requests go direct */
+  readonly proxy?: ProxyRuntime;
 }
 
 export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
@@ -49,5 +54,26 @@ export function readRunEnv(env: NodeJS.ProcessEnv = process.env): RunEnv {
     );
   }
   const runLedgerTable = env[EnvVar.runLedger]?.trim() || undefined;
-  return { homeRegion, namespace: ns, probeRegion, ...(runLedgerTable ? { runLedgerTable } : {}) };
+  const proxy = readProxy(env[EnvVar.proxy]);
+  return { homeRegion, namespace: ns, probeRegion, ...(runLedgerTable ? { runLedgerTable } : {}), ...(proxy ? { proxy } : {}) };
+}
+
+function readProxy(raw: string | undefined): ProxyRuntime | undefined {
+  if (!raw?.trim()) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw configError(
+      `Environment variable ${EnvVar.proxy} is not JSON: the stack sets it from the fleet's proxy setting; redeploy, or unset it.`,
+    );
+  }
+  const result = ProxyRuntime.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw configError(
+      `Environment variable ${EnvVar.proxy}: ${issue.path.join('.') || 'the value'} ${issue.message}. Fix the fleet's proxy setting and redeploy.`,
+    );
+  }
+  return result.data;
 }

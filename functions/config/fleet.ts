@@ -8,6 +8,7 @@ import { arnProblem, LAMBDA_FUNCTION_ARN, SQS_QUEUE_ARN } from './arns.ts';
 import { fleetNameProblem, namespaceProblem } from './aws-names.ts';
 import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
+import { checkProxyRegions, ProxySetting } from './proxy.ts';
 import { regionProblem } from './regions.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
@@ -83,6 +84,8 @@ export const Fleet = z
       .strict()
       .default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
     targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+    /** The egress proxy the run functions reach endpoints through, and the VPC they run in (functions/config/proxy.ts). */
+    proxy: ProxySetting.optional(),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
   })
@@ -90,6 +93,7 @@ export const Fleet = z
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
     checkPartition(f, ctx);
+    checkProxyRegions(f.proxy, new Set([...(f.probeRegions ?? [f.homeRegion]), ...f.targets.flatMap((t) => t.probeRegions ?? [])]), ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
       const first = seen.get(t.name);

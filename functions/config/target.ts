@@ -8,6 +8,7 @@ import { CatalogSetting } from './catalog.ts';
 import { PostureSetting } from './posture.ts';
 import { secretRefProblem, ssmRefProblem } from './arns.ts';
 import { authFields, checkAuth } from './oauth.ts';
+import { TlsSetting } from './tls.ts';
 import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -159,6 +160,8 @@ export const TargetFields = z
     catalog: CatalogSetting.optional(),
     /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
     posture: PostureSetting.optional(),
+    /** A client certificate and private CAs, by reference (functions/config/tls.ts). */
+    tls: TlsSetting.optional(),
     /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/config/oauth.ts). */
     ...authFields,
   })

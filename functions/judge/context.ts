@@ -5,7 +5,7 @@
  * `target.budgetMs` is spent.
  */
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import type { FetchLike, RunContext } from '../common/run-context.ts';
+import type { FetchLike, Reach, RunContext } from '../common/run-context.ts';
 import { newTraceId } from '../common/trace.ts';
 import type { Target } from '../config/target.ts';
 import { withTraceContext } from '../net/trace-context.ts';
@@ -13,6 +13,8 @@ import { withTraceContext } from '../net/trace-context.ts';
 export interface ContextDeps {
   /** @default - Node's fetch, on a connection pool of each attempt's own */
   readonly fetch?: FetchLike | undefined;
+  /** The target's client certificate, private CAs and proxy, as read (functions/secrets/). @default - none */
+  readonly reach?: Reach | undefined;
   /** Monotonic ms. @default - performance.now */
   readonly now?: (() => number) | undefined;
   /** Wall-clock ms (token and certificate expiry). @default - Date.now */
@@ -32,6 +34,7 @@ export function startRun(target: Target, deps: ContextDeps): { readonly ctx: Run
   const sleep = deps.sleep ?? abortableSleep;
   const ctx: RunContext = {
     fetch: deps.fetch,
+    reach: deps.reach,
     middleware: withTraceContext({ traceId }),
     traceId,
     now,

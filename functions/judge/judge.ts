@@ -58,7 +58,7 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
     const token = await tokenStep(target, ctx, deps);
     // Every value the canary was given (headers, the URL's query values, path keys and userinfo, the
     // OAuth material) is in the Redactor every output of this run passes through.
-    const redactor = new Redactor(secretsOf({ ...target, extra: token.secretValues }));
+    const redactor = new Redactor(secretsOf({ ...target, extra: [...token.secretValues, ...reachSecrets(deps)] }));
     // What libraries print while this run is judged (the SDK quotes server-supplied tool names) is
     // redacted too: in the scheduled run it would reach the logs.
     return await redactConsoleWhile(redactor, async () => {
@@ -104,4 +104,14 @@ function configProblem(target: Target): string | null {
     if (problem) return `headers.${name}: the value ${problem}. This is the canary's configuration, not the endpoint`;
   }
   return null;
+}
+
+/** The secrets of the target's reach (key passphrase, proxy credentials), so the run's own Redactor knows them too. */
+function reachSecrets(deps: JudgeDeps): string[] {
+  const proxy = deps.reach?.proxy;
+  const credentials = proxy && 'url' in proxy ? proxy.credentials : undefined;
+  return [
+    ...(deps.reach?.tls?.passphrase ? [deps.reach.tls.passphrase] : []),
+    ...(credentials ? [credentials, credentials.slice(credentials.indexOf(':') + 1), Buffer.from(credentials).toString('base64')] : []),
+  ];
 }

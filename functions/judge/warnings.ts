@@ -4,7 +4,13 @@
  * against the target's recorded `catalog`) and the posture checks (when due). Warnings only: the
  * outcome, the failure class and the exit code stay the attempts'.
  */
-import { bearerWarnings, processCertificateWatch, secretRefWarnings, type CertificateWatch } from '../auth/expiry.ts';
+import {
+  bearerWarnings,
+  clientCertificateWarnings,
+  processCertificateWatch,
+  secretRefWarnings,
+  type CertificateWatch,
+} from '../auth/expiry.ts';
 import { compareCatalog } from '../catalog/compare.ts';
 import { credentialHeaders } from '../catalog/credential.ts';
 import type { RunContext } from '../common/run-context.ts';
@@ -28,6 +34,7 @@ export function expiryWarnings(target: Target, ctx: RunContext, watch: Certifica
   const fixed = [
     ...bearerWarnings(target.headers, target.credentialWarningDays, now),
     ...secretRefWarnings(target.auth?.oauth, target.credentialWarningDays, now),
+    ...clientCertificateWarnings(ctx.reach?.tls, target.credentialWarningDays, now),
   ];
   return certificate.then((c) => (c ? [...fixed, c] : fixed));
 }

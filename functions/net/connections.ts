@@ -11,9 +11,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import type { FetchLike, FetchMiddleware } from '../common/run-context.ts';
-import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
+import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts';
 import { acceptInterimResponses } from './interim.ts';
+import { refuseThroughProxy } from './proxy-words.ts';
+import { openRoute, type Route } from './reach.ts';
 import { serverAlert } from './tls-wall.ts';
 
 /**
@@ -36,34 +37,49 @@ function trackSockets(): void {
 }
 
 export class Connections {
-  private pool: Promise<Dispatcher | undefined> | undefined;
+  private pool: Promise<Route> | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Hosts already judged for a request through the proxy (proxy-words.ts). */
+  private readonly judged = new Map<string, Promise<void>>();
   /** TLS alerts the server sent on connected sockets, in order (the socket error undici reports is often only "other side closed"). */
   readonly tlsAlerts: string[] = [];
 
   /**
    * `injected`: a fetch given by a test (a custom CA), which may not be Node's: its requests get no pool
-   * of ours, only the socket tracking.
+   * of ours, only the socket tracking. `reach`: the target's client certificate, private CAs and proxy.
    */
   constructor(
     private readonly connectTimeoutMs: number,
     private readonly injected?: FetchLike,
+    private readonly reach?: Reach,
   ) {
     trackSockets();
   }
 
   /** A fetch whose every request goes out on this pool, `middleware` around the base fetch. */
   fetch(middleware?: FetchMiddleware): FetchLike {
-    const base = this.injected ?? nodeFetch;
+    // Node's fetch, or undici's beside its proxy agent (reach.ts): known once the pool is open.
+    const base: FetchLike = this.injected ?? (async (url, init) => (await this.route()).fetch(url, init));
     const wrapped = middleware ? middleware(base) : base;
     return (url, init) => this.send(wrapped, url, init ?? {});
   }
 
-  /** `base` (the injected or Node's fetch, maybe wrapped) sent on this pool. */
-  async send(base: FetchLike, url: string | URL, init: RequestInit): Promise<Response> {
+  private route(): Promise<Route> {
     // The connect timeout is the request timeout: a server that never completes the TCP handshake would
     // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
-    const dispatcher = this.injected ? undefined : await (this.pool ??= siblingAgent({ connect: { timeout: this.connectTimeoutMs } }));
+    return (this.pool ??= openRoute(this.connectTimeoutMs, this.reach));
+  }
+
+  /** `base` (the injected or Node's fetch, maybe wrapped) sent on this pool. */
+  async send(base: FetchLike, url: string | URL, init: RequestInit): Promise<Response> {
+    const route = this.injected ? undefined : await this.route();
+    // Through a proxy the proxy resolves the host, so the final destination is judged here first.
+    if (route?.proxy) {
+      const u = new URL(url);
+      // Once per host per pool: a network behind a proxy may resolve outside names slowly, or not at all.
+      await (this.judged.get(u.host) ?? this.judged.set(u.host, refuseThroughProxy(u)).get(u.host));
+    }
+    const dispatcher = route?.dispatcherFor(new URL(url));
     // Node's fetch frees a socket only a tick after its response body ended, and the SDK sends the next
     // request at once: without one turn of the event loop each run opened a second connection (a second
     // TCP and TLS handshake on the run's critical path, npm run bench).

@@ -5,7 +5,18 @@
 import type { TlsWall } from './tls-wall.ts';
 
 export type WireErrorKind =
-  'unreachable' | 'tls' | 'timeout' | 'budget' | 'too_large' | 'wrong_id' | 'no_answer' | 'wrong_answer' | 'truncated' | 'other';
+  | 'unreachable'
+  /** The forward proxy refused or could not be reached (proxy-words.ts): `code` is the sentence naming it. */
+  | 'proxy'
+  | 'tls'
+  | 'timeout'
+  | 'budget'
+  | 'too_large'
+  | 'wrong_id'
+  | 'no_answer'
+  | 'wrong_answer'
+  | 'truncated'
+  | 'other';
 
 export interface Exchange {
   readonly httpMethod: string;
@@ -35,6 +46,8 @@ export interface Exchange {
   declaredLength?: number | null;
   /** Where a TLS 1.2 `handshake_failure` stopped, when a watched second handshake could tell (tls-wall.ts). */
   tlsWall?: TlsWall | null;
+  /** The canary presented a client certificate on this request's connection (the target's `tls`). */
+  clientCertificateSent?: boolean;
   /** The methods of requests the server sent the client on this answer's stream (`elicitation/create`, …). */
   serverRequests?: string[];
   /** A 2026-07-28 result's `resultType` when it was not `complete` (`input_required`, `task`, …). */

@@ -17,8 +17,9 @@
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import type { FetchLike } from '../common/run-context.ts';
+import type { FetchLike, Reach } from '../common/run-context.ts';
 import { nodeFetch, siblingAgent } from './dispatcher.ts';
+import { proxyUrlOf, tlsOptions } from './reach.ts';
 
 export interface GuardOptions {
   /** The target opted in to authorization servers on private addresses. */
@@ -158,11 +159,20 @@ export function guardedFetch(base: FetchLike, o: GuardOptions): FetchLike {
  * (DNS rebinding). Node's fetch takes a `dispatcher` (dispatcher.ts). With a custom global dispatcher
  * (a proxy) the check before the request is all there is.
  */
-export async function pinnedFetch(o: GuardOptions): Promise<{ fetch: FetchLike; close(): Promise<void> }> {
-  const dispatcher = await siblingAgent({ connect: { lookup: connectLookup(o) } });
-  if (!dispatcher) return { fetch: nodeFetch, close: async () => {} };
+export async function pinnedFetch(
+  o: GuardOptions,
+  reach?: Reach,
+): Promise<{ fetch: FetchLike | undefined; reach: Reach; close(): Promise<void> }> {
+  // The OAuth requests trust the target's private CAs too, and present no client certificate: that is the endpoint's.
+  const forAuth: Reach = { ...(reach?.tls?.ca ? { tls: { ca: reach.tls.ca } } : {}), ...(reach?.proxy ? { proxy: reach.proxy } : {}) };
+  // Through a proxy the proxy resolves the host: the wire's own proxied pool carries these requests, and
+  // checkUrl before each (guardedFetch) with proxy-words.ts's metadata refusal is the guard there.
+  if (proxyUrlOf(forAuth.proxy)) return { fetch: undefined, reach: forAuth, close: async () => {} };
+  const dispatcher = await siblingAgent({ connect: { lookup: connectLookup(o), ...tlsOptions(forAuth.tls) } });
+  if (!dispatcher) return { fetch: nodeFetch, reach: forAuth, close: async () => {} };
   return {
     fetch: (url, init) => nodeFetch(url, { ...init, dispatcher } as RequestInit),
+    reach: forAuth,
     close: () => dispatcher.destroy().catch(() => {}),
   };
 }

@@ -35,14 +35,20 @@ export function isHandshakeFailure(code: string): boolean {
   return serverAlert(code) === 'handshake_failure';
 }
 
-/** One line for a TLS failure: what the server or its certificate did, with the code. */
-export function describeTls(code: string, wall: TlsWall | null | undefined): string {
+/**
+ * One line for a TLS failure: what the server or its certificate did, with the code. `sentCertificate`:
+ * the canary presented the target's client certificate (`tls.clientCertificate`), so an alert about a
+ * certificate is the server refusing that one, not asking for one.
+ */
+export function describeTls(code: string, wall: TlsWall | null | undefined, sentCertificate = false): string {
   const alert = serverAlert(code);
   if (alert) {
     if (CERTIFICATE_ALERTS.has(alert.toUpperCase()) || wall === 'client_certificate') {
       const when =
         alert === 'handshake_failure' ? ' after the key exchange' : alert === 'certificate_required' ? ' after the handshake' : '';
-      return `the server requires a client certificate, which the canary does not send (TLS alert ${alert}${when}, ${code})`;
+      if (sentCertificate)
+        return `the server refused the client certificate the canary presented (TLS alert ${alert}${when}, ${code}): check that tls.clientCertificate is issued by a CA the server trusts and is for this server`;
+      return `the server requires a client certificate, which the canary does not send (TLS alert ${alert}${when}, ${code}); set the target's tls.clientCertificate and tls.clientKey`;
     }
     if (alert === 'protocol_version') return `the server shares no TLS version with the canary (TLS alert protocol_version, ${code})`;
     if (wall === 'no_common_parameters')

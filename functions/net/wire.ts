@@ -11,11 +11,13 @@
  *   closed when the attempt ends (connections.ts).
  */
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import type { FetchLike, FetchMiddleware } from '../common/run-context.ts';
+import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
 import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
+import { proxyFailure } from './proxy-words.ts';
+import { proxyUrlOf } from './reach.ts';
 import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
@@ -33,6 +35,8 @@ export interface WireOptions {
   readonly fetch?: FetchLike | undefined;
   /** Wraps the base fetch (trace context, User-Agent); the wire's own pool still applies. */
   readonly middleware?: FetchMiddleware | undefined;
+  /** The target's client certificate, private CAs and proxy (net/reach.ts). */
+  readonly reach?: Reach | undefined;
 }
 
 export class Wire {
@@ -43,7 +47,7 @@ export class Wire {
 
   constructor(private readonly options: WireOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    this.connections = new Connections(options.timeoutMs, options.fetch);
+    this.connections = new Connections(options.timeoutMs, options.fetch, options.reach);
     this.send = this.connections.fetch(options.middleware);
   }
 
@@ -109,7 +113,12 @@ export class Wire {
       const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
       const cut = timeout.aborted || this.options.budget.aborted;
       exchange.error = alert && !cut ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
-      if (exchange.error.kind === 'tls' && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {
+      const proxyUrl = cut || this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
+      if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };
+      if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
+      // The watched second handshake goes direct: through a proxy it would not reach the endpoint.
+      if (exchange.error.kind === 'tls' && !proxyUrl && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {
         exchange.tlsWall = await diagnoseHandshakeFailure(new URL(url), this.options.timeoutMs, this.options.budget);
       }
       throw e;

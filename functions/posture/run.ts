@@ -33,7 +33,7 @@ export async function runPosture(
   const timeoutMs = Math.min(target.timeoutMs, remainingMs);
   // A pool of their own, closed with every socket when the checks end: nothing outlives the verdict.
   // Every check's request carries the run's trace context, as the run's own requests do.
-  const connections = new Connections(timeoutMs, ctx.fetch);
+  const connections = new Connections(timeoutMs, ctx.fetch, ctx.reach);
   const checkCtx = {
     url: target.url,
     headers: target.headers,

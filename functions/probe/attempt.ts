@@ -76,7 +76,13 @@ class AttemptRun {
     private readonly ctx: RunContext,
   ) {
     this.started = ctx.now();
-    this.wire = new Wire({ timeoutMs: target.timeoutMs, budget: ctx.signal, fetch: ctx.fetch, middleware: ctx.middleware });
+    this.wire = new Wire({
+      timeoutMs: target.timeoutMs,
+      budget: ctx.signal,
+      fetch: ctx.fetch,
+      middleware: ctx.middleware,
+      reach: ctx.reach,
+    });
     this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx };
     this.sessions = new Sessions(this.o);
   }

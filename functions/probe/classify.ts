@@ -36,8 +36,15 @@ export const wireRow: RequestRow = ({ what, exchange }) => {
   switch (wire.kind) {
     case 'unreachable':
       return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
+    // Through a forward proxy that refused or did not answer: the proxy is named, the endpoint never was reached.
+    case 'proxy':
+      return { failure: FailureClass.unreachable, detail: `${what}: ${wire.code}`, retryable: !/refused CONNECT: 4/.test(wire.code) };
     case 'tls':
-      return { failure: FailureClass.tls, detail: `${what}: ${describeTls(wire.code, exchange.tlsWall)}`, retryable: false };
+      return {
+        failure: FailureClass.tls,
+        detail: `${what}: ${describeTls(wire.code, exchange.tlsWall, exchange.clientCertificateSent)}`,
+        retryable: false,
+      };
     case 'timeout':
       return { failure: FailureClass.timeout, detail: `${what}: no complete answer within the request timeout`, retryable: true };
     case 'budget':

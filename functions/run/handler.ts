@@ -38,7 +38,7 @@ const ledger = env.runLedgerTable
   : EVERY_DELIVERY_RUNS;
 const secrets = new SecretReader(
   { secretsManager: perRegion((region) => new SecretsManagerClient({ region })), ssm: perRegion((region) => new SSMClient({ region })) },
-  { defaultRegion: env.probeRegion },
+  { defaultRegion: env.probeRegion, proxy: env.proxy },
 );
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<RunSummary> {

@@ -32,6 +32,7 @@ import {
   runBudgetMs,
 } from '../config/budget.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
+import type { Reach } from '../common/run-context.ts';
 import { withDeadline } from './deadline.ts';
 import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
@@ -49,7 +50,7 @@ export interface RunDeps {
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
+  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach) => Promise<Verdict>;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -89,7 +90,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     now,
     log,
     scheduledFor,
-    judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
+    judge: deps.judge ?? ((t, oauthSecrets, reach) => judgeTarget(t, { oauthSecrets, reach })),
     secretsBy,
     secretsEndAt: started + SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS,
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
@@ -184,7 +185,7 @@ interface TargetContext {
   readonly log: LogLine;
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
-  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
+  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach) => Promise<Verdict>;
   /** Each valid target's credentials, being read since the run started. */
   readonly secretsBy: ReadonlyMap<PlannedTarget, Promise<ResolvedHeaders> | undefined>;
   /** No waiting for credentials past this (wall ms). */
@@ -226,7 +227,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
-        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth),
+        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth, secrets.value.reach),
         Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;

@@ -11,6 +11,9 @@ import { SECRET_READ_TIMEOUT_MS } from '../config/budget.ts';
 import type { HeaderSecretRef, Target } from '../config/target.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
+import type { Reach } from '../common/run-context.ts';
+import type { ProxyRuntime } from '../config/proxy.ts';
+import { readReach } from './reach.ts';
 
 /** How long a read value is reused by the same warm container. */
 export const SECRET_TTL_MS = 5 * 60_000;
@@ -32,6 +35,10 @@ export interface SecretReaderOptions {
   readonly now?: () => number;
   /** Who reads, for the fix an error names: the deployed function, or the CLI's caller. @default 'function' */
   readonly reader?: Reader;
+  /** The fleet's proxy (the run function), or the environment's (the CLI): its credentials are read here. @default - none */
+  readonly proxy?: ProxyRuntime | { readonly fromEnv: true } | undefined;
+  /** `file:` references of `tls` may be read: the CLI's. @default - reader is 'caller' */
+  readonly files?: boolean;
 }
 
 type Reader = 'function' | 'caller';
@@ -50,6 +57,8 @@ export interface ResolvedHeaders {
   readonly secretValues: readonly string[];
   /** The target's OAuth client secret / private key (`auth.oauth`), read the same way. */
   readonly oauth?: OAuthSecrets;
+  /** The target's client certificate, private CAs and proxy, read and checked (secrets/reach.ts). */
+  readonly reach?: Reach | undefined;
 }
 
 interface Source {
@@ -82,7 +91,7 @@ export class SecretReader {
     const headers: Record<string, string> = { ...target.headers };
     const secretValues: string[] = [];
     // OAuth secret references go through the same cache, timeout and error words, read beside the headers.
-    const [, oauth] = await Promise.all([
+    const [, oauth, reach] = await Promise.all([
       Promise.all(
         Object.entries(target.headerSecrets).map(async ([header, ref]) => {
           const value = await this.value(`headerSecrets.${header}`, ref);
@@ -96,9 +105,13 @@ export class SecretReader {
           'secretsManager' in ref ? { secretsManager: ref.secretsManager, jsonKey: ref.jsonKey } : { ssmParameter: ref.ssmParameter },
         ),
       ),
+      readReach(target.tls, this.opts.proxy, (field, ref) => this.value(field, ref), {
+        files: this.opts.files ?? this.opts.reader === 'caller',
+        now: this.now(),
+      }),
     ]);
-    secretValues.push(...redactionValues(oauth));
-    return { headers, secretValues, oauth };
+    secretValues.push(...redactionValues(oauth), ...reach.secretValues);
+    return { headers, secretValues, oauth, ...(reach.reach ? { reach: reach.reach } : {}) };
   }
 
   private async value(header: string, ref: HeaderSecretRef): Promise<string> {

@@ -25,6 +25,8 @@ import { RunLedgerTable } from './run-ledger.ts';
 import { RunQueries } from './run-queries.ts';
 import { RunSchedules } from './schedules.ts';
 import { secretScopeArn } from './secret-arns.ts';
+import { allowVpcPlacement, placeInVpc } from './run-network.ts';
+import { proxyEnvironment } from '../plan/network.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 
 /** Memory of a run function: concurrent MCP sessions, not computation. */
@@ -71,6 +73,10 @@ export class ProbeRegionStack extends Stack {
       role,
       plan.secretScopes.map((s) => secretScopeArn(this, s)),
     );
+    // The fleet's egress proxy and its VPC (run-network.ts); the proxy's credentials stay a reference.
+    const { vpc } = plan.network;
+    const proxyEnv = proxyEnvironment(plan.network);
+    if (vpc) allowVpcPlacement(role, vpc);
 
     this.deadLetterQueue = deadLetterQueue(
       this,
@@ -88,11 +94,16 @@ export class ProbeRegionStack extends Stack {
         timeout: Duration.seconds(rate.timeoutSeconds),
         role,
         logGroup,
-        environment: { [EnvVar.homeRegion]: props.homeRegion, [EnvVar.namespace]: props.namespace },
+        environment: {
+          [EnvVar.homeRegion]: props.homeRegion,
+          [EnvVar.namespace]: props.namespace,
+          ...(proxyEnv ? { [EnvVar.proxy]: proxyEnv } : {}),
+        },
         retryAttempts: RUN_ASYNC_RETRY_ATTEMPTS,
         maxEventAge: RUN_MAX_EVENT_AGE,
         onFailure: new SqsDestination(this.deadLetterQueue),
       });
+      if (vpc) placeInVpc(fn, vpc);
       this.functions.set(rate.rateSlug, fn);
     }
 

@@ -9,6 +9,7 @@ import { parseNamingTargets } from '../../functions/config/load.ts';
 import { windowEnd } from '../../functions/config/maintenance.ts';
 import { deadManRuns } from '../../functions/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/common/errors.ts';
+import { tlsRefs } from '../../functions/config/tls.ts';
 import { resolveTarget } from './resolve.ts';
 
 /**
@@ -48,6 +49,15 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         t.name,
         local,
         'is an { env } or { file } reference, which only the CLI can read: the deployed run reads { secretsManager: "<name or ARN>" } or { ssmParameter: "<name>" }',
+      );
+    }
+    const file = tlsRefs(t.tls).find(([, ref]) => 'file' in ref);
+    if (file) {
+      throw fleetError(
+        i,
+        t.name,
+        file[0],
+        `is a file reference, which only the CLI can read: store the PEM in Secrets Manager as "mcp-canary/${t.name}/${file[0].slice(4)}" and reference { secretsManager: "mcp-canary/${t.name}/${file[0].slice(4)}" } (or { ssmParameter: "/mcp-canary/..." })`,
       );
     }
     const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = resolveTarget(fleet, t);

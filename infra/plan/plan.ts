@@ -10,6 +10,7 @@ import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
+import { networkPlan, type NetworkPlan } from './network.ts';
 import { placeAlarms, placeMuteRules, placeSchedules, type MuteRulePlan } from './placement.ts';
 import { periodSeconds, rateSlug } from './rates.ts';
 import { resolveTarget } from './resolve.ts';
@@ -95,6 +96,8 @@ export interface RegionPlan {
   readonly secretScopes: readonly SecretScope[];
   /** Schedules by stack, ids ascending: `[0]` is the region's main stack (id 0, maybe empty), the rest overflow stacks. */
   readonly scheduleStacks: readonly (readonly SchedulePlan[])[];
+  /** The fleet's proxy and this region's VPC for it (network.ts). */
+  readonly network: NetworkPlan;
 }
 
 export interface FleetPlan {
@@ -201,10 +204,15 @@ function planRegion(region: string, targets: readonly TargetPlan[], names: Fleet
   const placedRates: RateGroupPlan[] = rates.map((r) => ({ ...r, schedules: r.schedules.map((s) => ({ ...s, stack: stackOf(s) })) }));
   const byStack = new Map<number, SchedulePlan[]>([[0, []]]);
   for (const s of placedRates.flatMap((r) => r.schedules)) byStack.set(s.stack, [...(byStack.get(s.stack) ?? []), s]);
+  const network = networkPlan(fleet, region);
+  const scopes = regionSecretScopes(region, targets);
+  const key = (s: SecretScope) => [s.service, s.partition, s.region, s.account].join(':');
+  const proxyScope = network.proxyScope;
   return {
     region,
     rates: placedRates,
-    secretScopes: regionSecretScopes(region, targets),
+    network,
+    secretScopes: proxyScope && !scopes.some((s) => key(s) === key(proxyScope)) ? [...scopes, proxyScope] : scopes,
     scheduleStacks: [...byStack].sort(([a], [b]) => a - b).map(([, schedules]) => schedules),
   };
 }

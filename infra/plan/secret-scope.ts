@@ -21,6 +21,8 @@
 import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
 import type { FleetTarget } from '../../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
+import type { CanaryError } from '../../functions/common/errors.ts';
+import { tlsRefs } from '../../functions/config/tls.ts';
 import { fleetError } from './checks.ts';
 
 /** Secrets Manager secrets the run may read are named `mcp-canary/...`. */
@@ -62,6 +64,8 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
     else if (ref && 'ssmParameter' in ref) out.push({ field: `${field}.ssmParameter`, service: 'ssm', id: ref.ssmParameter });
   };
   for (const [header, ref] of Object.entries(t.headerSecrets)) add(`headerSecrets.${header}`, ref);
+  // TLS material (client certificate, key, passphrase, private CAs); a file reference is refused at synth (checks.ts).
+  for (const [field, ref] of tlsRefs(t.tls)) if (!('file' in ref)) add(field, ref);
   add('auth.oauth.clientSecret', t.auth?.oauth?.clientSecret);
   add('auth.oauth.privateKeyJwt.privateKey', t.auth?.oauth?.privateKeyJwt?.privateKey);
   return out;
@@ -71,8 +75,14 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
  * The scope a reference needs, or a config error naming the target, the field and the fix when the
  * reference is outside the prefix or is not an ARN of its service.
  */
-export function scopeOf(index: number, name: string, ref: SecretRefAt): SecretScope {
-  const fail = (what: string) => fleetError(index, name, ref.field, `(${JSON.stringify(ref.id)}) ${what}`);
+export function scopeOf(
+  index: number,
+  name: string,
+  ref: SecretRefAt,
+  fleetField?: (field: string, message: string) => CanaryError,
+): SecretScope {
+  const where = fleetField ?? ((field: string, message: string) => fleetError(index, name, field, message));
+  const fail = (what: string) => where(ref.field, `(${JSON.stringify(ref.id)}) ${what}`);
   const arn = ref.id.startsWith('arn:') ? parseArn(ref) : undefined;
   if (ref.id.startsWith('arn:') && !arn) {
     throw fail(

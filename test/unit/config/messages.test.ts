@@ -128,7 +128,33 @@ const RICH: FleetInput = {
     },
   ],
   maintenance: [{ name: 'deploys', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates'] }],
+  proxy: {
+    url: 'http://proxy.internal:3128',
+    credentials: { secretsManager: 'mcp/proxy', jsonKey: 'basic' },
+    noProxy: ['.internal.example.com'],
+    vpcs: Object.fromEntries(
+      ['us-east-1', 'eu-west-1'].map((r) => [
+        r,
+        { vpcId: 'vpc-0abc1234', subnetIds: ['subnet-0abc1234'], securityGroupIds: ['sg-0abc1234'] },
+      ]),
+    ),
+  },
 };
+// Every form of a TLS reference in every field: four targets, the forms rotated.
+const TLS_FORMS = [
+  { secretsManager: 'mcp/mesh/pem', jsonKey: 'pem' },
+  { ssmParameter: '/mcp/mesh/pem' },
+  { file: 'mesh.pem' },
+  'file:mesh.pem',
+];
+for (let k = 0; k < TLS_FORMS.length; k++) {
+  const form = (n: number) => TLS_FORMS[(k + n) % TLS_FORMS.length]!;
+  RICH.targets.push({
+    name: `mesh-${k}`,
+    url: `https://mesh-${k}.example.com/mcp`,
+    tls: { clientCertificate: form(0), clientKey: form(1), passphrase: form(2), ca: form(3) },
+  } as FleetInput['targets'][number]);
+}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface Node {

@@ -109,7 +109,7 @@ describe('guardedFetch over the wire', () => {
     };
     const pinned = await pinnedFetch(rebinding);
     try {
-      await expect(guardedFetch(pinned.fetch, rebinding)('https://rebind.example/.well-known/oauth-authorization-server')).rejects.toThrow(
+      await expect(guardedFetch(pinned.fetch!, rebinding)('https://rebind.example/.well-known/oauth-authorization-server')).rejects.toThrow(
         /refused to fetch https:\/\/rebind\.example\/: a private address \(10\.0\.0\.8\)/,
       );
       expect(answers).toBe(2);

@@ -1,0 +1,115 @@
+/**
+ * The dispatcher a target's requests go out on, from its reach (common/run-context.ts): its client
+ * certificate and private CAs as TLS options of every connection, and a forward proxy when one is set.
+ *
+ * Without a proxy it is a sibling of Node's own Agent (dispatcher.ts) with those TLS options: nothing
+ * added to the bundle's start. With one, undici's EnvHttpProxyAgent (the library: CONNECT tunnels,
+ * NO_PROXY as curl reads it, Proxy-Authorization) and undici's own fetch beside it — a dispatcher and
+ * the fetch that drives it from one undici, whatever version the Node runtime bundles. A private CA is
+ * trusted *beside* the public roots (and NODE_EXTRA_CA_CERTS): Node's `ca` option replaces them.
+ */
+import { isIP } from 'node:net';
+import * as tls from 'node:tls';
+import type { FetchLike, ProxyReach, Reach, TlsMaterial } from '../common/run-context.ts';
+import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
+
+/** Where a target's requests go out: the fetch to drive them and the dispatcher for a URL. */
+export interface Route {
+  readonly fetch: FetchLike;
+  /** The proxy as shown (origin, no credentials), or null when requests go direct. */
+  readonly proxy: string | null;
+  dispatcherFor(url: URL): Dispatcher | undefined;
+  destroy(): Promise<void>;
+}
+
+/** The TLS options a connection of this target gets (undici `connect`, node:tls). */
+export function tlsOptions(material: TlsMaterial | undefined): tls.ConnectionOptions {
+  if (!material) return {};
+  return {
+    ...(material.cert && material.key
+      ? { cert: material.cert, key: material.key, ...(material.passphrase !== undefined ? { passphrase: material.passphrase } : {}) }
+      : {}),
+    ...(material.ca ? { ca: [...defaultRoots(), material.ca] } : {}),
+  };
+}
+
+/** The roots Node trusts by default, NODE_EXTRA_CA_CERTS included where Node can say (22.15+). */
+function defaultRoots(): readonly string[] {
+  const get = (tls as { getCACertificates?: (type: 'default') => string[] }).getCACertificates;
+  return get ? get('default') : tls.rootCertificates;
+}
+
+/** The environment's proxies, as curl and undici read them (lowercase first). */
+function envProxies(env: NodeJS.ProcessEnv): { http?: string; https?: string } {
+  const http = env.http_proxy ?? env.HTTP_PROXY;
+  const https = env.https_proxy ?? env.HTTPS_PROXY ?? http;
+  return { ...(http ? { http } : {}), ...(https ? { https } : {}) };
+}
+
+/** The proxy URL a reach sends through, or null: the fleet's, or the environment's HTTPS_PROXY (HTTP_PROXY). */
+export function proxyUrlOf(proxy: ProxyReach | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!proxy) return null;
+  if ('url' in proxy) return proxy.url;
+  const found = envProxies(env);
+  return found.https ?? found.http ?? null;
+}
+
+/** A proxy URL cut to scheme, host and port: what any message may show. */
+export function shownProxyUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'the proxy (an unparsable URL)';
+  }
+}
+
+/** The route for one pool: `connectTimeoutMs` on every connect, the reach's TLS options and proxy. */
+export async function openRoute(connectTimeoutMs: number, reach: Reach | undefined): Promise<Route> {
+  const options = tlsOptions(reach?.tls);
+  const proxyUrl = proxyUrlOf(reach?.proxy);
+  if (!proxyUrl) {
+    const agent = await siblingAgent({ connect: { timeout: connectTimeoutMs, ...options } });
+    // A custom global dispatcher (not Node's Agent) cannot be copied; the target's TLS material must not be dropped for it.
+    if (agent || !reach?.tls) return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, destroy: async () => agent?.destroy() };
+    const undici = await import('undici');
+    const own = new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
+    return { fetch: undici.fetch as unknown as FetchLike, proxy: null, dispatcherFor: () => own, destroy: () => own.destroy() };
+  }
+  const undici = await import('undici');
+  const proxy = reach!.proxy!;
+  const fixed =
+    'url' in proxy
+      ? {
+          httpProxy: proxy.url,
+          httpsProxy: proxy.url,
+          noProxy: proxy.noProxy.join(','),
+          ...(proxy.credentials ? { token: `Basic ${Buffer.from(proxy.credentials).toString('base64')}` } : {}),
+        }
+      : {};
+  // requestTls is the endpoint's TLS inside the tunnel, and undici takes its servername from it alone
+  // when it is set: one agent per host, so each tunnel names the host it is for (SNI).
+  const agents = new Map<string, InstanceType<typeof undici.EnvHttpProxyAgent>>();
+  const agentFor = (url: URL) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let agent = agents.get(host);
+    if (!agent) {
+      const servername = isIP(host) ? {} : { servername: host };
+      agent = new undici.EnvHttpProxyAgent({
+        ...fixed,
+        connect: { timeout: connectTimeoutMs, ...options },
+        requestTls: { timeout: connectTimeoutMs, ...options, ...servername },
+      });
+      agents.set(host, agent);
+    }
+    return agent;
+  };
+  return {
+    fetch: undici.fetch as unknown as FetchLike,
+    proxy: shownProxyUrl(proxyUrl),
+    dispatcherFor: agentFor,
+    destroy: async () => {
+      await Promise.all([...agents.values()].map((a) => a.destroy().catch(() => {})));
+    },
+  };
+}
