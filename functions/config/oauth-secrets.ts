@@ -6,11 +6,20 @@
 import { readFile } from 'node:fs/promises';
 import type { OAuthSecretRef, OAuthSettings } from './oauth.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import type { PublishedAccess } from './oauth-delegated.ts';
+
+/**
+ * A delegated grant's access token as the probe finds it (`auth.authorizationCode`): published by the
+ * refresher (or refreshed by the CLI), or why there is none. Never the refresh token.
+ */
+export type DelegatedAccess = { readonly access: PublishedAccess } | { readonly missing: string };
 
 /** The resolved OAuth secrets of a target (never in config, never logged). */
 export interface OAuthSecrets {
   readonly clientSecret?: string;
   readonly privateKey?: string;
+  /** `auth.authorizationCode`: the access token to send, read from where the refresher publishes it. */
+  readonly delegated?: DelegatedAccess;
 }
 
 /** Reads a store reference (Secrets Manager, SSM); `field` is for the error message. */
@@ -65,6 +74,7 @@ export async function resolveOAuthSecrets(
 export function redactionValues(s: OAuthSecrets): string[] {
   const out: string[] = [];
   if (s.clientSecret) out.push(s.clientSecret);
+  if (s.delegated && 'access' in s.delegated) out.push(s.delegated.access.accessToken);
   if (s.privateKey) {
     const body = s.privateKey
       .split('\n')
