@@ -29,7 +29,11 @@ export interface DelegatedStep {
 }
 
 export function delegatedToken(
-  target: { readonly url: string; readonly credentialWarningDays: number; readonly auth?: { readonly authorizationCode?: AuthorizationCodeSettings | undefined } | undefined },
+  target: {
+    readonly url: string;
+    readonly credentialWarningDays: number;
+    readonly auth?: { readonly authorizationCode?: AuthorizationCodeSettings | undefined } | undefined;
+  },
   found: DelegatedAccess | undefined,
   now: number,
 ): DelegatedStep {
@@ -44,11 +48,19 @@ export function delegatedToken(
   const warnings: Warning[] = [];
   const days = target.credentialWarningDays;
   if (a.refreshExpiresAt && days > 0 && Date.parse(a.refreshExpiresAt) - now <= days * DAY_MS) {
-    warnings.push(expiryWarning(WarningKind.credentialExpiry, `the delegated grant's refresh token (${login} before then)`, Date.parse(a.refreshExpiresAt), now));
+    warnings.push(
+      expiryWarning(
+        WarningKind.credentialExpiry,
+        `the delegated grant's refresh token (${login} before then)`,
+        Date.parse(a.refreshExpiresAt),
+        now,
+      ),
+    );
   }
   if (a.status === 'refused') {
     const why = a.problem?.detail ?? 'the authorization server refused the refresh token';
-    if (!live) return credential(`auth: the canary's delegated grant was refused (${why}) and its last access token has expired: ${login} again`);
+    if (!live)
+      return credential(`auth: the canary's delegated grant was refused (${why}) and its last access token has expired: ${login} again`);
     warnings.push({
       kind: WarningKind.credentialExpiry,
       detail: `the canary's delegated grant was refused (${why}); its last access token works until ${a.accessExpiresAt}: ${login} again`,
@@ -76,7 +88,10 @@ export function delegatedToken(
     );
   }
   return {
-    result: passed({ token: a.accessToken, key: `delegated\n${a.issuer}\n${a.generation}` }, `delegated token from ${a.issuer} (published, expires ${inWords(expires - now)})`),
+    result: passed(
+      { token: a.accessToken, key: `delegated\n${a.issuer}\n${a.generation}` },
+      `delegated token from ${a.issuer} (published, expires ${inWords(expires - now)})`,
+    ),
     warnings,
   };
 }

@@ -66,9 +66,13 @@ export class FileGrantStore implements GrantStore {
         break;
       } catch (e) {
         if ((e as { code?: string }).code !== 'EEXIST') throw e;
-        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        const age = await stat(lock).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
         if (age > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
-        else if (Date.now() > until) throw new Error(`${this.label} is locked by another run (${lock}). If none is running, delete the lock file.`);
+        else if (Date.now() > until)
+          throw new Error(`${this.label} is locked by another run (${lock}). If none is running, delete the lock file.`, { cause: e });
         else await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
       }
     }

@@ -22,7 +22,7 @@ import type { AuthorizationCodeSettings, StoredGrant } from '../config/oauth-del
 import { listenForCallback } from '../net/loopback.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
-import { withOAuthFetch } from './oauth-fetch.ts';
+import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
 import { refreshLifetimeEnd } from './refresh.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
 
@@ -31,7 +31,10 @@ export const LOGIN_WAIT_MS = 5 * 60_000;
 
 export interface LoginOptions {
   readonly serverUrl: string;
-  readonly settings: Pick<AuthorizationCodeSettings, 'clientId' | 'clientMetadataUrl' | 'scopes' | 'refreshTokenLifetimeDays' | 'allowPrivateNetwork'>;
+  readonly settings: Pick<
+    AuthorizationCodeSettings,
+    'clientId' | 'clientMetadataUrl' | 'scopes' | 'refreshTokenLifetimeDays' | 'allowPrivateNetwork'
+  >;
   /** Shown the authorization URL: print it, open a browser. */
   readonly onAuthorizationUrl: (url: URL) => void | Promise<void>;
   /** Hears every secret as it arrives (tokens, a registered client's secret), for the Redactor. */
@@ -51,24 +54,39 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
   try {
     const provider = new LoginProvider(callback.redirectUrl, o);
     return await withOAuthFetch(
-      { allowPrivateNetwork: o.settings.allowPrivateNetwork, serverUrl: o.serverUrl, timeoutMs: o.timeoutMs ?? 10_000, ...(o.fetch ? { fetch: o.fetch } : {}) },
-      async (fetchFn) => {
+      {
+        allowPrivateNetwork: o.settings.allowPrivateNetwork,
+        serverUrl: o.serverUrl,
+        timeoutMs: o.timeoutMs ?? 10_000,
+        ...(o.fetch ? { fetch: o.fetch } : {}),
+      },
+      async (guarded) => {
+        const fetchFn = learningFetch(guarded, o.onSecret);
         const scope = o.settings.scopes?.join(' ') || undefined;
-        const first = await step('discovery and authorization', () => auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }));
-        if (first !== 'REDIRECT' || !provider.authorizationUrl) throw loginError('the SDK finished without asking for an authorization: nothing to log in to');
+        const first = await step('discovery and authorization', () =>
+          auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }),
+        );
+        if (first !== 'REDIRECT' || !provider.authorizationUrl)
+          throw loginError('the SDK finished without asking for an authorization: nothing to log in to');
         await o.onAuthorizationUrl(provider.authorizationUrl);
         const answer = await callback.wait(o.waitMs ?? LOGIN_WAIT_MS).catch((e: Error) => {
           throw loginError(`${e.message}: open the URL above, sign in and consent, then try again`);
         });
         const error = answer.get('error');
-        if (error) throw loginError(`the authorization server answered ${error}${answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : ''}`);
+        if (error)
+          throw loginError(
+            `the authorization server answered ${error}${answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : ''}`,
+          );
         // state: the answer belongs to this login, not to a request someone else started (CSRF, RFC 6749 §10.12).
-        if (answer.get('state') !== provider.stateValue) throw loginError('the answer carries another state than this login sent: ignored. Start the login again');
+        if (answer.get('state') !== provider.stateValue)
+          throw loginError('the answer carries another state than this login sent: ignored. Start the login again');
         const code = answer.get('code');
         if (!code) throw loginError('the answer carries no authorization code');
         o.onSecret(code);
         const iss = answer.get('iss') ?? undefined;
-        await step('token exchange', () => auth(provider, { serverUrl: o.serverUrl, fetchFn, authorizationCode: code, ...(iss ? { iss } : {}) }));
+        await step('token exchange', () =>
+          auth(provider, { serverUrl: o.serverUrl, fetchFn, authorizationCode: code, ...(iss ? { iss } : {}) }),
+        );
         return provider.grant(o.serverUrl, now(), o.settings.refreshTokenLifetimeDays);
       },
     );
@@ -111,7 +129,8 @@ class LoginProvider implements OAuthClientProvider {
   }
   clientInformation(ctx?: { issuer: string }): StoredOAuthClientInformation | undefined {
     // A pre-registered client belongs to the issuer discovery found (the SDK's SEP-2352 stamp).
-    if (!this.client && this.o.settings.clientId) this.client = { client_id: this.o.settings.clientId, ...(ctx ? { issuer: ctx.issuer } : {}) };
+    if (!this.client && this.o.settings.clientId)
+      this.client = { client_id: this.o.settings.clientId, ...(ctx ? { issuer: ctx.issuer } : {}) };
     return this.client;
   }
   saveClientInformation(info: StoredOAuthClientInformation): void {
@@ -149,7 +168,8 @@ class LoginProvider implements OAuthClientProvider {
     const t = this.saved;
     const metadata = this.discovery?.authorizationServerMetadata;
     if (!t || !this.client || !metadata) throw loginError('the token exchange ended without tokens');
-    const expiresAt = t.expires_in !== undefined ? issuedAt + t.expires_in * 1000 : (jwtExpiry(t.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
+    const expiresAt =
+      t.expires_in !== undefined ? issuedAt + t.expires_in * 1000 : (jwtExpiry(t.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
     const refreshExpiresAt = refreshLifetimeEnd(issuedAt, lifetimeDays);
     return {
       v: 1,
@@ -176,10 +196,18 @@ async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (e instanceof CanaryError) throw e;
     const code = (e as { code?: unknown }).code;
-    throw loginError(`${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`, e);
+    throw loginError(
+      `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,
+      e,
+    );
   }
 }
 
 function loginError(message: string, cause?: unknown): CanaryError<'AUTH'> {
-  return new CanaryError(CanaryErrorCode.auth, `login: ${message}`, { side: 'token_endpoint' }, cause === undefined ? undefined : { cause });
+  return new CanaryError(
+    CanaryErrorCode.auth,
+    `login: ${message}`,
+    { side: 'token_endpoint' },
+    cause === undefined ? undefined : { cause },
+  );
 }

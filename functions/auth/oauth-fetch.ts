@@ -2,6 +2,7 @@
  * The fetch the login and the refresher use outside a run: every URL through the SSRF guard (with
  * DNS pinned at connect time), each request under a timeout, answers capped, through the probe's Wire.
  */
+import { oauthAnswerSecrets } from '../common/redact.ts';
 import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
 import { Wire, type FetchLike } from '../net/wire.ts';
 
@@ -36,4 +37,23 @@ export async function withOAuthFetch<T>(o: OAuthFetchOptions, use: (fetch: Fetch
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1';
+}
+
+/**
+ * Tells `onSecret` every credential in each JSON answer (tokens, a registered client's secret) as it
+ * arrives, before the SDK parses it: its schemas strip what they do not know (`id_token` is kept,
+ * `registration_access_token` is not), and a secret it drops must still never reach a log.
+ */
+export function learningFetch(f: FetchLike, onSecret: (value: string) => void): FetchLike {
+  return async (url, init) => {
+    const res = await f(url, init);
+    if ((res.headers.get('content-type') ?? '').includes('json')) {
+      const body: unknown = await res
+        .clone()
+        .json()
+        .catch(() => null);
+      for (const s of oauthAnswerSecrets(body)) onSecret(s);
+    }
+    return res;
+  };
 }

@@ -14,6 +14,7 @@ import { oneLine } from '../common/redact.ts';
 import type { StoredGrant } from '../config/oauth-delegated.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
+import { learningFetch } from './oauth-fetch.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
 
 export type RefreshOutcome =
@@ -34,14 +35,21 @@ export interface RefreshDeps {
 }
 
 export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<RefreshOutcome> {
-  if (!grant.refreshToken) return { kind: 'refused', detail: 'the authorization server issued no refresh token at login (ask for offline_access, or a client allowed refresh_token)' };
+  if (!grant.refreshToken)
+    return {
+      kind: 'refused',
+      detail: 'the authorization server issued no refresh token at login (ask for offline_access, or a client allowed refresh_token)',
+    };
   const endpoint = String(grant.metadata.token_endpoint ?? grant.issuer);
   let refreshExpiresIn: number | undefined;
   // The SDK's token schema strips refresh_expires_in: read it from the same answer, beside the SDK.
   const fetchFn: FetchLike = async (url, init) => {
-    const res = await d.fetch(url, init);
+    const res = await learningFetch(d.fetch, d.onSecret)(url, init);
     if (res.ok) {
-      const raw = (await res.clone().json().catch(() => ({}))) as { refresh_expires_in?: unknown };
+      const raw = (await res
+        .clone()
+        .json()
+        .catch(() => ({}))) as { refresh_expires_in?: unknown };
       if (typeof raw.refresh_expires_in === 'number' && raw.refresh_expires_in > 0) refreshExpiresIn = raw.refresh_expires_in;
     }
     return res;
@@ -67,7 +75,9 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
   d.onSecret(tokens.access_token);
   if (tokens.refresh_token) d.onSecret(tokens.refresh_token);
   const expiresAt =
-    tokens.expires_in !== undefined ? issuedAt + tokens.expires_in * 1000 : (jwtExpiry(tokens.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
+    tokens.expires_in !== undefined
+      ? issuedAt + tokens.expires_in * 1000
+      : (jwtExpiry(tokens.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
   // A configured lifetime counts from the login (login.ts stores it); the server's own word wins.
   const refreshExpiresAt =
     refreshExpiresIn !== undefined

@@ -60,7 +60,10 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
   if (grant.status === 'refused') return { kind: 'refused', grant, detail: grant.problem?.detail ?? 'the grant was refused' };
   if (!refreshDue(grant, now, d.refreshLeadMs)) return { kind: 'fresh', grant };
   if (grant.lease && grant.lease.holder !== d.holder && Date.parse(grant.lease.until) > now) return { kind: 'busy', grant };
-  const leased: StoredGrant = { ...grant, lease: { holder: d.holder, until: new Date(now + (d.leaseMs ?? DEFAULT_LEASE_MS)).toISOString() } };
+  const leased: StoredGrant = {
+    ...grant,
+    lease: { holder: d.holder, until: new Date(now + (d.leaseMs ?? DEFAULT_LEASE_MS)).toISOString() },
+  };
   const leaseVersion = await store.swap(read.version, leased);
   if (leaseVersion === false) return busyNow(store, grant, d);
   const outcome = await refreshGrant(grant, d);

@@ -25,7 +25,9 @@ export const GrantStoreRef = z.union(
           }),
       })
       .strict(),
-    z.object({ file: z.string().min(1, 'is empty: give the path of the file that keeps the grant, e.g. ".mcp-canary/rates.grant.json"') }).strict(),
+    z
+      .object({ file: z.string().min(1, 'is empty: give the path of the file that keeps the grant, e.g. ".mcp-canary/rates.grant.json"') })
+      .strict(),
   ],
   { error: unionError('must be { secretsManager: "mcp-canary/<name>" } (scheduled runs) or { file: "path" } (the CLI)') },
 );
@@ -42,7 +44,10 @@ const httpsUrl = z.string().refine(
       return false;
     }
   },
-  { error: 'is not an https URL with a path: a Client ID Metadata Document is served over https at a path, e.g. https://canary.example.com/oauth/client.json' },
+  {
+    error:
+      'is not an https URL with a path: a Client ID Metadata Document is served over https at a path, e.g. https://canary.example.com/oauth/client.json',
+  },
 );
 
 export const AuthorizationCodeSettings = z
@@ -171,3 +176,25 @@ export function parseGrant(raw: string, label: string): StoredGrant {
   if (!r.success) throw new Error(`${label} does not hold a grant mcp-canary wrote. Run \`mcp-canary login <url>\` to store one.`);
   return r.data;
 }
+
+/** The refresher's metric: 1 while a target's delegated grant is refused (the canary owner's alarm), else 0. */
+export const CREDENTIAL_REFUSED_METRIC = 'CanaryCredentialRefused';
+/** 1 when the refresher could not renew a grant this run (token endpoint down, a store it could not read or write). */
+export const REFRESH_FAILED_METRIC = 'CredentialRefreshFailed';
+
+/** The refresher's schedule input: one entry per delegated target with a Secrets Manager store. */
+export const RefreshEvent = z.object({
+  grants: z.array(
+    z.object({
+      target: z.string().min(1),
+      url: z.string().min(1),
+      /** The grant secret's name, in the home region. */
+      secret: z.string().min(1),
+      /** Where the access token is published: the target's probe regions. */
+      regions: z.array(z.string().min(1)).min(1),
+      refreshTokenLifetimeDays: z.number().int().positive().optional(),
+      allowPrivateNetwork: z.boolean().default(false),
+    }),
+  ),
+});
+export type RefreshEvent = z.infer<typeof RefreshEvent>;

@@ -141,7 +141,11 @@ export const authFields = {
 
 /** OAuth sets the Authorization header itself: a static one beside it would be overwritten silently. */
 export function checkAuth(
-  t: { auth?: { oauth?: unknown; authorizationCode?: unknown } | undefined; headers: Record<string, string>; headerSecrets: Record<string, unknown> },
+  t: {
+    auth?: { oauth?: unknown; authorizationCode?: unknown } | undefined;
+    headers: Record<string, string>;
+    headerSecrets: Record<string, unknown>;
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (!t.auth) return;

@@ -64,7 +64,11 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
     return await redactConsoleWhile(redactor, async () => {
       const refused = tokenFailedVerdict(token, target.name, ctx.now() - started, ctx.traceId);
       if (refused)
-        return { verdict: redactor.value(withWarnings(refused, { warnings: [...token.warnings, ...(await warnings)] })), listed: null, redactor };
+        return {
+          verdict: redactor.value(withWarnings(refused, { warnings: [...token.warnings, ...(await warnings)] })),
+          listed: null,
+          redactor,
+        };
       const run = await attempts(token.target, ctx);
       const verdict = withTokenProbe(token, verdictOf(token.target, run, ctx.now() - started, ctx.traceId), run.last.fault);
       const expiring = await warnings;

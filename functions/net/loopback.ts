@@ -13,7 +13,8 @@ export interface LoopbackCallback {
   close(): Promise<void>;
 }
 
-const PAGE = '<!doctype html><meta charset="utf-8"><title>mcp-canary</title><p>mcp-canary: the answer reached the terminal. You can close this tab.';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>mcp-canary</title><p>mcp-canary: the answer reached the terminal. You can close this tab.';
 
 export async function listenForCallback(path = '/callback'): Promise<LoopbackCallback> {
   let deliver: (q: URLSearchParams) => void = () => {};

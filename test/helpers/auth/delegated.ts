@@ -50,7 +50,16 @@ export async function startDelegatedAuthServer(o: DelegatedAuthOptions): Promise
   const provider = new Provider(base, {
     jwks: { keys: [{ ...signing, kid: 'as-1', use: 'sig', alg: 'RS256' }] },
     scopes: ['openid', 'offline_access', SCOPE],
-    clients: [{ client_id: PUBLIC_CLIENT_ID, token_endpoint_auth_method: 'none', application_type: 'native', redirect_uris: ['http://127.0.0.1/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: PUBLIC_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
     pkce: { required: () => true },
     rotateRefreshToken: true,
     issueRefreshToken: async () => true,
