@@ -20,7 +20,7 @@ import type { Bearer } from './authorize.ts';
 import { expiryWarning, inWords } from './expiry.ts';
 
 /** An access token this close to its expiry is not sent: it could expire on the way. */
-export const ACCESS_SKEW_MS = 30_000;
+export const ACCESS_SKEW_MS = 10_000;
 const DAY_MS = 86_400_000;
 
 export interface DelegatedStep {
@@ -72,7 +72,7 @@ export function delegatedToken(
         result: faulted({
           failure: FailureClass.auth,
           retryable: false,
-          detail: `auth: the authorization server has issued no token since ${a.problem.since} (${a.problem.detail}), and the last access token expired ${inWords(expires - now)}: agents cannot get a token either`,
+          detail: `auth: the authorization server has issued no token since ${a.problem.since} (${a.problem.detail}), and the last access token ${expires > now ? 'expires within seconds' : `expired ${inWords(expires - now)}`}: agents cannot get a token either`,
         }),
         warnings,
       };
@@ -84,7 +84,7 @@ export function delegatedToken(
     });
   } else if (!live) {
     return credential(
-      `auth: the delegated grant's access token expired ${inWords(expires - now)} and nobody renewed it: check the refresher function (its log and Errors alarm), or ${login} again`,
+      `auth: the delegated grant's access token ${expires > now ? 'expires within seconds' : `expired ${inWords(expires - now)}`} and nobody renewed it: check the refresher function (its log and Errors alarm), or ${login} again`,
     );
   }
   return {

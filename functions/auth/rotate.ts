@@ -48,7 +48,9 @@ export type KeepFreshResult =
 export function refreshDue(g: StoredGrant, now: number, leadMs = DEFAULT_REFRESH_LEAD_MS): boolean {
   const issued = Date.parse(g.accessIssuedAt);
   const expires = Date.parse(g.accessExpiresAt);
-  return now >= issued + (expires - issued) / 2 || expires - now <= leadMs;
+  // The lead matters for long tokens (a day-long token still renews 10 minutes before its end if a run
+  // was missed at half life); a short token renews at half life, never on every run.
+  return now >= issued + (expires - issued) / 2 || expires - now <= Math.min(leadMs, (expires - issued) / 2);
 }
 
 export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<KeepFreshResult> {

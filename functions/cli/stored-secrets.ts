@@ -23,6 +23,8 @@ export function storedReferences(target: Target): string[] {
     ...Object.entries(target.headerSecrets).map(([header, ref]): [string, object] => [`headerSecrets.${header}`, ref]),
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
+    // A delegated grant in Secrets Manager: check reads the access token the refresher published.
+    ['auth.authorizationCode.store', target.auth?.authorizationCode?.store],
   ];
   return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${name(ref)}`] : []));
 }
