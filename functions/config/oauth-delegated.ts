@@ -22,6 +22,10 @@ export const GrantStoreRef = z.union(
           .superRefine(refineBy(secretRefProblem))
           .refine((s) => !s.startsWith('arn:'), {
             error: 'is an ARN: give the plain name (e.g. "mcp-canary/rates/grant"); the grant lives in the home region',
+          })
+          .refine((s) => s.startsWith('arn:') || s.startsWith('mcp-canary/'), {
+            error: (i) =>
+              `is outside mcp-canary/, the only secrets the canary's functions may touch: name it "mcp-canary/${String(i.input).replace(/^\/+/, '')}"`,
           }),
       })
       .strict(),

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { OAuthSecretRef, OAuthSettings } from './oauth.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import type { PublishedAccess } from './oauth-delegated.ts';
+import { accessSecretName, type AuthorizationCodeSettings, type PublishedAccess } from './oauth-delegated.ts';
 
 /**
  * A delegated grant's access token as the probe finds it (`auth.authorizationCode`): published by the
@@ -112,10 +112,19 @@ export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secret
  * config paths, for a synth-time check: "auth.oauth.clientSecret is { env } — deploy it with
  * { secretsManager } or { ssmParameter }".
  */
-export function localOnlyRefs(oauth: OAuthSettings | undefined): string[] {
+export function localOnlyRefs(oauth: OAuthSettings | undefined, delegated?: AuthorizationCodeSettings): string[] {
   const refs: Array<[string, OAuthSecretRef | undefined]> = [
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
   ];
-  return refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
+  const local = refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
+  // A grant in a file is the CLI's: the deployed runs read the access token the refresher publishes.
+  return delegated && 'file' in delegated.store ? [...local, 'auth.authorizationCode.store'] : local;
+}
+
+/** The published access token of a delegated grant, as the reference the probe runs read (by name, in their region). */
+export function delegatedAccessRef(delegated: AuthorizationCodeSettings | undefined): { secretsManager: string } | undefined {
+  return delegated && 'secretsManager' in delegated.store
+    ? { secretsManager: accessSecretName(delegated.store.secretsManager) }
+    : undefined;
 }

@@ -22,6 +22,7 @@ import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
 import type { FleetTarget } from '../../functions/config/fleet.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import { fleetError } from './checks.ts';
+import { delegatedAccessRef } from '../../functions/config/oauth-secrets.ts';
 
 /** Secrets Manager secrets the run may read are named `mcp-canary/...`. */
 export const SECRET_NAME_PREFIX = 'mcp-canary/';
@@ -64,6 +65,8 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
   for (const [header, ref] of Object.entries(t.headerSecrets)) add(`headerSecrets.${header}`, ref);
   add('auth.oauth.clientSecret', t.auth?.oauth?.clientSecret);
   add('auth.oauth.privateKeyJwt.privateKey', t.auth?.oauth?.privateKeyJwt?.privateKey);
+  // The probe runs read the access token the refresher publishes in their own region, never the grant.
+  add('auth.authorizationCode.store', delegatedAccessRef(t.auth?.authorizationCode));
   return out;
 }
 
