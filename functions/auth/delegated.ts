@@ -90,7 +90,7 @@ export function delegatedToken(
   return {
     result: passed(
       { token: a.accessToken, key: `delegated\n${a.issuer}\n${a.generation}` },
-      `delegated token from ${a.issuer} (published, expires ${inWords(expires - now)})`,
+      `delegated token from ${a.issuer} (grant generation ${a.generation}, expires ${inWords(expires - now)})`,
     ),
     warnings,
   };

@@ -55,3 +55,35 @@ describe('posture unattended-auth', () => {
     expect(r.detail).toContain('keeps a delegated grant');
   });
 });
+
+describe('posture unattended-auth: the MCP extension', () => {
+  it('passes, naming io.modelcontextprotocol/oauth-client-credentials, when the server advertises it in its capabilities', async () => {
+    const { createServer } = await import('node:http');
+    const { toNodeHandler } = await import('@modelcontextprotocol/node');
+    const { createMcpHandler, McpServer } = await import('@modelcontextprotocol/server');
+    const { listen, closeServer } = await import('../../../functions/demo/servers.ts');
+    const handler = toNodeHandler(
+      createMcpHandler(
+        () =>
+          new McpServer(
+            { name: 'ext', version: '1.0.0' },
+            { capabilities: { extensions: { 'io.modelcontextprotocol/oauth-client-credentials': {} } } },
+          ),
+        { legacy: 'reject' },
+      ),
+    );
+    const http = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d: Buffer) => (raw += d.toString()));
+      req.on('end', () => void handler(req, res, raw ? JSON.parse(raw) : undefined));
+    });
+    const url = await listen(http, '/mcp');
+    try {
+      const r = await unattendedAuth(ctx(url));
+      expect(r).toMatchObject({ status: 'pass' });
+      expect(r.detail).toContain('the io.modelcontextprotocol/oauth-client-credentials extension');
+    } finally {
+      await closeServer(http);
+    }
+  });
+});
