@@ -45,11 +45,16 @@ export async function unattendedAuth(ctx: UnattendedContext): Promise<PostureRes
   const delegatedWords = person.length ? ` (clients by ${person.join(' and ')})` : '';
   if (offers.length)
     return { check, status: 'pass', detail: `unattended auth is possible: ${offers.join(' and ')}${as ? ` at ${as.issuer}` : ''}` };
-  const where = as
-    ? `${as.issuer} offers ${grants.length ? grants.join(', ') : 'no grant list'}${delegatedWords}`
-    : as === null
-      ? 'the server publishes no authorization metadata'
-      : 'no OAuth challenge';
+  // Not judged either way when the server asks for no OAuth, or its metadata does not resolve.
+  if (as === undefined) return { check, status: 'skipped', detail: 'the server asks for no OAuth (no 401 challenge without credentials)' };
+  if (as === null || !as.metadata) {
+    return {
+      check,
+      status: 'skipped',
+      detail: "the server's OAuth metadata (RFC 9728, RFC 8414) did not resolve: nothing to read its grants from",
+    };
+  }
+  const where = `${as.issuer} offers ${grants.length ? grants.join(', ') : 'no grant list'}${delegatedWords}`;
   if (ctx.delegated)
     return { check, status: 'pass', detail: `no unattended grant (${where}); this target keeps a delegated grant, as it must` };
   return {
@@ -115,8 +120,14 @@ async function authorizationServer(
   ctx: UnattendedContext,
   fetchFn: FetchLike,
 ): Promise<{ issuer: string; metadata: Record<string, unknown> | undefined } | null | undefined> {
-  const r = rpc(Revision.modern, 'tools/list');
+  // Without credentials, in the era's own shape: a 2025-11-25 server takes only initialize without a session.
+  const r = ctx.revision === Revision.modern ? rpc(Revision.modern, 'tools/list') : initialize();
   const a = await send(ctx, { method: 'POST', headers: r.headers, body: r.body }).catch(() => null);
+  const sid = a?.headers.get('mcp-session-id');
+  if (sid)
+    await send(ctx, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': Revision.legacy } }).catch(
+      () => undefined,
+    );
   if (!a || a.status !== 401) return undefined;
   try {
     const { resourceMetadataUrl } = extractWWWAuthenticateParams(a.response);
