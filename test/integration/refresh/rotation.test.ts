@@ -139,6 +139,9 @@ describe('delegated OAuth, unattended', () => {
     expect(await store.swap(null, grant)).not.toBe(false);
     const [report] = await writer('first');
     expect(report).toMatchObject({ result: 'fresh', generation: 0, published: [...REGIONS].sort() });
+    // A quiet run reads and writes nothing new.
+    const [quiet] = await writer('quiet');
+    expect(quiet).toMatchObject({ result: 'fresh', published: [] });
   });
 
   it('rotates four times under 6 concurrent writers and 9 warm probe functions in 3 regions: one refresh per rotation, no invalid_grant, every run healthy', async () => {
