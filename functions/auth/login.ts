@@ -167,7 +167,11 @@ class LoginProvider implements OAuthClientProvider {
   grant(serverUrl: string, issuedAt: number, lifetimeDays: number | undefined): StoredGrant {
     const t = this.saved;
     const metadata = this.discovery?.authorizationServerMetadata;
-    if (!t || !this.client || !metadata) throw loginError('the token exchange ended without tokens');
+    if (!metadata)
+      throw loginError(
+        'the authorization server publishes no metadata (RFC 8414 / OpenID discovery): the refresher could not find its token endpoint later',
+      );
+    if (!t || !this.client) throw loginError('the token exchange ended without tokens');
     const expiresAt =
       t.expires_in !== undefined ? issuedAt + t.expires_in * 1000 : (jwtExpiry(t.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
     const refreshExpiresAt = refreshLifetimeEnd(issuedAt, lifetimeDays);
