@@ -53,9 +53,13 @@ export const LAYERS = {
     is: 'the scheduled Lambda',
   },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
+  'functions/refresh': {
+    may: ['functions/common', 'functions/config', 'functions/auth', 'functions/secrets'],
+    is: 'the delegated-OAuth refresher Lambda: the one writer of each grant, publishing access tokens to the probe regions',
+  },
   'functions/cli': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets'],
-    is: 'mcp-canary check and snapshot',
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets', 'functions/auth'],
+    is: 'mcp-canary check, snapshot and login',
   },
   'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },
   'functions/index.ts': { may: ['functions/common', 'functions/config', 'functions/judge'], is: "the package's exports (mcp-canary)" },

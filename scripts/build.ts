@@ -19,6 +19,7 @@ import {
   bundleHandler,
   CREATE_REQUIRE_BANNER,
   esbuildOptions,
+  REFRESH_HANDLER_ENTRY,
   RUN_HANDLER_ENTRY,
 } from '../infra/constructs/bundle.ts';
 import { HANDLERS } from '../infra/constructs/lambda-bundling.ts';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   for (const [entry, name] of [
     [RUN_HANDLER_ENTRY, 'run'],
     [BRIEF_HANDLER_ENTRY, 'brief'],
+    [REFRESH_HANDLER_ENTRY, 'refresh'],
   ] as const) {
     const bundle = await bundleHandler(entry, join(DIST, HANDLERS[name].asset));
     log(`${relative(ROOT, bundle.file)} (${Math.round(bundle.bytes / 1024)} KB)`);

@@ -46,7 +46,7 @@ export async function authorize(
   deps: AuthorizeDeps,
   onSecret: (value: string) => void,
 ): Promise<StepResult<Bearer>> {
-  const oauth = target.auth!.oauth;
+  const oauth = target.auth!.oauth!;
   const secrets = deps.secrets ?? {};
   tellSecrets(oauth, secrets, onSecret);
   const cache = deps.cache ?? processTokenCache;

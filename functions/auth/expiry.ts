@@ -45,7 +45,7 @@ export function inWords(ms: number): string {
   return ms >= 0 ? `in ${words}` : `${words} ago`;
 }
 
-function expiryWarning(kind: Warning['kind'], what: string, expiresAt: number, now: number): Warning {
+export function expiryWarning(kind: Warning['kind'], what: string, expiresAt: number, now: number): Warning {
   const iso = new Date(expiresAt).toISOString();
   const when = expiresAt > now ? `expires ${iso} (${inWords(expiresAt - now)})` : `expired ${iso} (${inWords(expiresAt - now)})`;
   return { kind, detail: `${what} ${when}`, expiresAt: iso };

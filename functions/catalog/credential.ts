@@ -38,9 +38,13 @@ export function credentialId(headers: Readonly<Record<string, string>>): string 
  */
 export function credentialHeaders(target: {
   readonly headers: Readonly<Record<string, string>>;
-  readonly auth?: { readonly oauth: { readonly clientId: string } } | undefined;
+  readonly auth?:
+    | { readonly oauth?: { readonly clientId: string } | undefined; readonly authorizationCode?: { readonly store: object } | undefined }
+    | undefined;
 }): Record<string, string> {
   if (!target.auth) return { ...target.headers };
   const own = Object.fromEntries(Object.entries(target.headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
-  return { ...own, 'oauth-client': target.auth.oauth.clientId };
+  // A delegated grant is named by where it is stored: a new login into the same store is the same credential.
+  const named = target.auth.oauth ? target.auth.oauth.clientId : JSON.stringify(target.auth.authorizationCode?.store ?? {});
+  return { ...own, 'oauth-client': named };
 }

@@ -176,6 +176,13 @@ export const FLAGS: readonly Flag[] = [
     section: 'drift-posture',
     description: 'run the security posture checks and print them (warnings, never a failure)',
   },
+  {
+    name: 'grant-file',
+    kind: 'string',
+    value: 'PATH',
+    section: 'oauth',
+    description: 'a delegated grant `mcp-canary login --store-file PATH` stored (refreshed here under a lock)',
+  },
   // OAuth: built into `auth.oauth` together (oauth-flags.ts), since one flag's meaning depends on the others.
   { name: 'oauth-client-id', kind: 'string', value: 'ID', section: 'oauth', description: "the canary's client_id" },
   {

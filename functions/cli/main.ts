@@ -16,6 +16,8 @@ import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { snapshot } from './snapshot.ts';
+import { loginCommand } from './login.ts';
+import { localDelegated } from './delegated.ts';
 import { HELP } from './help.ts';
 import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
 import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
@@ -42,6 +44,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let reaches: Array<Reach | undefined>;
   try {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
+    if (argv[0] === 'login') return await loginCommand(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
@@ -62,6 +65,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     storedValues = stored.map((s) => [...(s?.secretValues ?? []), ...envProxySecrets(process.env)]);
     reaches = stored.map((s) => s?.reach);
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
+    // A grant in a file is refreshed here, under its lock; the refresh token is learned, never printed.
+    const learned: string[] = [];
+    const local = await Promise.all(targets.map((t) => localDelegated(t, (v) => learned.push(v))));
+    oauthSecrets = oauthSecrets.map((s, i) => (local[i] ? { ...s, delegated: local[i] } : s));
+    storedValues = storedValues.map((v) => [...v, ...learned]);
   } catch (e) {
     if (e instanceof CanaryError) {
       io.stderr(`mcp-canary: ${printable(e.message)}\n`);

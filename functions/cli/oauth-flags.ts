@@ -14,6 +14,12 @@ export function oauthInput(raw: Values): Pick<TargetInput, 'auth'> {
   const out: Pick<TargetInput, 'auth'> = {};
   const v = raw as Readonly<Record<string, string | undefined>> & { readonly 'oauth-allow-private-network'?: boolean };
   const anyOAuth = Object.keys(raw).some((k) => k.startsWith('oauth-') && raw[k] !== undefined);
+  const grantFile = v['grant-file'];
+  if (grantFile !== undefined) {
+    if (anyOAuth)
+      throw configError('--grant-file (a delegated grant) and the --oauth-* flags (client credentials) are two kinds of auth: give one.');
+    return { auth: { authorizationCode: { store: { file: grantFile } } } };
+  }
   if (!anyOAuth) return out;
   if (v['oauth-client-id'] === undefined)
     throw configError("the --oauth-* flags need --oauth-client-id ID: name the canary's OAuth client.");

@@ -8,6 +8,7 @@ import { Outcome } from '../common/verdict.ts';
 import { resolveOAuthSecrets } from '../config/oauth-secrets.ts';
 import { recordCatalog } from '../judge/catalog.ts';
 import { parseCommand } from './args.ts';
+import { localDelegated } from './delegated.ts';
 
 export const SNAPSHOT_HELP = `Usage: mcp-canary snapshot <url> [--header "Name: value"] [--revision R] [--timeout-ms N] [--budget-ms N]
 
@@ -33,7 +34,10 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
     throw configError('snapshot takes one <url> and its connection flags (no --config).');
   const target = cmd.targets[0]!;
   // OAuth secrets from env vars and files, as for check (Secrets Manager references are the scheduled run's).
-  const oauthSecrets = await resolveOAuthSecrets(target.auth?.oauth, null);
+  const resolved = await resolveOAuthSecrets(target.auth?.oauth, null);
+  // --grant-file: the delegated grant refreshed here, under its lock, as check does.
+  const delegated = await localDelegated(target, () => {});
+  const oauthSecrets = delegated ? { ...resolved, delegated } : resolved;
   const { verdict: v, catalog, redact } = await recordCatalog(target, { oauthSecrets });
   if (!catalog) {
     io.stderr(`mcp-canary: ${redact(`${v.outcome.toUpperCase()}${v.failure ? `  ${v.failure}` : ''}  ${v.detail}`)}\n`);

@@ -26,6 +26,8 @@ export function storedReferences(target: Target): string[] {
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
     ...tlsRefs(target.tls),
+    // A delegated grant in Secrets Manager: check reads the access token the refresher published.
+    ['auth.authorizationCode.store', target.auth?.authorizationCode?.store],
   ];
   return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${name(ref)}`] : []));
 }

@@ -162,3 +162,16 @@ function wrapConsoleOnce(): void {
   }
   /* eslint-enable no-console */
 }
+
+/** The credential fields of an OAuth answer: a token response (RFC 6749 §5.1, OIDC), a registration (RFC 7591 §3.2.1). */
+export const OAUTH_SECRET_FIELDS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'registration_access_token'] as const;
+
+/**
+ * The secrets in an OAuth answer's JSON body, whatever else it holds: the Redactor learns them as the
+ * answer arrives, before any library sees it (and whether or not the library keeps the field).
+ */
+export function oauthAnswerSecrets(body: unknown): string[] {
+  if (body === null || typeof body !== 'object') return [];
+  const b = body as Record<string, unknown>;
+  return OAUTH_SECRET_FIELDS.flatMap((f) => (typeof b[f] === 'string' && b[f] ? [b[f]] : []));
+}

@@ -43,6 +43,12 @@ export const FailureClass = {
   assertion: 'assertion',
   /** The canary tool is not annotated read-only, so the canary refuses to call it. */
   unsafeTool: 'unsafe_tool',
+  /**
+   * The canary's own delegated credential (`auth.authorizationCode`) gives no usable access token: the grant
+   * was refused (revoked, expired, consent withdrawn) or was never stored. Always `inconclusive`: the fix is
+   * `mcp-canary login <url>` again, for the canary owner; the endpoint's owner is never paged for it.
+   */
+  canaryCredential: 'canary_credential',
 } as const;
 export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
 export const failureClasses: readonly FailureClass[] = Object.values(FailureClass);

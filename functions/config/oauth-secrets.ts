@@ -6,11 +6,20 @@
 import { readFile } from 'node:fs/promises';
 import type { OAuthSecretRef, OAuthSettings } from './oauth.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { accessSecretName, type AuthorizationCodeSettings, type PublishedAccess } from './oauth-delegated.ts';
+
+/**
+ * A delegated grant's access token as the probe finds it (`auth.authorizationCode`): published by the
+ * refresher (or refreshed by the CLI), or why there is none. Never the refresh token.
+ */
+export type DelegatedAccess = { readonly access: PublishedAccess } | { readonly missing: string };
 
 /** The resolved OAuth secrets of a target (never in config, never logged). */
 export interface OAuthSecrets {
   readonly clientSecret?: string;
   readonly privateKey?: string;
+  /** `auth.authorizationCode`: the access token to send, read from where the refresher publishes it. */
+  readonly delegated?: DelegatedAccess;
 }
 
 /** Reads a store reference (Secrets Manager, SSM); `field` is for the error message. */
@@ -65,6 +74,7 @@ export async function resolveOAuthSecrets(
 export function redactionValues(s: OAuthSecrets): string[] {
   const out: string[] = [];
   if (s.clientSecret) out.push(s.clientSecret);
+  if (s.delegated && 'access' in s.delegated) out.push(s.delegated.access.accessToken);
   if (s.privateKey) {
     const body = s.privateKey
       .split('\n')
@@ -102,10 +112,19 @@ export function oauthStoreRefs(oauth: OAuthSettings | undefined): Array<{ secret
  * config paths, for a synth-time check: "auth.oauth.clientSecret is { env } — deploy it with
  * { secretsManager } or { ssmParameter }".
  */
-export function localOnlyRefs(oauth: OAuthSettings | undefined): string[] {
+export function localOnlyRefs(oauth: OAuthSettings | undefined, delegated?: AuthorizationCodeSettings): string[] {
   const refs: Array<[string, OAuthSecretRef | undefined]> = [
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
   ];
-  return refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
+  const local = refs.filter(([, r]) => r && ('env' in r || 'file' in r)).map(([field]) => field);
+  // A grant in a file is the CLI's: the deployed runs read the access token the refresher publishes.
+  return delegated && 'file' in delegated.store ? [...local, 'auth.authorizationCode.store'] : local;
+}
+
+/** The published access token of a delegated grant, as the reference the probe runs read (by name, in their region). */
+export function delegatedAccessRef(delegated: AuthorizationCodeSettings | undefined): { secretsManager: string } | undefined {
+  return delegated && 'secretsManager' in delegated.store
+    ? { secretsManager: accessSecretName(delegated.store.secretsManager) }
+    : undefined;
 }

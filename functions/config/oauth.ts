@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { secretRefProblem, ssmRefProblem } from './arns.ts';
 import { refineBy, unionError } from './words.ts';
+import { AuthorizationCodeSettings } from './oauth-delegated.ts';
 
 export const DEFAULT_CERT_WARNING_DAYS = 14;
 export const DEFAULT_CREDENTIAL_WARNING_DAYS = 7;
@@ -113,7 +114,20 @@ export type OAuthSettings = z.output<typeof OAuthSettings>;
 
 /** The fields a target gains (spread into `TargetFields`). */
 export const authFields = {
-  auth: z.object({ oauth: OAuthSettings }).strict().optional(),
+  /** `oauth`: client credentials; `authorizationCode`: a person's delegated grant (functions/config/oauth-delegated.ts). */
+  auth: z
+    .object({ oauth: OAuthSettings.optional(), authorizationCode: AuthorizationCodeSettings.optional() })
+    .strict()
+    .superRefine((a, ctx) => {
+      if ((a.oauth === undefined) === (a.authorizationCode === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must hold exactly one of oauth (client credentials) or authorizationCode (a delegated grant from `mcp-canary login`), e.g. { authorizationCode: { store: { secretsManager: "mcp-canary/rates/grant" } } }',
+        });
+      }
+    })
+    .optional(),
   /** Warn when the endpoint's TLS certificate expires within this many days (0: never). */
   certWarningDays: z.number().int().min(0, 'must be 0 (off) or more').max(365, 'must be at most 365').default(DEFAULT_CERT_WARNING_DAYS),
   /** Warn when a credential the canary was given (JWT bearer, OAuth secret with expiresAt) expires within this many days (0: never). */
@@ -127,7 +141,11 @@ export const authFields = {
 
 /** OAuth sets the Authorization header itself: a static one beside it would be overwritten silently. */
 export function checkAuth(
-  t: { auth?: { oauth: unknown } | undefined; headers: Record<string, string>; headerSecrets: Record<string, unknown> },
+  t: {
+    auth?: { oauth?: unknown; authorizationCode?: unknown } | undefined;
+    headers: Record<string, string>;
+    headerSecrets: Record<string, unknown>;
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (!t.auth) return;
@@ -135,7 +153,7 @@ export function checkAuth(
   if (clash) {
     ctx.addIssue({
       code: 'custom',
-      path: ['auth', 'oauth'],
+      path: ['auth', t.auth.authorizationCode ? 'authorizationCode' : 'oauth'],
       message: `and the ${clash} header both set Authorization: drop the header, the canary sends its OAuth token there`,
     });
   }

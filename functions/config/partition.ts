@@ -18,7 +18,10 @@ interface FleetLike {
     readonly probeRegions?: readonly string[] | undefined;
     readonly headerSecrets: Record<string, Ref>;
     readonly auth?:
-      | { readonly oauth: { readonly clientSecret?: Ref | undefined; readonly privateKeyJwt?: { readonly privateKey: Ref } | undefined } }
+      | {
+          readonly oauth?:
+            undefined | { readonly clientSecret?: Ref | undefined; readonly privateKeyJwt?: { readonly privateKey: Ref } | undefined };
+        }
       | undefined;
   }>;
 }

@@ -14,6 +14,8 @@ export const PostureCheck = {
   unauthenticated: 'unauthenticated',
   /** https targets send Strict-Transport-Security; the certificate's days left are recorded. */
   hsts: 'hsts',
+  /** Which auth works with no person at hand (client credentials: the MCP extension or the grant), and plainly when none does. */
+  unattendedAuth: 'unattended-auth',
 } as const;
 export type PostureCheck = (typeof PostureCheck)[keyof typeof PostureCheck];
 export const postureChecks: readonly PostureCheck[] = Object.values(PostureCheck);

@@ -63,14 +63,19 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
     // redacted too: in the scheduled run it would reach the logs.
     return await redactConsoleWhile(redactor, async () => {
       const refused = tokenFailedVerdict(token, target.name, ctx.now() - started, ctx.traceId);
-      if (refused) return { verdict: redactor.value(withWarnings(refused, { warnings: await warnings })), listed: null, redactor };
+      if (refused)
+        return {
+          verdict: redactor.value(withWarnings(refused, { warnings: [...token.warnings, ...(await warnings)] })),
+          listed: null,
+          redactor,
+        };
       const run = await attempts(token.target, ctx);
       const verdict = withTokenProbe(token, verdictOf(token.target, run, ctx.now() - started, ctx.traceId), run.last.fault);
       const expiring = await warnings;
       // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
       const cadence = deps.postureEveryRun ? new PostureCadence() : deps.postureCadence;
       const beside = await driftAndPosture(token.target, run.last, ctx, cadence);
-      const warned = withWarnings(verdict, { warnings: [...expiring, ...beside.warnings], posture: beside.posture });
+      const warned = withWarnings(verdict, { warnings: [...token.warnings, ...expiring, ...beside.warnings], posture: beside.posture });
       return { verdict: redactor.value(warned), listed: run.last.listed, redactor };
     });
   } finally {

@@ -4,10 +4,11 @@
  * 401/403 from the MCP server named as a refused token (and the token dropped from the cache).
  */
 import { authorize, type AuthorizeDeps, type Bearer } from '../auth/authorize.ts';
+import { delegatedToken } from '../auth/delegated.ts';
 import { processTokenCache, type TokenCache } from '../auth/tokens.ts';
 import type { RunContext } from '../common/run-context.ts';
 import { faultOutcome, timedStep, type Fault } from '../common/step.ts';
-import { FailureClass, type ProbeResult, type Verdict } from '../common/verdict.ts';
+import { FailureClass, type ProbeResult, type Verdict, type Warning } from '../common/verdict.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 import type { Target } from '../config/target.ts';
 
@@ -32,20 +33,30 @@ export interface TokenStep {
   readonly bearer: Bearer | null;
   readonly fault: Fault | null;
   readonly cache: TokenCache;
+  /** What the token step warns of (a delegated grant that is refused, not refreshing, or near its end). */
+  readonly warnings: readonly Warning[];
 }
 
 /** Runs the token step when the target uses OAuth; a target without it passes straight through. */
 export async function tokenStep(target: Target, ctx: RunContext, deps: TokenDeps): Promise<TokenStep> {
   const cache = deps.tokenCache ?? processTokenCache;
   const secretValues: string[] = [];
-  if (!target.auth) return { target, secretValues, probe: null, bearer: null, fault: null, cache };
-  const { result, probe } = await timedStep('auth', ctx.now, () =>
-    authorize(target, ctx, { secrets: deps.oauthSecrets, cache, lookup: deps.lookup }, (v) => secretValues.push(v)),
-  );
-  if (!result.ok) return { target, secretValues, probe, bearer: null, fault: result.fault, cache };
+  let warnings: readonly Warning[] = [];
+  if (!target.auth) return { target, secretValues, probe: null, bearer: null, fault: null, cache, warnings };
+  const { result, probe } = await timedStep('auth', ctx.now, async () => {
+    // A delegated grant is read, never refreshed, by a run (auth/delegated.ts says why).
+    if (!target.auth?.oauth) {
+      const step = delegatedToken(target, deps.oauthSecrets?.delegated, ctx.wallNow());
+      warnings = step.warnings;
+      if (step.result.ok) secretValues.push(step.result.value.token);
+      return step.result;
+    }
+    return authorize(target, ctx, { secrets: deps.oauthSecrets, cache, lookup: deps.lookup }, (v) => secretValues.push(v));
+  });
+  if (!result.ok) return { target, secretValues, probe, bearer: null, fault: result.fault, cache, warnings };
   const bearer = result.value;
   const withToken = { ...target, headers: { ...target.headers, Authorization: `Bearer ${bearer.token}` } };
-  return { target: withToken, secretValues, probe, bearer, fault: null, cache };
+  return { target: withToken, secretValues, probe, bearer, fault: null, cache, warnings };
 }
 
 /** The verdict when the token step failed: no MCP request was made with a token we do not have. */

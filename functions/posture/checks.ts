@@ -19,10 +19,13 @@ import {
   type PostureRequestContext,
 } from './requests.ts';
 import { PostureCheck } from '../config/posture.ts';
+import { unattendedAuth } from './unattended.ts';
 
 export interface CheckContext extends PostureRequestContext {
   /** Wall clock in ms, for certificate days left. */
   readonly wallNow: () => number;
+  /** The target keeps a delegated grant (`auth.authorizationCode`): the unattended-auth check's context. */
+  readonly delegated: boolean;
 }
 
 type Check = (ctx: CheckContext) => Promise<PostureResult>;
@@ -248,6 +251,7 @@ export const CHECKS: Readonly<Record<PostureCheck, Check>> = {
   [PostureCheck.getDelete]: getDelete,
   [PostureCheck.unauthenticated]: unauthenticated,
   [PostureCheck.hsts]: hsts,
+  [PostureCheck.unattendedAuth]: (ctx) => unattendedAuth(ctx),
 };
 
 /** Runs one check; a network error or a bug is a failed check, never a throw. */

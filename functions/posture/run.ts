@@ -42,6 +42,7 @@ export async function runPosture(
     timeoutMs,
     budget: ctx.signal,
     wallNow: () => cadence.wallNow(),
+    delegated: target.auth?.authorizationCode !== undefined,
   };
   try {
     return await Promise.all(checks.map((c) => runCheck(c, checkCtx)));

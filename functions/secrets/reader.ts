@@ -14,6 +14,15 @@ import { oneLine } from '../common/redact.ts';
 import type { Reach } from '../common/run-context.ts';
 import type { ProxyRuntime } from '../config/proxy.ts';
 import { readReach } from './reach.ts';
+import { accessSecretName } from '../config/oauth-delegated.ts';
+import type { DelegatedAccess } from '../config/oauth-secrets.ts';
+import { readAccess } from './grant-store.ts';
+
+/**
+ * A published access token is reused this long: the refresher renews it at half its lifetime, so a copy
+ * this old still has most of its life, and a refused or renewed grant reaches every run within a minute.
+ */
+export const ACCESS_TTL_MS = 60_000;
 
 /** How long a read value is reused by the same warm container. */
 export const SECRET_TTL_MS = 5 * 60_000;
@@ -70,6 +79,7 @@ interface Source {
 
 export class SecretReader {
   private readonly cache = new Map<string, { readonly value: Promise<string>; readonly expiresAt: number }>();
+  private readonly access = new Map<string, { readonly value: Promise<DelegatedAccess>; readonly expiresAt: number }>();
   private readonly ttlMs: number;
   private readonly readTimeoutMs: number;
   private readonly now: () => number;
@@ -110,8 +120,29 @@ export class SecretReader {
         now: this.now(),
       }),
     ]);
-    secretValues.push(...redactionValues(oauth), ...reach.secretValues);
-    return { headers, secretValues, oauth, ...(reach.reach ? { reach: reach.reach } : {}) };
+    const code = target.auth?.authorizationCode;
+    const delegated = code && 'secretsManager' in code.store ? await this.delegated(code.store.secretsManager) : undefined;
+    const withDelegated = delegated ? { ...oauth, delegated } : oauth;
+    secretValues.push(...redactionValues(withDelegated), ...reach.secretValues);
+    return { headers, secretValues, oauth: withDelegated, ...(reach.reach ? { reach: reach.reach } : {}) };
+  }
+
+  /**
+   * The access token the refresher published for a delegated grant, in this region. Never throws: no
+   * token is the canary's own credential problem (an inconclusive run naming it), not a failed read.
+   */
+  private delegated(grantSecret: string): Promise<DelegatedAccess> {
+    const region = this.opts.defaultRegion;
+    const key = `${region}\0${grantSecret}`;
+    const hit = this.access.get(key);
+    if (hit && hit.expiresAt > this.now()) return hit.value;
+    const where = `Secrets Manager secret ${JSON.stringify(accessSecretName(grantSecret))} in ${region}`;
+    const value = readAccess(this.clients.secretsManager(region), grantSecret).then(
+      (a): DelegatedAccess => (a ? { access: a } : { missing: `nothing is published in ${where}: deploy the refresher, or log in again` }),
+      (e: Error): DelegatedAccess => ({ missing: e.message }),
+    );
+    this.access.set(key, { value, expiresAt: this.now() + Math.min(ACCESS_TTL_MS, this.ttlMs) });
+    return value;
   }
 
   private async value(header: string, ref: HeaderSecretRef): Promise<string> {

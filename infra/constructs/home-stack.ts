@@ -12,6 +12,7 @@ import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { FleetTopic } from './topics.ts';
+import { Refresher, refreshEventOf } from './refresher.ts';
 
 const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what: string }> = [
   { kind: 'pages', id: 'Pages', display: 'mcp-canary pages', what: 'critical alarms, ALARM and OK: subscribe PagerDuty/JSM here' },
@@ -69,6 +70,15 @@ export class HomeStack extends Stack {
       quorum: plan.quorum,
       logRetention: props.logRetention,
     });
+    // Only a fleet with delegated grants in Secrets Manager gets the refresher (functions/refresh).
+    if (refreshEventOf(plan).grants.length > 0) {
+      new Refresher(this, 'Refresher', {
+        names,
+        plan,
+        canaryOwnerTopicArn: this.topics.get('canary-owner')!.topic.topicArn,
+        ...(props.logRetention ? { logRetention: props.logRetention } : {}),
+      });
+    }
     new FleetDashboard(this, 'Dashboard', {
       names,
       namespace: plan.namespace,

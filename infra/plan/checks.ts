@@ -42,7 +42,7 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp-canary/${t.name}", prefix: "Bearer " } }`,
       );
     }
-    const local = localOnlyRefs(t.auth?.oauth)[0];
+    const local = localOnlyRefs(t.auth?.oauth, t.auth?.authorizationCode)[0];
     if (local) {
       throw fleetError(
         i,

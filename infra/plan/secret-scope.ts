@@ -24,6 +24,7 @@ import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { CanaryError } from '../../functions/common/errors.ts';
 import { tlsRefs } from '../../functions/config/tls.ts';
 import { fleetError } from './checks.ts';
+import { delegatedAccessRef } from '../../functions/config/oauth-secrets.ts';
 
 /** Secrets Manager secrets the run may read are named `mcp-canary/...`. */
 export const SECRET_NAME_PREFIX = 'mcp-canary/';
@@ -68,6 +69,8 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
   for (const [field, ref] of tlsRefs(t.tls)) if (!('file' in ref)) add(field, ref);
   add('auth.oauth.clientSecret', t.auth?.oauth?.clientSecret);
   add('auth.oauth.privateKeyJwt.privateKey', t.auth?.oauth?.privateKeyJwt?.privateKey);
+  // The probe runs read the access token the refresher publishes in their own region, never the grant.
+  add('auth.authorizationCode.store', delegatedAccessRef(t.auth?.authorizationCode));
   return out;
 }
 

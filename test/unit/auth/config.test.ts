@@ -25,7 +25,7 @@ describe('auth.oauth in the fleet config', () => {
     expect(t.auth?.oauth).toMatchObject({ clientId: 'canary', allowPrivateNetwork: false });
     const k = parseFleet(fleet({ auth: { oauth: { clientId: 'c', privateKeyJwt: { privateKey: { ssmParameter: '/canary/key' } } } } }))
       .targets[0]!;
-    expect(k.auth?.oauth.privateKeyJwt?.alg).toBe('RS256');
+    expect(k.auth?.oauth?.privateKeyJwt?.alg).toBe('RS256');
     expect(parseFleet(fleet({})).targets[0]!.auth).toBeUndefined();
   });
 

@@ -126,6 +126,24 @@ const RICH: FleetInput = {
       url: 'https://file.example.com/mcp',
       auth: { oauth: { clientId: 'c', clientSecret: { file: 'secret.txt', expiresAt: '2099-01-01' } } },
     },
+    {
+      name: 'delegated',
+      url: 'https://delegated.example.com/mcp',
+      auth: {
+        authorizationCode: {
+          clientId: 'canary',
+          scopes: ['mcp:read'],
+          store: { secretsManager: 'mcp-canary/delegated/grant' },
+          refreshTokenLifetimeDays: 90,
+          allowPrivateNetwork: false,
+        },
+      },
+    },
+    {
+      name: 'delegated-file',
+      url: 'https://delegated-file.example.com/mcp',
+      auth: { authorizationCode: { clientMetadataUrl: 'https://canary.example.com/oauth/client.json', store: { file: 'grant.json' } } },
+    },
   ],
   maintenance: [{ name: 'deploys', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates'] }],
   proxy: {

@@ -22,6 +22,7 @@ describe('posture', () => {
       'get-delete',
       'unauthenticated',
       'hsts',
+      'unattended-auth',
     ]);
     expect(selectedChecks(parse({ posture: ['hsts', 'origin'] }).posture)).toEqual(['origin', 'hsts']);
     expect(selectedChecks(parse({ posture: false }).posture)).toEqual([]);
@@ -29,7 +30,9 @@ describe('posture', () => {
   });
   it('refuses an unknown check, naming the field and the known ones', () => {
     expect(message({ posture: ['origin', 'cors'] })).toContain('posture');
-    expect(message({ posture: ['origin', 'cors'] })).toContain('origin, protocol-version, get-delete, unauthenticated, hsts');
+    expect(message({ posture: ['origin', 'cors'] })).toContain(
+      'origin, protocol-version, get-delete, unauthenticated, hsts, unattended-auth',
+    );
   });
 });
 

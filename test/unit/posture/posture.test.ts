@@ -54,6 +54,8 @@ describe.each(['modern', 'legacy'] as const)('posture on a %s server', (era) => 
       'get-delete': era === 'modern' ? 'pass' : 'skipped',
       unauthenticated: 'pass',
       hsts: 'skipped',
+      // Its authorization server (127.0.0.1:1) publishes nothing: not judged either way.
+      'unattended-auth': 'skipped',
     });
     expect(v.warnings).toEqual([]);
     expect(v.posture!.find((r) => r.check === 'unauthenticated')!.detail).toContain('resolves');

@@ -1,0 +1,217 @@
+/**
+ * `mcp-canary login <url>`: the MCP authorization spec's flow, run once by a person. The MCP client
+ * SDK's `auth()` does the spec's work: RFC 9728 protected resource metadata, RFC 8414 / OpenID
+ * discovery with the issuer check, the client (a pre-registered id, a Client ID Metadata Document URL
+ * where the server supports it, else dynamic registration), PKCE S256, `resource` (RFC 8707) on the
+ * authorization and token requests, and the RFC 9207 `iss` check. Hand-written here only what `auth()`
+ * leaves to its provider: where the browser goes (a loopback listener, the URL printed), `state`
+ * (made and checked here: the SDK only passes it through), and keeping what it learned as a grant.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  auth,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { oneLine } from '../common/redact.ts';
+import type { AuthorizationCodeSettings, StoredGrant } from '../config/oauth-delegated.ts';
+import { listenForCallback } from '../net/loopback.ts';
+import type { FetchLike } from '../net/wire.ts';
+import { jwtExpiry } from './expiry.ts';
+import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
+import { refreshLifetimeEnd } from './refresh.ts';
+import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
+
+/** A person has this long to sign in and consent. */
+export const LOGIN_WAIT_MS = 5 * 60_000;
+
+export interface LoginOptions {
+  readonly serverUrl: string;
+  readonly settings: Pick<
+    AuthorizationCodeSettings,
+    'clientId' | 'clientMetadataUrl' | 'scopes' | 'refreshTokenLifetimeDays' | 'allowPrivateNetwork'
+  >;
+  /** Shown the authorization URL: print it, open a browser. */
+  readonly onAuthorizationUrl: (url: URL) => void | Promise<void>;
+  /** Hears every secret as it arrives (tokens, a registered client's secret), for the Redactor. */
+  readonly onSecret: (value: string) => void;
+  /** @default LOGIN_WAIT_MS */
+  readonly waitMs?: number;
+  /** Per-request timeout. @default 10 s */
+  readonly timeoutMs?: number;
+  /** Tests: a fetch used as given (still through the SSRF guard). */
+  readonly fetch?: FetchLike;
+  readonly now?: () => number;
+}
+
+export async function login(o: LoginOptions): Promise<StoredGrant> {
+  const callback = await listenForCallback();
+  const now = o.now ?? Date.now;
+  try {
+    const provider = new LoginProvider(callback.redirectUrl, o);
+    return await withOAuthFetch(
+      {
+        allowPrivateNetwork: o.settings.allowPrivateNetwork,
+        serverUrl: o.serverUrl,
+        timeoutMs: o.timeoutMs ?? 10_000,
+        ...(o.fetch ? { fetch: o.fetch } : {}),
+      },
+      async (guarded) => {
+        const fetchFn = learningFetch(guarded, o.onSecret);
+        const scope = o.settings.scopes?.join(' ') || undefined;
+        const first = await step('discovery and authorization', () =>
+          auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }),
+        );
+        if (first !== 'REDIRECT' || !provider.authorizationUrl)
+          throw loginError('the SDK finished without asking for an authorization: nothing to log in to');
+        await o.onAuthorizationUrl(provider.authorizationUrl);
+        const answer = await callback.wait(o.waitMs ?? LOGIN_WAIT_MS).catch((e: Error) => {
+          throw loginError(`${e.message}: open the URL above, sign in and consent, then try again`);
+        });
+        const error = answer.get('error');
+        if (error)
+          throw loginError(
+            `the authorization server answered ${error}${answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : ''}`,
+          );
+        // state: the answer belongs to this login, not to a request someone else started (CSRF, RFC 6749 §10.12).
+        if (answer.get('state') !== provider.stateValue)
+          throw loginError('the answer carries another state than this login sent: ignored. Start the login again');
+        const code = answer.get('code');
+        if (!code) throw loginError('the answer carries no authorization code');
+        o.onSecret(code);
+        const iss = answer.get('iss') ?? undefined;
+        await step('token exchange', () =>
+          auth(provider, { serverUrl: o.serverUrl, fetchFn, authorizationCode: code, ...(iss ? { iss } : {}) }),
+        );
+        return provider.grant(o.serverUrl, now(), o.settings.refreshTokenLifetimeDays);
+      },
+    );
+  } finally {
+    await callback.close();
+  }
+}
+
+/** The SDK's provider interface, in memory for one login. */
+class LoginProvider implements OAuthClientProvider {
+  readonly stateValue = randomBytes(32).toString('base64url');
+  authorizationUrl: URL | undefined;
+  readonly clientMetadataUrl: string | undefined;
+  private client: StoredOAuthClientInformation | undefined;
+  private saved: StoredOAuthTokens | undefined;
+  private verifier = '';
+  private discovery: OAuthDiscoveryState | undefined;
+  private resource: string | undefined;
+
+  constructor(
+    readonly redirectUrl: string,
+    private readonly o: LoginOptions,
+  ) {
+    this.clientMetadataUrl = o.settings.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'mcp-canary',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // A public client: the canary has no secret to keep; PKCE binds the code to this login.
+      token_endpoint_auth_method: 'none',
+      ...(this.o.settings.scopes?.length ? { scope: this.o.settings.scopes.join(' ') } : {}),
+    };
+  }
+  state(): string {
+    return this.stateValue;
+  }
+  clientInformation(ctx?: { issuer: string }): StoredOAuthClientInformation | undefined {
+    // A pre-registered client belongs to the issuer discovery found (the SDK's SEP-2352 stamp).
+    if (!this.client && this.o.settings.clientId)
+      this.client = { client_id: this.o.settings.clientId, ...(ctx ? { issuer: ctx.issuer } : {}) };
+    return this.client;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation): void {
+    if (info.client_secret) this.o.onSecret(info.client_secret);
+    this.client = info;
+  }
+  tokens(): StoredOAuthTokens | undefined {
+    return this.saved;
+  }
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.o.onSecret(tokens.access_token);
+    if (tokens.refresh_token) this.o.onSecret(tokens.refresh_token);
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string): void {
+    this.verifier = v;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+  saveDiscoveryState(s: OAuthDiscoveryState): void {
+    this.discovery = s;
+  }
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+  saveResourceUrl(resource: string): void {
+    this.resource = resource;
+  }
+
+  grant(serverUrl: string, issuedAt: number, lifetimeDays: number | undefined): StoredGrant {
+    const t = this.saved;
+    const metadata = this.discovery?.authorizationServerMetadata;
+    if (!metadata)
+      throw loginError(
+        'the authorization server publishes no metadata (RFC 8414 / OpenID discovery): the refresher could not find its token endpoint later',
+      );
+    if (!t || !this.client) throw loginError('the token exchange ended without tokens');
+    const expiresAt =
+      t.expires_in !== undefined ? issuedAt + t.expires_in * 1000 : (jwtExpiry(t.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
+    const refreshExpiresAt = refreshLifetimeEnd(issuedAt, lifetimeDays);
+    return {
+      v: 1,
+      serverUrl,
+      issuer: metadata.issuer,
+      metadata: metadata as unknown as Record<string, unknown>,
+      ...(this.resource ? { resource: this.resource } : {}),
+      ...(t.scope ? { scope: t.scope } : {}),
+      client: this.client,
+      ...(t.refresh_token ? { refreshToken: t.refresh_token } : {}),
+      ...(refreshExpiresAt ? { refreshExpiresAt } : {}),
+      accessToken: t.access_token,
+      accessIssuedAt: new Date(issuedAt).toISOString(),
+      accessExpiresAt: new Date(expiresAt).toISOString(),
+      generation: 0,
+      status: 'ok',
+    };
+  }
+}
+
+async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof CanaryError) throw e;
+    const code = (e as { code?: unknown }).code;
+    throw loginError(
+      `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,
+      e,
+    );
+  }
+}
+
+function loginError(message: string, cause?: unknown): CanaryError<'AUTH'> {
+  return new CanaryError(
+    CanaryErrorCode.auth,
+    `login: ${message}`,
+    { side: 'token_endpoint' },
+    cause === undefined ? undefined : { cause },
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * One refresh-token request, with the MCP client SDK's `refreshAuthorization` (it sends `resource`,
+ * picks the client authentication the server supports and keeps the old refresh token when none is
+ * returned). Written here only what the SDK does not do: reading `refresh_expires_in` (its token schema
+ * strips it), and sorting a failure into whose it is:
+ * - `refused`: the authorization server said the grant is gone (`invalid_grant`: revoked, expired,
+ *   consent withdrawn; or the client is gone: `invalid_client`, `unauthorized_client`). That is the
+ *   canary's own credential, and only a person can mend it: `mcp-canary login` again.
+ * - `unavailable`: no answer, a 5xx, `temporarily_unavailable`, anything else. Agents meet that too;
+ *   the refresher tries again on its next run, and the access token in hand stays good until it expires.
+ */
+import { OAuthError, refreshAuthorization, type AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { oneLine } from '../common/redact.ts';
+import type { StoredGrant } from '../config/oauth-delegated.ts';
+import type { FetchLike } from '../net/wire.ts';
+import { jwtExpiry } from './expiry.ts';
+import { learningFetch } from './oauth-fetch.ts';
+import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
+
+export type RefreshOutcome =
+  | { readonly kind: 'refreshed'; readonly grant: StoredGrant }
+  | { readonly kind: 'refused'; readonly detail: string }
+  | { readonly kind: 'unavailable'; readonly detail: string };
+
+const REFUSED = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
+
+export interface RefreshDeps {
+  readonly fetch: FetchLike;
+  /** Wall clock in ms. */
+  readonly now: () => number;
+  /** Hears every token as soon as it arrives, for the Redactor. */
+  readonly onSecret: (value: string) => void;
+  /** When the config knows the refresh token's lifetime and the server does not say. */
+  readonly refreshTokenLifetimeDays?: number | undefined;
+}
+
+export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<RefreshOutcome> {
+  if (!grant.refreshToken)
+    return {
+      kind: 'refused',
+      detail: 'the authorization server issued no refresh token at login (ask for offline_access, or a client allowed refresh_token)',
+    };
+  const endpoint = String(grant.metadata.token_endpoint ?? grant.issuer);
+  let refreshExpiresIn: number | undefined;
+  // The SDK's token schema strips refresh_expires_in: read it from the same answer, beside the SDK.
+  const fetchFn: FetchLike = async (url, init) => {
+    const res = await learningFetch(d.fetch, d.onSecret)(url, init);
+    if (res.ok) {
+      const raw = (await res
+        .clone()
+        .json()
+        .catch(() => ({}))) as { refresh_expires_in?: unknown };
+      if (typeof raw.refresh_expires_in === 'number' && raw.refresh_expires_in > 0) refreshExpiresIn = raw.refresh_expires_in;
+    }
+    return res;
+  };
+  const issuedAt = d.now();
+  let tokens;
+  try {
+    tokens = await refreshAuthorization(grant.issuer, {
+      metadata: grant.metadata as AuthorizationServerMetadata,
+      clientInformation: grant.client,
+      refreshToken: grant.refreshToken,
+      ...(grant.resource ? { resource: grant.resource } : {}),
+      fetchFn,
+    });
+  } catch (e) {
+    if (e instanceof OAuthError && REFUSED.has(e.code)) {
+      const why = e.message && e.message !== e.code ? `: ${oneLine(e.message, 160)}` : '';
+      return { kind: 'refused', detail: `token endpoint ${endpoint} refused the refresh token: ${e.code}${why}` };
+    }
+    const why = e instanceof OAuthError ? e.code : oneLine(e instanceof Error ? `${e.name}: ${e.message}` : String(e), 160);
+    return { kind: 'unavailable', detail: `token endpoint ${endpoint} did not refresh the grant (${why})` };
+  }
+  d.onSecret(tokens.access_token);
+  if (tokens.refresh_token) d.onSecret(tokens.refresh_token);
+  const expiresAt =
+    tokens.expires_in !== undefined
+      ? issuedAt + tokens.expires_in * 1000
+      : (jwtExpiry(tokens.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
+  // A configured lifetime counts from the login (login.ts stores it); the server's own word wins.
+  const refreshExpiresAt =
+    refreshExpiresIn !== undefined
+      ? new Date(issuedAt + refreshExpiresIn * 1000).toISOString()
+      : (grant.refreshExpiresAt ?? refreshLifetimeEnd(issuedAt, d.refreshTokenLifetimeDays));
+  const { problem: _problem, lease: _lease, ...rest } = grant;
+  return {
+    kind: 'refreshed',
+    grant: {
+      ...rest,
+      accessToken: tokens.access_token,
+      accessIssuedAt: new Date(issuedAt).toISOString(),
+      accessExpiresAt: new Date(expiresAt).toISOString(),
+      refreshToken: tokens.refresh_token ?? grant.refreshToken,
+      ...(refreshExpiresAt ? { refreshExpiresAt } : {}),
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+      generation: grant.generation + 1,
+      status: 'ok',
+    },
+  };
+}
+
+/** When a refresh token issued at `issuedAt` stops working, by the configured lifetime. */
+export function refreshLifetimeEnd(issuedAt: number, days: number | undefined): string | undefined {
+  return days === undefined ? undefined : new Date(issuedAt + days * 86_400_000).toISOString();
+}

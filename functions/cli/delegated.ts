@@ -1,0 +1,46 @@
+/**
+ * `check` with a delegated grant in a file (`--grant-file`, or `store: { file }`): the CLI is its own
+ * refresher here, through the same lease and compare-and-swap as the scheduled refresher, under the
+ * file's lock, so two local runs never both send one refresh token (functions/auth/rotate.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { FileGrantStore } from '../auth/grant-file.ts';
+import { withOAuthFetch } from '../auth/oauth-fetch.ts';
+import { keepFresh } from '../auth/rotate.ts';
+import { publishedOf } from '../config/oauth-delegated.ts';
+import type { DelegatedAccess } from '../config/oauth-secrets.ts';
+import type { Target } from '../config/target.ts';
+
+/** How long a check waits for another local run's refresh. */
+export const LEASE_WAIT_MS = 15_000;
+
+/** The access token for a file-stored grant, refreshed when due; undefined when the target has none. */
+export async function localDelegated(target: Target, onSecret: (value: string) => void): Promise<DelegatedAccess | undefined> {
+  const code = target.auth?.authorizationCode;
+  if (!code || !('file' in code.store)) return undefined;
+  const store = new FileGrantStore(code.store.file);
+  try {
+    const r = await withOAuthFetch(
+      { allowPrivateNetwork: code.allowPrivateNetwork, serverUrl: target.url, timeoutMs: target.timeoutMs },
+      (fetch) =>
+        keepFresh(store, {
+          fetch,
+          now: Date.now,
+          onSecret,
+          holder: `cli-${process.pid}-${randomUUID()}`,
+          refreshTokenLifetimeDays: code.refreshTokenLifetimeDays,
+        }),
+    );
+    if (r.kind === 'missing') return { missing: `${store.label} holds no grant` };
+    if (r.kind !== 'busy') return { access: publishedOf(r.grant) };
+    // Another local run holds the lease and is refreshing: wait for what it stores, never refresh beside it.
+    for (let waited = 0; waited < LEASE_WAIT_MS; waited += 100) {
+      await new Promise((res) => setTimeout(res, 100));
+      const now = await store.read();
+      if (now && !now.grant.lease) return { access: publishedOf(now.grant) };
+    }
+    return { access: publishedOf(r.grant) };
+  } catch (e) {
+    return { missing: e instanceof Error ? e.message : String(e) };
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The refresher Lambda (home region; see refresh.ts). Thin: clients at module scope, the work in
+ * refreshGrants. A grant that cannot be renewed is a report and a metric, never a throw; a throw here
+ * (a broken schedule input) is the function's Errors alarm, to the canary owner.
+ */
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { perRegion } from '../common/per-region.ts';
+import { readRunEnv } from '../config/env.ts';
+import { refreshGrants, type GrantReport } from './refresh.ts';
+
+const env = readRunEnv();
+const cloudWatch = new CloudWatchClient({ region: env.homeRegion });
+const secretsManager = perRegion((region) => new SecretsManagerClient({ region, maxAttempts: 2 }));
+
+export async function handler(event: unknown, context?: { awsRequestId?: string }): Promise<GrantReport[]> {
+  return refreshGrants(event, { ...env, cloudWatch, secretsManager, holder: context?.awsRequestId ?? `refresher-${process.pid}` });
+}

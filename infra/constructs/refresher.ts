@@ -1,0 +1,169 @@
+/**
+ * The delegated-OAuth refresher (functions/refresh): one function in the home region, the only writer
+ * of each grant. Reserved concurrency 1 (a duplicate or overlapping delivery waits, never races the one
+ * refresh token a rotating server accepts), a schedule every REFRESH_EVERY with the grants as its input,
+ * no retries (the next run is minutes away), and least privilege: read and write exactly each grant
+ * secret in the home region, and write exactly each `<grant>/access` in its target's probe regions.
+ * A refused grant alarms the canary owner (CanaryCredentialRefused), never a target's pager.
+ */
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { EnvVar } from '../../functions/config/env.ts';
+import { accessSecretName, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
+import type { FleetNames } from '../plan/names.ts';
+import type { FleetPlan } from '../plan/plan.ts';
+import { acknowledgeWildcardResources } from './acknowledge.ts';
+import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
+import { ownerAlarm } from './owner-alarm.ts';
+
+/** How often the refresher looks at every grant: access tokens must live longer than twice this. */
+export const REFRESH_EVERY = Duration.minutes(5);
+export const REFRESHER_TIMEOUT = Duration.seconds(60);
+/** EventBridge's limit on a target's Input. */
+export const MAX_RULE_INPUT_CHARS = 8192;
+
+/** The grants the refresher keeps: every target with `auth.authorizationCode` in Secrets Manager. */
+export function refreshEventOf(plan: FleetPlan): RefreshEvent {
+  return {
+    grants: plan.fleet.targets.flatMap((t, i) => {
+      const code = t.auth?.authorizationCode;
+      if (!code || !('secretsManager' in code.store)) return [];
+      return [
+        {
+          target: t.name,
+          url: t.url,
+          secret: code.store.secretsManager,
+          regions: [...plan.targets[i]!.regions],
+          ...(code.refreshTokenLifetimeDays !== undefined ? { refreshTokenLifetimeDays: code.refreshTokenLifetimeDays } : {}),
+          allowPrivateNetwork: code.allowPrivateNetwork,
+        },
+      ];
+    }),
+  };
+}
+
+export interface RefresherProps {
+  readonly names: FleetNames;
+  readonly plan: FleetPlan;
+  readonly canaryOwnerTopicArn: string;
+  readonly logRetention?: RetentionDays;
+}
+
+export class Refresher extends Construct {
+  readonly function: CanaryFunction;
+
+  constructor(scope: Construct, id: string, props: RefresherProps) {
+    super(scope, id);
+    const { names, plan } = props;
+    const event = refreshEventOf(plan);
+    const input = JSON.stringify(event);
+    if (input.length > MAX_RULE_INPUT_CHARS) {
+      throw new Error(
+        `mcp-canary: ${event.grants.length} delegated grants make the refresher's schedule input ${input.length} characters, over EventBridge's ${MAX_RULE_INPUT_CHARS}: shorten the grant secret names, or split the fleet.`,
+      );
+    }
+    const stack = Stack.of(this);
+    // `-??????`: the six characters Secrets Manager appends to a secret's ARN, and no more: exactly this secret.
+    const secretArn = (region: string, name: string) =>
+      stack.formatArn({
+        service: 'secretsmanager',
+        region,
+        resource: 'secret',
+        resourceName: `${name}-??????`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+    const grants = event.grants.map((g) => secretArn(plan.homeRegion, g.secret));
+    const published = event.grants.flatMap((g) => g.regions.map((r) => secretArn(r, accessSecretName(g.secret))));
+    const logGroup = canaryLogGroup(this, 'Logs', `/mcp-canary/${names.fleet}/refresh`, props.logRetention);
+    const role = new Role(this, 'Role', {
+      description:
+        'mcp-canary refresher: renews each delegated grant (its secret only) and publishes the access token to the probe regions.',
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: {
+        refresh: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              effect: Effect.ALLOW,
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
+            new PolicyStatement({
+              effect: Effect.ALLOW,
+              actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
+              resources: grants,
+            }),
+            new PolicyStatement({
+              effect: Effect.ALLOW,
+              actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:CreateSecret'],
+              resources: published,
+            }),
+            new PolicyStatement({
+              effect: Effect.ALLOW,
+              actions: ['cloudwatch:PutMetricData'],
+              resources: ['*'],
+              conditions: { StringEquals: { 'cloudwatch:namespace': plan.namespace } },
+            }),
+          ],
+        }),
+      },
+    });
+    acknowledgeWildcardResources(
+      role,
+      ['*'],
+      'cloudwatch:PutMetricData supports no resource-level permission; the cloudwatch:namespace condition limits it to the fleet namespace.',
+    );
+
+    this.function = new CanaryFunction(this, 'Function', {
+      handlerName: 'refresh',
+      functionName: `${names.fleet}-refresh`,
+      description:
+        'mcp-canary: the one writer of each delegated OAuth grant; renews it and publishes the access token to the probe regions.',
+      memorySize: 256,
+      timeout: REFRESHER_TIMEOUT,
+      role,
+      logGroup,
+      // One at a time: two refreshers with one refresh token void the grant on a rotating server.
+      reservedConcurrentExecutions: 1,
+      retryAttempts: 0,
+      maxEventAge: Duration.minutes(2),
+      environment: { [EnvVar.homeRegion]: plan.homeRegion, [EnvVar.namespace]: plan.namespace },
+    });
+
+    new Rule(this, 'Schedule', {
+      description: `mcp-canary ${names.fleet}: keeps the delegated OAuth grants fresh.`,
+      schedule: Schedule.rate(REFRESH_EVERY),
+      targets: [
+        new LambdaFunction(this.function, { event: RuleTargetInput.fromObject(event), retryAttempts: 0, maxEventAge: Duration.minutes(2) }),
+      ],
+    });
+
+    ownerAlarm(this, 'Errors', {
+      alarmName: names.canaryAlarm('refresh-errors'),
+      description: `The mcp-canary refresher failed: delegated grants are not being renewed, and their targets' runs turn inconclusive (canary_credential) when the access tokens expire. For the canary owner. Look at /mcp-canary/${names.fleet}/refresh.`,
+      metric: this.function.metricErrors({ period: REFRESH_EVERY, statistic: 'Sum' }),
+      ownerTopicArn: props.canaryOwnerTopicArn,
+    });
+    for (const g of event.grants) {
+      ownerAlarm(this, `Credential-${g.target}`, {
+        alarmName: names.canaryAlarm(`${g.target}-credential`),
+        description: [
+          `The canary's own delegated OAuth grant for target ${g.target} was refused (revoked, expired or consent withdrawn): its runs end inconclusive (canary_credential); the endpoint's owner is not paged.`,
+          `Fix: mcp-canary login ${g.url} --store-secret ${g.secret} --region ${plan.homeRegion} (or mcp-canary login --config <file> --target ${g.target}).`,
+        ].join('\n'),
+        metric: new Metric({
+          namespace: plan.namespace,
+          metricName: CREDENTIAL_REFUSED_METRIC,
+          dimensionsMap: { Target: g.target },
+          period: REFRESH_EVERY,
+          statistic: 'Maximum',
+        }),
+        ownerTopicArn: props.canaryOwnerTopicArn,
+      });
+    }
+  }
+}
