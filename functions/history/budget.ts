@@ -5,7 +5,7 @@
  * Availability counts only time the canary could judge outside maintenance: (up + degraded) / (up +
  * degraded + down). Degraded is available (agents could use the endpoint), and shown on its own.
  */
-import type { Incident, IntervalState, Timeline } from './timeline.ts';
+import type { Incident, Interval, IntervalState, Timeline } from './timeline.ts';
 
 export interface Availability {
   readonly upMs: number;
@@ -83,4 +83,21 @@ export function timeToResolve(incidents: readonly Incident[]): TimeToResolve {
     meanMs: resolved.length ? resolved.reduce((a, b) => a + b, 0) / resolved.length : null,
     maxMs: resolved.length ? Math.max(...resolved) : null,
   };
+}
+
+/** The intervals inside [fromMs, toMs), cut at its edges. */
+export function clip(intervals: readonly Interval[], fromMs: number, toMs: number): Interval[] {
+  return intervals
+    .filter((i) => i.endMs > fromMs && i.startMs < toMs)
+    .map((i) => ({ state: i.state, startMs: Math.max(i.startMs, fromMs), endMs: Math.min(i.endMs, toMs) }));
+}
+
+/** One Availability per UTC day the timeline touches, oldest first (uptime bars). */
+export function perDay(t: Pick<Timeline, 'intervals' | 'startMs' | 'endMs'>): Array<Availability & { readonly dayMs: number }> {
+  const DAY = 86_400_000;
+  const out: Array<Availability & { dayMs: number }> = [];
+  for (let day = Math.floor(t.startMs / DAY) * DAY; day < t.endMs; day += DAY) {
+    out.push({ dayMs: day, ...availabilityOf({ intervals: clip(t.intervals, day, day + DAY) }) });
+  }
+  return out;
 }

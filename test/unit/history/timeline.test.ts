@@ -4,7 +4,7 @@
  * rule as degraded, maintenance shown and left out.
  */
 import { describe, expect, it } from 'vitest';
-import { availabilityOf, errorBudget, timeToResolve } from '../../../functions/history/budget.ts';
+import { availabilityOf, errorBudget, perDay, timeToResolve } from '../../../functions/history/budget.ts';
 import { buildTimeline, episodes, type PeriodSample } from '../../../functions/history/timeline.ts';
 import { TICKET_WEIGHT } from '../../../functions/common/run-record.ts';
 
@@ -113,5 +113,25 @@ describe('errorBudget', () => {
     expect(b.leftMs).toBeCloseTo(33.2 * MIN, 3);
     expect(b.leftFraction).toBeCloseTo(33.2 / 43.2, 9);
     expect(b.burnRate).toBeCloseTo(10 / 43.2, 9);
+  });
+});
+
+describe('perDay', () => {
+  it('splits a timeline into UTC days, cutting an interval that spans midnight', () => {
+    const day = 86_400_000;
+    const t = {
+      startMs: T0,
+      endMs: T0 + 2 * day,
+      intervals: [
+        { state: 'up' as const, startMs: T0, endMs: T0 + day - 30 * MIN },
+        { state: 'down' as const, startMs: T0 + day - 30 * MIN, endMs: T0 + day + 30 * MIN },
+        { state: 'up' as const, startMs: T0 + day + 30 * MIN, endMs: T0 + 2 * day },
+      ],
+    };
+    const days = perDay(t);
+    expect(days.map((d) => [d.dayMs - T0, d.downMs / MIN, d.upMs / MIN])).toEqual([
+      [0, 30, 1410],
+      [day, 30, 1410],
+    ]);
   });
 });
