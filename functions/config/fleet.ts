@@ -9,6 +9,7 @@ import { namespaceProblem } from './aws-names.ts';
 import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
 import { regionProblem } from './regions.ts';
+import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
 import { refineBy, unionError } from './words.ts';
@@ -53,6 +54,8 @@ export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's probe regions for this target. */
   probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
+  /** Overrides the fleet's SLO, field by field (functions/config/slo.ts). */
+  slo: SloOverride.optional(),
 }).superRefine(checkTarget);
 
 export const Fleet = z
@@ -83,10 +86,13 @@ export const Fleet = z
     targets: z.array(FleetTarget).min(1, 'needs at least one target'),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
+    /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/config/slo.ts). */
+    slo: SloSetting.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
+    checkSlo(f, ctx);
     checkPartition(f, ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
