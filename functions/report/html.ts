@@ -31,7 +31,7 @@ svg{width:100%;height:auto;display:block}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem;margin:.3rem 0 .6rem;padding:0;list-style:none}
 .legend span{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border-radius:2px}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee}
-.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
+.scroll{overflow-x:auto}.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
 @media (max-width:600px){body{font-size:14px}.figures div{min-width:45%}td,th{padding:3px 4px}}
 `;
 
@@ -52,7 +52,7 @@ export function renderHtml(r: Report): string {
 <ul class="legend" aria-label="Colours">${STATES.map((s) => `<li><span style="background:${COLOURS[s]}"></span>${s}</li>`).join('')}</ul>
 ${targets}
 <p class="small">${esc(`Read: ${[...new Set(r.targets.map((t) => t.resolution.note))].join('; ')}.`)}<br>
-${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
+${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
 </main>
 </body>
 </html>
@@ -138,5 +138,5 @@ function incidentTable(t: ReportTarget): string {
         `<tr><td>${esc(when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
-  return `<table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="scroll"><table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
