@@ -36,6 +36,10 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config'],
     is: 'reads the credentials a target references (Secrets Manager, SSM) with the AWS identity at hand',
   },
+  'functions/history': {
+    may: ['functions/common', 'functions/config'],
+    is: "a fleet's history from CloudWatch (metrics, alarm history) as timelines by the paging rule, and their figures",
+  },
   'functions/judge': {
     may: [
       'functions/common',
@@ -57,9 +61,21 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config', 'functions/auth', 'functions/secrets'],
     is: 'the delegated-OAuth refresher Lambda: the one writer of each grant, publishing access tokens to the probe regions',
   },
+  'functions/report': {
+    may: ['functions/common', 'functions/config', 'functions/history'],
+    is: 'mcp-canary report: the figures per target as text, JSON and one self-contained HTML page',
+  },
   'functions/cli': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets', 'functions/auth'],
-    is: 'mcp-canary check, snapshot and login',
+    may: [
+      'functions/common',
+      'functions/config',
+      'functions/judge',
+      'functions/secrets',
+      'functions/auth',
+      'functions/history',
+      'functions/report',
+    ],
+    is: 'mcp-canary check, snapshot, login and report',
   },
   'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },
   'functions/index.ts': { may: ['functions/common', 'functions/config', 'functions/judge'], is: "the package's exports (mcp-canary)" },

@@ -9,6 +9,7 @@ export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
        mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
        mcp-canary login <url> (--store-file PATH | --store-secret mcp-canary/NAME)   (see login --help)
+       mcp-canary report --config FILE [--days N] [--json] [--html FILE]   (see report --help)
 
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.

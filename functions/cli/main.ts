@@ -15,6 +15,7 @@ import { VERSION } from '../common/version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
+import { report } from './report.ts';
 import { snapshot } from './snapshot.ts';
 import { loginCommand } from './login.ts';
 import { localDelegated } from './delegated.ts';
@@ -45,6 +46,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     if (argv[0] === 'login') return await loginCommand(argv.slice(1), io);
+    if (argv[0] === 'report') return await report(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);

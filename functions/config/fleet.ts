@@ -10,6 +10,7 @@ import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
 import { checkProxyRegions, ProxySetting } from './proxy.ts';
 import { regionProblem } from './regions.ts';
+import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
 import { refineBy, unionError } from './words.ts';
@@ -54,6 +55,8 @@ export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's probe regions for this target. */
   probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
+  /** Overrides the fleet's SLO, field by field (functions/config/slo.ts). */
+  slo: SloOverride.optional(),
 }).superRefine(checkTarget);
 
 export const Fleet = z
@@ -88,10 +91,13 @@ export const Fleet = z
     proxy: ProxySetting.optional(),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
+    /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/config/slo.ts). */
+    slo: SloSetting.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
+    checkSlo(f, ctx);
     checkPartition(f, ctx);
     checkProxyRegions(f.proxy, new Set([...(f.probeRegions ?? [f.homeRegion]), ...f.targets.flatMap((t) => t.probeRegions ?? [])]), ctx);
     const seen = new Map<string, number>();

@@ -114,6 +114,7 @@ const RICH: FleetInput = {
     {
       name: 'ssm',
       url: 'https://ssm.example.com/mcp',
+      slo: { objective: 99.5, windowDays: 7, burnAlarms: false },
       auth: { oauth: { clientId: 'c', clientSecret: { ssmParameter: '/mcp/oauth', expiresAt: '2099-01-01' } } },
     },
     {
@@ -157,6 +158,7 @@ const RICH: FleetInput = {
       ]),
     ),
   },
+  slo: { objective: 99.9, windowDays: 30, burnAlarms: true },
 };
 // Every form of a TLS reference in every field: four targets, the forms rotated.
 const TLS_FORMS = [
