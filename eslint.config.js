@@ -36,6 +36,10 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config'],
     is: 'reads the credentials a target references (Secrets Manager, SSM) with the AWS identity at hand',
   },
+  'functions/telemetry': {
+    may: ['functions/common', 'functions/config', 'functions/net'],
+    is: 'the runs as OpenTelemetry traces and metrics over OTLP/HTTP, loaded only when configured',
+  },
   'functions/judge': {
     may: [
       'functions/common',
@@ -49,12 +53,12 @@ export const LAYERS = {
     is: 'runs one target: the run context, the token step, the attempts, the warnings',
   },
   'functions/run': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets'],
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets', 'functions/telemetry'],
     is: 'the scheduled Lambda',
   },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
   'functions/cli': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets'],
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets', 'functions/telemetry'],
     is: 'mcp-canary check and snapshot',
   },
   'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },

@@ -11,6 +11,7 @@ import { checkPartition } from './partition.ts';
 import { regionProblem } from './regions.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
+import { Telemetry } from './telemetry.ts';
 import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
@@ -83,6 +84,8 @@ export const Fleet = z
     targets: z.array(FleetTarget).min(1, 'needs at least one target'),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
+    /** The runs as OpenTelemetry traces and metrics over OTLP/HTTP (telemetry.ts). Off when absent. */
+    telemetry: Telemetry.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {

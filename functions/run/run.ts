@@ -37,6 +37,9 @@ import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } 
 import { EVERY_DELIVERY_RUNS, type RunIdentity, type RunLedger } from './ledger.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
 import type { ResolvedHeaders } from '../secrets/reader.ts';
+import type { FetchMiddleware } from '../common/run-context.ts';
+import type { RequestLog } from '../telemetry/requests.ts';
+import type { TelemetryBatch } from '../telemetry/batch.ts';
 
 export interface RunDeps {
   /** The run record's `probeRegion`: the region the function runs in. */
@@ -49,7 +52,7 @@ export interface RunDeps {
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
+  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets, observe?: FetchMiddleware) => Promise<Verdict>;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -58,6 +61,8 @@ export interface RunDeps {
   readonly publish?: Pick<PublishOptions, 'sleep' | 'random'> & { readonly windowMs?: number };
   /** Counts each scheduled run once per period. @default - EVERY_DELIVERY_RUNS (no ledger) */
   readonly ledger?: RunLedger;
+  /** This invocation's OpenTelemetry export (functions/telemetry): off when absent. */
+  readonly telemetry?: TelemetryBatch | undefined;
 }
 
 /** What the handler returns: enough to read in the console, nothing secret. */
@@ -90,7 +95,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     now,
     log,
     scheduledFor,
-    judge: deps.judge ?? ((t, oauthSecrets) => judgeTarget(t, { oauthSecrets })),
+    judge: deps.judge ?? ((t, oauthSecrets, observe) => judgeTarget(t, { oauthSecrets, observe })),
     secretsBy,
     secretsEndAt: started + SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS,
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
@@ -128,12 +133,15 @@ async function judgeAll(planned: readonly PlannedTarget[], ctx: TargetContext, d
   });
   const judged = await Promise.all(
     planned.map(async (p) => {
-      const record = await judgeOne(p, ctx);
+      const requests = p.valid ? deps.telemetry?.requestLog(p.target.healthUrl) : undefined;
+      const record = await judgeOne(p, ctx, requests);
       if (p.valid || p.publishable) publisher.add(record);
+      deps.telemetry?.add(record, requests);
       return record;
     }),
   );
-  const result = await publisher.settle();
+  // The export runs beside the publish, never before it, in what is left of the run's deadline; it never rejects.
+  const [result] = await Promise.all([publisher.settle(), deps.telemetry?.flush(deadlineAt - ctx.now())]);
   if (!result.published) {
     const failure: PublishFailedRecord = {
       message: PUBLISH_FAILED_MESSAGE,
@@ -162,7 +170,7 @@ interface TargetContext {
   readonly log: LogLine;
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
-  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets) => Promise<Verdict>;
+  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets, observe?: FetchMiddleware) => Promise<Verdict>;
   /** Each valid target's credentials, being read since the run started. */
   readonly secretsBy: ReadonlyMap<PlannedTarget, Promise<ResolvedHeaders> | undefined>;
   /** No waiting for credentials past this (wall ms). */
@@ -175,7 +183,7 @@ interface TargetContext {
 }
 
 /** Never rejects: every path ends in a logged record. */
-async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord> {
+async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
@@ -204,7 +212,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
-        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth),
+        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth, requests?.middleware),
         Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;
