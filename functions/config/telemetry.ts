@@ -112,8 +112,23 @@ function destination(o: Otlp, signal: SignalName): { url: string; sigv4: z.outpu
   return { url: `${o.endpoint.replace(/\/+$/, '')}/v1/${signal}`, sigv4: o.sigv4 };
 }
 
+/**
+ * The function reads telemetry headers by name in each probe region, under the prefix its role may read
+ * (infra/plan/secret-scope.ts: `mcp-canary/`, SSM `/mcp-canary/`); an ARN would need a grant of its own.
+ */
+function headerRefProblem(ref: HeaderSecretRef): string | null {
+  const id = 'secretsManager' in ref ? ref.secretsManager : ref.ssmParameter;
+  if (id.startsWith('arn:')) return 'is an ARN: give the name instead (it is read in each probe region), e.g. "mcp-canary/otel-api-key"';
+  const prefix = 'secretsManager' in ref ? 'mcp-canary/' : '/mcp-canary/';
+  return id.startsWith(prefix) ? null : `must be named under ${prefix} (the run role reads only those), e.g. "${prefix}otel-api-key"`;
+}
+
 function settingsProblems(o: Otlp): Array<{ path: PropertyKey[]; message: string }> {
   const problems: Array<{ path: PropertyKey[]; message: string }> = [];
+  for (const [name, ref] of Object.entries(o.headers)) {
+    const why = headerRefProblem(ref);
+    if (why) problems.push({ path: ['headers', name, 'secretsManager' in ref ? 'secretsManager' : 'ssmParameter'], message: why });
+  }
   const authorization = Object.keys(o.headers).some((h) => h.toLowerCase() === 'authorization');
   let any = false;
   for (const signal of ['traces', 'metrics'] as const) {

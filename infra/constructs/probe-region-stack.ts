@@ -26,6 +26,8 @@ import { RunQueries } from './run-queries.ts';
 import { RunSchedules } from './schedules.ts';
 import { secretScopeArn } from './secret-arns.ts';
 import { FleetTopic, topicArn } from './topics.ts';
+import { telemetryEnvironment, telemetryStatements, telemetryWildcardReason } from './telemetry-grants.ts';
+import type { TelemetrySettings } from '../../functions/config/telemetry.ts';
 
 /** Memory of a run function: concurrent MCP sessions, not computation. */
 export const DEFAULT_RUN_MEMORY_MB = 256;
@@ -50,6 +52,8 @@ export interface ProbeRegionStackProps extends StackProps {
   readonly logRetention?: RetentionDays;
   /** @default - DEFAULT_RUN_MEMORY_MB (256) */
   readonly memorySize?: number;
+  /** The OpenTelemetry export (config/telemetry.ts). @default - off */
+  readonly telemetry?: TelemetrySettings | undefined;
 }
 
 export class ProbeRegionStack extends Stack {
@@ -65,11 +69,16 @@ export class ProbeRegionStack extends Stack {
     const role = new Role(this, 'RunRole', {
       description: 'mcp-canary run: writes its log, publishes its verdicts to the home region, reads the referenced secrets only.',
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: { run: new PolicyDocument({ statements: runStatements(this, logGroup, props.namespace, plan.secretScopes) }) },
+      inlinePolicies: {
+        run: new PolicyDocument({
+          statements: [...runStatements(this, logGroup, props.namespace, plan.secretScopes), ...telemetryStatements(this, props.telemetry)],
+        }),
+      },
     });
     acknowledgeRunRole(
       role,
       plan.secretScopes.map((s) => secretScopeArn(this, s)),
+      telemetryWildcardReason(props.telemetry),
     );
 
     this.deadLetterQueue = deadLetterQueue(
@@ -88,7 +97,11 @@ export class ProbeRegionStack extends Stack {
         timeout: Duration.seconds(rate.timeoutSeconds),
         role,
         logGroup,
-        environment: { [EnvVar.homeRegion]: props.homeRegion, [EnvVar.namespace]: props.namespace },
+        environment: {
+          [EnvVar.homeRegion]: props.homeRegion,
+          [EnvVar.namespace]: props.namespace,
+          ...telemetryEnvironment(props.telemetry),
+        },
         retryAttempts: RUN_ASYNC_RETRY_ATTEMPTS,
         maxEventAge: RUN_MAX_EVENT_AGE,
         onFailure: new SqsDestination(this.deadLetterQueue),
@@ -179,11 +192,10 @@ function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, scop
   return statements;
 }
 
-function acknowledgeRunRole(role: Role, secretResources: readonly string[]): void {
+function acknowledgeRunRole(role: Role, secretResources: readonly string[], telemetryReason: string): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason:
-      'cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.',
+    reason: `cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.${telemetryReason}`,
   });
   acknowledgeWildcardResources(
     role,

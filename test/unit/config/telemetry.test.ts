@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { parseFleet } from '../../../functions/config/load.ts';
 import { readTelemetryEnv, Telemetry, TELEMETRY_ENV, telemetrySettings } from '../../../functions/config/telemetry.ts';
 
-const fleet = (telemetry: unknown) => ({ homeRegion: 'eu-west-1', targets: [{ name: 't', url: 'https://mcp.example.com/mcp', tool: { name: 'x' } }], telemetry });
+const fleet = (telemetry: unknown) => ({
+  homeRegion: 'eu-west-1',
+  targets: [{ name: 't', url: 'https://mcp.example.com/mcp', tool: { name: 'x' } }],
+  telemetry,
+});
 const refusal = (telemetry: unknown): string => {
   try {
     parseFleet(fleet(telemetry));
@@ -43,20 +47,51 @@ describe('telemetry settings', () => {
       }),
     );
     expect(s?.traces).toEqual({ url: 'https://xray.eu-west-1.amazonaws.com/v1/traces', sigv4: { region: 'eu-west-1', service: 'xray' } });
-    expect(s?.metrics).toEqual({ url: 'https://monitoring.us-east-1.amazonaws.com/v1/metrics', sigv4: { region: 'us-east-1', service: 'monitoring' } });
+    expect(s?.metrics).toEqual({
+      url: 'https://monitoring.us-east-1.amazonaws.com/v1/metrics',
+      sigv4: { region: 'us-east-1', service: 'monitoring' },
+    });
     const tracesOnly = telemetrySettings(Telemetry.parse({ otlp: { endpoint: 'http://localhost:4318', metrics: false } }));
     expect(tracesOnly).toEqual({ traces: { url: 'http://localhost:4318/v1/traces' }, headers: {}, timeoutMs: 2_000 });
   });
 
   it.each([
-    [{ otlp: { endpoint: 'http://otel.example.com:4318' } }, /telemetry\.otlp\.endpoint.*must be an https URL \(http only to a collector on localhost\)/],
-    [{ otlp: { endpoint: 'https://user:pass@otel.example.com' } }, /telemetry\.otlp\.endpoint.*credentials in the URL: put them in `headers` as a secret reference/],
+    [
+      { otlp: { endpoint: 'http://otel.example.com:4318' } },
+      /telemetry\.otlp\.endpoint.*must be an https URL \(http only to a collector on localhost\)/,
+    ],
+    [
+      { otlp: { endpoint: 'https://user:pass@otel.example.com' } },
+      /telemetry\.otlp\.endpoint.*credentials in the URL: put them in `headers` as a secret reference/,
+    ],
     [{ otlp: {} }, /telemetry\.otlp.*sends nothing: give `endpoint`/],
-    [{ otlp: { traces: { endpoint: 'https://xray.eu-west-1.amazonaws.com/v1/traces' }, metrics: false } }, /telemetry\.otlp\.traces.*wants signed requests: add sigv4: \{\} \(service xray, region eu-west-1\)/],
-    [{ otlp: { endpoint: 'https://otel.example.com', sigv4: { region: 'eu-west-1' } } }, /telemetry\.otlp\.endpoint\.sigv4.*needs `service`/],
+    [
+      { otlp: { traces: { endpoint: 'https://xray.eu-west-1.amazonaws.com/v1/traces' }, metrics: false } },
+      /telemetry\.otlp\.traces.*wants signed requests: add sigv4: \{\} \(service xray, region eu-west-1\)/,
+    ],
+    [
+      { otlp: { endpoint: 'https://otel.example.com', sigv4: { region: 'eu-west-1' } } },
+      /telemetry\.otlp\.endpoint\.sigv4.*needs `service`/,
+    ],
     [{ otlp: { endpoint: 'https://otel.example.com', timeoutMs: 60_000 } }, /telemetry\.otlp\.timeoutMs.*at most 10000/],
-    [{ otlp: { endpoint: 'https://otel.example.com', headers: { 'x-api-key': 'plain-value' } } }, /telemetry\.otlp\.headers\.x-api-key.*secretsManager/],
+    [
+      { otlp: { endpoint: 'https://otel.example.com', headers: { 'x-api-key': 'plain-value' } } },
+      /telemetry\.otlp\.headers\.x-api-key.*secretsManager/,
+    ],
     [{ otlp: { endpoint: 'https://otel.example.com', headrs: {} } }, /telemetry\.otlp.*headrs/],
+    [
+      { otlp: { endpoint: 'https://otel.example.com', headers: { 'x-api-key': { secretsManager: 'otel-key' } } } },
+      /headers\.x-api-key\.secretsManager must be named under mcp-canary\//,
+    ],
+    [
+      {
+        otlp: {
+          endpoint: 'https://otel.example.com',
+          headers: { k: { ssmParameter: 'arn:aws:ssm:eu-west-1:123456789012:parameter/mcp-canary/k' } },
+        },
+      },
+      /headers\.k\.ssmParameter is an ARN: give the name instead/,
+    ],
   ])('refuse %j, naming the field and the fix', (telemetry, message) => {
     expect(refusal(telemetry)).toMatch(message);
   });
@@ -66,7 +101,9 @@ describe('telemetry settings', () => {
   });
 
   it('reach the function as references only, and read back the same', () => {
-    const s = telemetrySettings(Telemetry.parse({ otlp: { endpoint: 'https://otel.example.com', headers: { 'x-api-key': { secretsManager: 'mcp-canary/otel' } } } }))!;
+    const s = telemetrySettings(
+      Telemetry.parse({ otlp: { endpoint: 'https://otel.example.com', headers: { 'x-api-key': { secretsManager: 'mcp-canary/otel' } } } }),
+    )!;
     const env = { [TELEMETRY_ENV]: JSON.stringify(s) };
     expect(readTelemetryEnv(env)).toEqual(s);
     expect(() => readTelemetryEnv({ [TELEMETRY_ENV]: '{not json' })).toThrow(/MCP_CANARY_TELEMETRY is not JSON: redeploy/);

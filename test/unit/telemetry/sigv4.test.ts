@@ -13,7 +13,11 @@ import { Telemetry, telemetrySettings } from '../../../functions/config/telemetr
 import { exportBatch } from '../../../functions/telemetry/export.ts';
 import { decodeTraces, startOtlpReceiver, type OtlpReceiver, type Received } from '../../helpers/otlp-receiver.ts';
 
-const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLETELEMETRY', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-example' };
+const CREDENTIALS = {
+  accessKeyId: 'AKIDEXAMPLETELEMETRY',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  sessionToken: 'session-token-example',
+};
 
 let receiver: OtlpReceiver;
 beforeEach(async () => {
@@ -38,11 +42,22 @@ async function expectedAuthorization(r: Received, service: string, region: strin
   const signedHeaders = /SignedHeaders=([^,]+)/.exec(auth)![1]!.split(';');
   const headers = Object.fromEntries(signedHeaders.map((h) => [h, String(r.headers[h])]));
   const amzDate = String(r.headers['x-amz-date']);
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const signingDate = new Date(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
   const url = new URL(r.path, receiver.url);
   const signer = new SignatureV4({ credentials: { ...CREDENTIALS, secretAccessKey }, region, service, sha256: Sha256 });
   const signed = await signer.sign(
-    { method: 'POST', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers, body: r.body },
+    {
+      method: 'POST',
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query: {},
+      headers,
+      body: r.body,
+    },
     { signingDate },
   );
   return signed.headers.authorization!;
@@ -76,7 +91,9 @@ describe('an export to an endpoint that wants SigV4', () => {
     expect(outcome).toEqual({ traces: { ok: true }, metrics: { ok: true } });
     const traces = receiver.received.find((r) => r.path === '/v1/traces')!;
     const metrics = receiver.received.find((r) => r.path === '/v1/metrics')!;
-    expect(String(traces.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLETELEMETRY\/\d{8}\/eu-west-1\/xray\/aws4_request, SignedHeaders=[^,]*content-type[^,]*host/);
+    expect(String(traces.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLETELEMETRY\/\d{8}\/eu-west-1\/xray\/aws4_request, SignedHeaders=[^,]*content-type[^,]*host/,
+    );
     expect(String(metrics.headers.authorization)).toContain('/eu-west-1/monitoring/aws4_request');
     expect(traces.headers['x-amz-security-token']).toBe(CREDENTIALS.sessionToken);
     expect(await verifies(traces, 'xray', 'eu-west-1', CREDENTIALS.secretAccessKey)).toBe(true);
@@ -93,7 +110,11 @@ describe('an export to an endpoint that wants SigV4', () => {
 
   it('is not sent when the function has no credentials, and says so', async () => {
     // Prepare
-    const settings = telemetrySettings(Telemetry.parse({ otlp: { traces: { endpoint: `${receiver.url}/v1/traces`, sigv4: { region: 'eu-west-1', service: 'xray' } }, metrics: false } }))!;
+    const settings = telemetrySettings(
+      Telemetry.parse({
+        otlp: { traces: { endpoint: `${receiver.url}/v1/traces`, sigv4: { region: 'eu-west-1', service: 'xray' } }, metrics: false },
+      }),
+    )!;
     // Act
     const outcome = await exportBatch([{ record, requests: [] }], settings, 2_000, { headers: {}, probeRegion: 'eu-west-1' });
     // Assess
