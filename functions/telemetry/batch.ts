@@ -54,7 +54,7 @@ export class TelemetryBatch {
       const read = await within(this.headers, timeoutMs);
       if (read === undefined) return this.failed({ all: 'not sent: the telemetry headers were not read in time' }, []);
       secretValues = read.secretValues;
-      const { exportBatch } = await import('./export.ts');
+      const { exportBatch } = await loadExport();
       const outcome = await exportBatch(this.runs, this.settings, timeoutMs, { ...this.deps, headers: read.headers });
       const problems = Object.entries(outcome).filter(([, r]) => !r.ok) as Array<[string, { why: string }]>;
       if (problems.length > 0) this.failed(Object.fromEntries(problems.map(([signal, r]) => [signal, r.why])), secretValues);
@@ -76,6 +76,19 @@ export class TelemetryBatch {
     this.deps.log(JSON.stringify(new Redactor(secretValues).value(line)));
     return undefined;
   }
+}
+
+/**
+ * The built Lambda (and dist/lambda/run) carries the export as a file of its own beside index.mjs,
+ * built from export.ts with the handler's options (infra/constructs/bundle.ts); from source (and tsc's
+ * dist/functions) it is export.ts/.js beside this file. The specifier is computed so that esbuild leaves
+ * the import alone instead of inlining the OpenTelemetry SDK into every run's cold start.
+ */
+export const TELEMETRY_EXPORT_FILE = 'telemetry-export.mjs';
+function loadExport(): Promise<typeof import('./export.ts')> {
+  const here = /\/telemetry\/batch\.(ts|js)$/.exec(import.meta.url);
+  const spec = here ? `./export.${here[1]}` : `./${TELEMETRY_EXPORT_FILE}`;
+  return import(spec) as Promise<typeof import('./export.ts')>;
 }
 
 function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
