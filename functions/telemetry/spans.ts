@@ -177,7 +177,9 @@ function stepsOf(sent: readonly RequestRecord[], probes: readonly ProbeResult[],
       continue;
     }
     const prev = steps.at(-1);
-    if (prev && prev.step === r.step && r.step !== 'DELETE') {
+    // The same request again (a second server/discover) is the next attempt's step, not more of this one.
+    const again = prev?.requests.some((x) => x.rpcMethod === r.rpcMethod && x.httpMethod === r.httpMethod);
+    if (prev && prev.step === r.step && !again) {
       prev.requests.push(r);
       prev.end = Math.max(prev.end, r.endedAt);
     } else steps.push({ step: r.step, requests: [r], start: r.startedAt, end: r.endedAt });
