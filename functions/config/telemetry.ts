@@ -55,7 +55,16 @@ const SigV4 = z
       .optional(),
   })
   .strict();
-const Signal = z.object({ endpoint, sigv4: SigV4.optional() }).strict();
+const Signal = z
+  .object({
+    /** This signal's URL, used as it is. @default - `<otlp.endpoint>/v1/<signal>` */
+    endpoint: endpoint.optional(),
+    /** @default - `otlp.sigv4` */
+    sigv4: SigV4.optional(),
+    /** `false`: this signal is not exported. */
+    enabled: z.boolean().default(true),
+  })
+  .strict();
 
 export const Telemetry = z
   .object({
@@ -63,10 +72,10 @@ export const Telemetry = z
       .object({
         /** A collector's base URL: traces go to `<endpoint>/v1/traces`, metrics to `<endpoint>/v1/metrics`. */
         endpoint: endpoint.optional(),
-        /** Traces somewhere else (the URL used as it is), or `false` for none. */
-        traces: z.union([Signal, z.literal(false)]).optional(),
-        /** Metrics somewhere else (the URL used as it is), or `false` for none. */
-        metrics: z.union([Signal, z.literal(false)]).optional(),
+        /** Traces: their own URL or signing, or `{ enabled: false }`. */
+        traces: Signal.optional(),
+        /** Metrics: their own URL or signing, or `{ enabled: false }`. */
+        metrics: Signal.optional(),
         /** Header → secret reference (an API key), sent on every export. */
         headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
         /** Sign every export with the function's AWS credentials (AWS's OTLP endpoints). */
@@ -104,12 +113,25 @@ export interface TelemetrySettings {
 }
 
 type SignalName = 'traces' | 'metrics';
-function destination(o: Otlp, signal: SignalName): { url: string; sigv4: z.output<typeof SigV4> | undefined } | null | undefined {
+interface Destination {
+  readonly url: string;
+  readonly sigv4: z.output<typeof SigV4> | undefined;
+  /** Where the URL and the signing came from, for messages. */
+  readonly urlAt: PropertyKey[];
+  readonly sigv4At: PropertyKey[];
+}
+/** A signal's destination; null when turned off, undefined when no URL is given for it. */
+function destination(o: Otlp, signal: SignalName): Destination | null | undefined {
   const own = o[signal];
-  if (own === false) return null;
-  if (own) return { url: own.endpoint, sigv4: own.sigv4 ?? o.sigv4 };
-  if (!o.endpoint) return undefined;
-  return { url: `${o.endpoint.replace(/\/+$/, '')}/v1/${signal}`, sigv4: o.sigv4 };
+  if (own?.enabled === false) return null;
+  const url = own?.endpoint ?? (o.endpoint ? `${o.endpoint.replace(/\/+$/, '')}/v1/${signal}` : undefined);
+  if (!url) return undefined;
+  return {
+    url,
+    sigv4: own?.sigv4 ?? o.sigv4,
+    urlAt: own?.endpoint ? [signal, 'endpoint'] : ['endpoint'],
+    sigv4At: own?.sigv4 ? [signal, 'sigv4'] : ['sigv4'],
+  };
 }
 
 /**
@@ -133,24 +155,31 @@ function settingsProblems(o: Otlp): Array<{ path: PropertyKey[]; message: string
   let any = false;
   for (const signal of ['traces', 'metrics'] as const) {
     const d = destination(o, signal);
+    if (d === undefined && o[signal])
+      problems.push({ path: [signal, 'endpoint'], message: "is required: give this signal's URL, or `endpoint` (a collector) for both" });
     if (!d) continue;
     any = true;
-    const at: PropertyKey[] = o[signal] ? [signal] : ['endpoint'];
+    // A URL its own field refused is named there already (zod still runs this check).
+    if (!URL.canParse(d.url)) continue;
     const aws = AWS_OTLP_HOST.exec(new URL(d.url).hostname);
     if (d.sigv4) {
       if (authorization) problems.push({ path: ['headers'], message: 'has an Authorization header and sigv4 signs it too: keep one' });
       if (!d.sigv4.service && !aws)
-        problems.push({ path: [...at, 'sigv4'], message: 'needs `service` (the AWS signing name): the endpoint is not an AWS OTLP host' });
+        problems.push({
+          path: [...d.sigv4At, 'service'],
+          message: 'is required: the endpoint is not an AWS OTLP host, so give the signing name (e.g. "xray")',
+        });
       if (!d.sigv4.region && !aws)
-        problems.push({ path: [...at, 'sigv4'], message: 'needs `region`: the endpoint is not an AWS OTLP host' });
+        problems.push({ path: [...d.sigv4At, 'region'], message: 'is required: the endpoint is not an AWS OTLP host, so give the region' });
     } else if (aws && !authorization) {
       problems.push({
-        path: at,
+        path: d.urlAt,
         message: `is AWS's OTLP endpoint, which wants signed requests: add sigv4: {} (service ${aws[1]}, region ${aws[2]}) or an Authorization header (an API key)`,
       });
     }
   }
-  if (!any) problems.push({ path: [], message: 'sends nothing: give `endpoint` (a collector) or `traces` / `metrics` endpoints' });
+  if (!any && !problems.length)
+    problems.push({ path: [], message: 'sends nothing: give `endpoint` (a collector) or `traces` / `metrics` endpoints' });
   return problems;
 }
 

@@ -88,7 +88,7 @@ describe('the built run Lambda with telemetry', () => {
     // Prepare
     expect(bundle.sideFiles.map((f) => f.file)).toEqual([join(outdir, TELEMETRY_EXPORT_FILE)]);
     const settings = telemetrySettings(
-      Telemetry.parse({ otlp: { endpoint: receiver.url, sigv4: { region: PROBE_REGION, service: 'xray' }, metrics: false } }),
+      Telemetry.parse({ otlp: { endpoint: receiver.url, sigv4: { region: PROBE_REGION, service: 'xray' }, metrics: { enabled: false } } }),
     );
     const seenBefore = mcp.seen.length;
     // Act

@@ -127,6 +127,19 @@ const RICH: FleetInput = {
     },
   ],
   maintenance: [{ name: 'deploys', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates'] }],
+  telemetry: {
+    otlp: {
+      endpoint: 'https://otel.example.com:4318',
+      sigv4: { region: 'eu-west-1', service: 'xray' },
+      traces: { endpoint: 'https://otel.example.com/v1/traces', sigv4: { region: 'eu-west-1', service: 'xray' }, enabled: true },
+      metrics: { endpoint: 'https://otel.example.com/v1/metrics', sigv4: { region: 'eu-west-1', service: 'monitoring' }, enabled: true },
+      headers: {
+        'x-api-key': { secretsManager: 'mcp-canary/otel', jsonKey: 'key', prefix: 'Key ' },
+        'x-tenant': { ssmParameter: '/mcp-canary/otel/tenant', prefix: 't-' },
+      },
+      timeoutMs: 2_000,
+    },
+  },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

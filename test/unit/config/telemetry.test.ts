@@ -51,11 +51,14 @@ describe('telemetry settings', () => {
       url: 'https://monitoring.us-east-1.amazonaws.com/v1/metrics',
       sigv4: { region: 'us-east-1', service: 'monitoring' },
     });
-    const tracesOnly = telemetrySettings(Telemetry.parse({ otlp: { endpoint: 'http://localhost:4318', metrics: false } }));
+    const tracesOnly = telemetrySettings(Telemetry.parse({ otlp: { endpoint: 'http://localhost:4318', metrics: { enabled: false } } }));
     expect(tracesOnly).toEqual({ traces: { url: 'http://localhost:4318/v1/traces' }, headers: {}, timeoutMs: 2_000 });
   });
 
   it.each([
+    [{ otlp: { endpoint: 'not a url' } }, /telemetry\.otlp\.endpoint is not a URL/],
+    [{ otlp: { traces: { endpoint: 'not a url' } } }, /telemetry\.otlp\.traces\.endpoint is not a URL/],
+    [{ otlp: { metrics: { enabled: true } } }, /telemetry\.otlp\.metrics\.endpoint is required/],
     [
       { otlp: { endpoint: 'http://otel.example.com:4318' } },
       /telemetry\.otlp\.endpoint.*must be an https URL \(http only to a collector on localhost\)/,
@@ -66,12 +69,12 @@ describe('telemetry settings', () => {
     ],
     [{ otlp: {} }, /telemetry\.otlp.*sends nothing: give `endpoint`/],
     [
-      { otlp: { traces: { endpoint: 'https://xray.eu-west-1.amazonaws.com/v1/traces' }, metrics: false } },
+      { otlp: { traces: { endpoint: 'https://xray.eu-west-1.amazonaws.com/v1/traces' }, metrics: { enabled: false } } },
       /telemetry\.otlp\.traces.*wants signed requests: add sigv4: \{\} \(service xray, region eu-west-1\)/,
     ],
     [
       { otlp: { endpoint: 'https://otel.example.com', sigv4: { region: 'eu-west-1' } } },
-      /telemetry\.otlp\.endpoint\.sigv4.*needs `service`/,
+      /telemetry\.otlp\.sigv4\.service is required: the endpoint is not an AWS OTLP host/,
     ],
     [{ otlp: { endpoint: 'https://otel.example.com', timeoutMs: 60_000 } }, /telemetry\.otlp\.timeoutMs.*at most 10000/],
     [

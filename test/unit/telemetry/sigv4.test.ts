@@ -112,7 +112,10 @@ describe('an export to an endpoint that wants SigV4', () => {
     // Prepare
     const settings = telemetrySettings(
       Telemetry.parse({
-        otlp: { traces: { endpoint: `${receiver.url}/v1/traces`, sigv4: { region: 'eu-west-1', service: 'xray' } }, metrics: false },
+        otlp: {
+          traces: { endpoint: `${receiver.url}/v1/traces`, sigv4: { region: 'eu-west-1', service: 'xray' } },
+          metrics: { enabled: false },
+        },
       }),
     )!;
     // Act
