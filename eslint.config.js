@@ -40,6 +40,10 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config'],
     is: "a fleet's history from CloudWatch (metrics, alarm history) as timelines by the paging rule, and their figures",
   },
+  'functions/telemetry': {
+    may: ['functions/common', 'functions/config', 'functions/net'],
+    is: 'the runs as OpenTelemetry traces and metrics over OTLP/HTTP, loaded only when configured',
+  },
   'functions/judge': {
     may: [
       'functions/common',
@@ -53,7 +57,7 @@ export const LAYERS = {
     is: 'runs one target: the run context, the token step, the attempts, the warnings',
   },
   'functions/run': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets'],
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets', 'functions/telemetry'],
     is: 'the scheduled Lambda',
   },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
@@ -74,6 +78,7 @@ export const LAYERS = {
       'functions/auth',
       'functions/history',
       'functions/report',
+      'functions/telemetry',
     ],
     is: 'mcp-canary check, snapshot, login and report',
   },

@@ -22,6 +22,7 @@ import { ALARM_SHARD_DEPTH } from './plan/placement.ts';
 import { planFleet, type FleetPlan } from './plan/plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 import { existingParent } from './plan/stack-split.ts';
+import { telemetrySettings } from '../functions/config/telemetry.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the fleet config's `name`, else the construct id */
@@ -138,6 +139,7 @@ export class McpCanaryFleet extends Construct {
         canaryOwner: plan.fleet.notify.canaryOwner,
         logRetention: options.logRetention,
         memorySize: options.runMemorySize,
+        telemetry: telemetrySettings(plan.fleet.telemetry),
       });
       if (region.region === plan.homeRegion) main.addStackDependency(this.home, 'its canary alarms use the home canary-owner topic');
       this.probeStacks.push(main);

@@ -13,6 +13,7 @@ import { regionProblem } from './regions.ts';
 import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkTarget, TargetFields } from './target.ts';
+import { Telemetry } from './telemetry.ts';
 import { refineBy, unionError } from './words.ts';
 
 export const DEFAULT_SCHEDULE = 'rate(1 minute)';
@@ -93,6 +94,8 @@ export const Fleet = z
     maintenance: z.array(MaintenanceWindow).default([]),
     /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/config/slo.ts). */
     slo: SloSetting.optional(),
+    /** The runs as OpenTelemetry traces and metrics over OTLP/HTTP (telemetry.ts). Off when absent. */
+    telemetry: Telemetry.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {

@@ -5,7 +5,7 @@
  * `target.budgetMs` is spent.
  */
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import type { FetchLike, Reach, RunContext } from '../common/run-context.ts';
+import type { FetchLike, FetchMiddleware, Reach, RunContext } from '../common/run-context.ts';
 import { newTraceId } from '../common/trace.ts';
 import type { Target } from '../config/target.ts';
 import { withTraceContext } from '../net/trace-context.ts';
@@ -21,6 +21,8 @@ export interface ContextDeps {
   readonly wallNow?: (() => number) | undefined;
   /** Waits between attempts. @default - a timer, cut short when the budget is spent */
   readonly sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+  /** Sees every request as sent, `traceparent` included (functions/telemetry's request log). @default - none */
+  readonly observe?: FetchMiddleware | undefined;
 }
 
 /** A run's context, and `end()`, which clears its budget timer once the verdict is made. */
@@ -32,10 +34,12 @@ export function startRun(target: Target, deps: ContextDeps): { readonly ctx: Run
   // One trace per run, made first: every request of every attempt carries it in `traceparent`.
   const traceId = newTraceId();
   const sleep = deps.sleep ?? abortableSleep;
+  const traceContext = withTraceContext({ traceId });
   const ctx: RunContext = {
     fetch: deps.fetch,
     reach: deps.reach,
-    middleware: withTraceContext({ traceId }),
+    // The observer sits inside the trace context, so it sees each request's own traceparent.
+    middleware: deps.observe ? (next) => traceContext(deps.observe!(next)) : traceContext,
     traceId,
     now,
     wallNow: deps.wallNow ?? Date.now,

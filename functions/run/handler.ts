@@ -14,6 +14,8 @@ import { perRegion } from '../common/per-region.ts';
 import { dynamoRunLedger, EVERY_DELIVERY_RUNS } from './ledger.ts';
 import { run, type RunSummary } from './run.ts';
 import { SecretReader } from '../secrets/reader.ts';
+import { readTelemetryEnv } from '../config/telemetry.ts';
+import { telemetryFor } from './telemetry.ts';
 
 /** The part of the Lambda context the run uses. */
 export interface InvocationContext {
@@ -41,6 +43,16 @@ const secrets = new SecretReader(
   { defaultRegion: env.probeRegion, proxy: env.proxy },
 );
 
+// Off unless the fleet configures it; the OpenTelemetry SDK itself is loaded only then (telemetry/batch.ts).
+const telemetry = readTelemetryEnv();
+
 export async function handler(event: unknown, context?: InvocationContext): Promise<RunSummary> {
-  return run(event, { ...env, cloudWatch, secrets, ledger, remainingMs: context?.getRemainingTimeInMillis() });
+  return run(event, {
+    ...env,
+    cloudWatch,
+    secrets,
+    ledger,
+    remainingMs: context?.getRemainingTimeInMillis(),
+    telemetry: telemetry && telemetryFor(telemetry, { probeRegion: env.probeRegion, secrets, credentials: cloudWatch.config.credentials }),
+  });
 }

@@ -38,6 +38,9 @@ import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts'
 import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
 import type { ResolvedHeaders } from '../secrets/reader.ts';
+import type { FetchMiddleware } from '../common/run-context.ts';
+import type { RequestLog } from '../telemetry/requests.ts';
+import type { TelemetryBatch } from '../telemetry/batch.ts';
 
 export interface RunDeps {
   /** The run record's `probeRegion`: the region the function runs in. */
@@ -50,7 +53,7 @@ export interface RunDeps {
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach) => Promise<Verdict>;
+  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach, observe?: FetchMiddleware) => Promise<Verdict>;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -59,6 +62,8 @@ export interface RunDeps {
   readonly publish?: Pick<PublishOptions, 'sleep' | 'random'> & { readonly windowMs?: number };
   /** Counts each scheduled run once per period. @default - EVERY_DELIVERY_RUNS (no ledger) */
   readonly ledger?: RunLedger;
+  /** This invocation's OpenTelemetry export (functions/telemetry): off when absent. */
+  readonly telemetry?: TelemetryBatch | undefined;
 }
 
 /** What the handler returns: enough to read in the console, nothing secret. */
@@ -90,7 +95,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     now,
     log,
     scheduledFor,
-    judge: deps.judge ?? ((t, oauthSecrets, reach) => judgeTarget(t, { oauthSecrets, reach })),
+    judge: deps.judge ?? ((t, oauthSecrets, reach, observe) => judgeTarget(t, { oauthSecrets, reach, observe })),
     secretsBy,
     secretsEndAt: started + SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS,
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
@@ -111,10 +116,17 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const judged = await Promise.all(
     planned.map(async (p): Promise<RunRecord | undefined> => {
       // A target without a usable name publishes nothing, so it has nothing to count twice.
-      if (!counted(p)) return judgeOne(p, ctx);
+      const requests = p.valid ? deps.telemetry?.requestLog(p.target.healthUrl) : undefined;
+      if (!counted(p)) {
+        const record = await judgeOne(p, ctx, requests);
+        deps.telemetry?.add(record, requests);
+        return record;
+      }
       const outcome = await ledger.once({ period: scheduledFor.toISOString(), target: nameOf(p) }, async () => {
-        const record = await judgeOne(p, ctx);
+        const record = await judgeOne(p, ctx, requests);
         publisher.add(record);
+        // Inside the claim: a duplicate delivery exports nothing twice.
+        deps.telemetry?.add(record, requests);
         return record;
       });
       if (outcome.kind === 'ran') return outcome.value;
@@ -130,7 +142,8 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   for (const [reason, targets] of skipped) logRecord(log, skipRecord(deps, scheduledFor, reason, targets), new Redactor([]));
 
   const ran = judged.filter((r): r is RunRecord => r !== undefined);
-  const result = await publisher.settle();
+  // The export runs beside the publish, never before it, in what is left of the run's deadline; it never rejects.
+  const [result] = await Promise.all([publisher.settle(), deps.telemetry?.flush(deadlineAt - ctx.now())]);
   if (!result.published) {
     const failure: PublishFailedRecord = {
       message: PUBLISH_FAILED_MESSAGE,
@@ -185,7 +198,7 @@ interface TargetContext {
   readonly log: LogLine;
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
-  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach) => Promise<Verdict>;
+  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach, observe?: FetchMiddleware) => Promise<Verdict>;
   /** Each valid target's credentials, being read since the run started. */
   readonly secretsBy: ReadonlyMap<PlannedTarget, Promise<ResolvedHeaders> | undefined>;
   /** No waiting for credentials past this (wall ms). */
@@ -198,7 +211,7 @@ interface TargetContext {
 }
 
 /** Never rejects: every path ends in a logged record. */
-async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord> {
+async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
@@ -227,7 +240,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext): Promise<RunRecord
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
-        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth, secrets.value.reach),
+        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth, secrets.value.reach, requests?.middleware),
         Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;

@@ -12,6 +12,16 @@ import type { BuildOptions, Metafile } from 'esbuild';
 export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/run/handler.ts', import.meta.url));
 export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/brief/handler.ts', import.meta.url));
 export const REFRESH_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/refresh/handler.ts', import.meta.url));
+/**
+ * The OpenTelemetry export, a file of its own beside the run handler's index.mjs (functions/telemetry/batch.ts
+ * imports it by this name, only when telemetry is configured): a fleet without telemetry never parses the SDK.
+ */
+export const TELEMETRY_EXPORT_ENTRY = fileURLToPath(new URL('../../functions/telemetry/export.ts', import.meta.url));
+export const TELEMETRY_EXPORT_FILE = 'telemetry-export.mjs';
+/** The files built beside a handler's index.mjs, by entry. */
+export const HANDLER_SIDE_FILES: ReadonlyMap<string, ReadonlyArray<{ readonly entry: string; readonly file: string }>> = new Map([
+  [RUN_HANDLER_ENTRY, [{ entry: TELEMETRY_EXPORT_ENTRY, file: TELEMETRY_EXPORT_FILE }]],
+]);
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';
@@ -61,6 +71,8 @@ export interface BuiltBundle {
   readonly file: string;
   readonly bytes: number;
   readonly metafile: Metafile;
+  /** The files built beside it (the telemetry export), loaded only when used. */
+  readonly sideFiles: ReadonlyArray<{ readonly file: string; readonly bytes: number }>;
 }
 
 /** Builds the run handler into `outdir/index.mjs`. */
@@ -76,14 +88,51 @@ export function bundleRunHandler(outdir: string): Promise<BuiltBundle> {
 export async function bundleHandler(entry: string, outdir: string): Promise<BuiltBundle> {
   const { build } = await import('esbuild');
   const file = join(outdir, 'index.mjs');
-  const result = await build({
-    ...esbuildOptions,
-    mainFields: [...esbuildOptions.mainFields],
-    external: [],
-    entryPoints: [entry],
-    outfile: file,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { file, bytes: (await stat(file)).size, metafile: result.metafile };
+  const one = (from: string, outfile: string) =>
+    build({
+      ...esbuildOptions,
+      mainFields: [...esbuildOptions.mainFields],
+      external: [],
+      entryPoints: [from],
+      outfile,
+      metafile: true,
+      logLevel: 'silent',
+    });
+  const [result] = await Promise.all([
+    one(entry, file),
+    ...(HANDLER_SIDE_FILES.get(entry) ?? []).map((f) => one(f.entry, join(outdir, f.file))),
+  ]);
+  const sideFiles = await Promise.all(
+    (HANDLER_SIDE_FILES.get(entry) ?? []).map(async (f) => ({
+      file: join(outdir, f.file),
+      bytes: (await stat(join(outdir, f.file))).size,
+    })),
+  );
+  return { file, bytes: (await stat(file)).size, metafile: result.metafile, sideFiles };
+}
+
+/**
+ * The same side files in `NodejsFunction` terms: shell commands for `commandHooks.afterBundling`, one
+ * esbuild run each with the handler's options (NodejsFunction bundles one entry with `--outfile`, so it
+ * cannot split). Runs at synth where esbuild is installed (this repository); the installed package
+ * deploys dist/lambda/run as built, side files included.
+ */
+export function sideFileCommands(entry: string, outputDir: string, esbuildBin: string): string[] {
+  return (HANDLER_SIDE_FILES.get(entry) ?? []).map((f) =>
+    [
+      // esbuild's bin is its native binary after install (a node shim with a shebang where none fits): run it as it is.
+      JSON.stringify(esbuildBin),
+      JSON.stringify(f.entry),
+      '--bundle',
+      `--platform=${esbuildOptions.platform}`,
+      `--format=${esbuildOptions.format}`,
+      `--target=${esbuildOptions.target}`,
+      `--main-fields=${esbuildOptions.mainFields.join(',')}`,
+      ...(esbuildOptions.minify ? ['--minify'] : []),
+      `--legal-comments=${esbuildOptions.legalComments}`,
+      '--log-level=warning',
+      JSON.stringify(`--banner:js=${esbuildOptions.banner.js}`),
+      JSON.stringify(`--outfile=${join(outputDir, f.file)}`),
+    ].join(' '),
+  );
 }

@@ -11,7 +11,8 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
-import { nodejsFunctionBundling, RUN_HANDLER_NAME } from './bundle.ts';
+import { createRequire } from 'node:module';
+import { HANDLER_SIDE_FILES, nodejsFunctionBundling, RUN_HANDLER_NAME, sideFileCommands } from './bundle.ts';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -64,12 +65,23 @@ export function handlerCode(
     }
     return { code: Code.fromAsset(asset), handler: RUN_HANDLER_NAME };
   }
+  const source = entry(HANDLERS[name].entry);
   return {
-    entry: entry(HANDLERS[name].entry),
+    entry: source,
     handler: 'handler',
     projectRoot: PACKAGE_ROOT,
     depsLockFilePath: DEPS_LOCK_FILE,
-    bundling: LAMBDA_BUNDLING,
+    bundling: HANDLER_SIDE_FILES.has(source) ? { ...LAMBDA_BUNDLING, commandHooks: sideFileHooks(source) } : LAMBDA_BUNDLING,
+  };
+}
+
+/** Builds a handler's side files (the telemetry export) into the asset, after NodejsFunction's own esbuild run. */
+function sideFileHooks(source: string): NonNullable<BundlingOptions['commandHooks']> {
+  const esbuildBin = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir, outputDir) => sideFileCommands(source, outputDir, esbuildBin),
   };
 }
 

@@ -28,6 +28,8 @@ import { secretScopeArn } from './secret-arns.ts';
 import { allowVpcPlacement, placeInVpc } from './run-network.ts';
 import { proxyEnvironment } from '../plan/network.ts';
 import { FleetTopic, topicArn } from './topics.ts';
+import { telemetryEnvironment, telemetryStatements, telemetryWildcardReason } from './telemetry-grants.ts';
+import type { TelemetrySettings } from '../../functions/config/telemetry.ts';
 
 /** Memory of a run function: concurrent MCP sessions, not computation. */
 export const DEFAULT_RUN_MEMORY_MB = 256;
@@ -52,6 +54,8 @@ export interface ProbeRegionStackProps extends StackProps {
   readonly logRetention?: RetentionDays;
   /** @default - DEFAULT_RUN_MEMORY_MB (256) */
   readonly memorySize?: number;
+  /** The OpenTelemetry export (config/telemetry.ts). @default - off */
+  readonly telemetry?: TelemetrySettings | undefined;
 }
 
 export class ProbeRegionStack extends Stack {
@@ -67,11 +71,16 @@ export class ProbeRegionStack extends Stack {
     const role = new Role(this, 'RunRole', {
       description: 'mcp-canary run: writes its log, publishes its verdicts to the home region, reads the referenced secrets only.',
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: { run: new PolicyDocument({ statements: runStatements(this, logGroup, props.namespace, plan.secretScopes) }) },
+      inlinePolicies: {
+        run: new PolicyDocument({
+          statements: [...runStatements(this, logGroup, props.namespace, plan.secretScopes), ...telemetryStatements(this, props.telemetry)],
+        }),
+      },
     });
     acknowledgeRunRole(
       role,
       plan.secretScopes.map((s) => secretScopeArn(this, s)),
+      telemetryWildcardReason(props.telemetry),
     );
     // The fleet's egress proxy and its VPC (run-network.ts); the proxy's credentials stay a reference.
     const { vpc } = plan.network;
@@ -98,6 +107,7 @@ export class ProbeRegionStack extends Stack {
           [EnvVar.homeRegion]: props.homeRegion,
           [EnvVar.namespace]: props.namespace,
           ...(proxyEnv ? { [EnvVar.proxy]: proxyEnv } : {}),
+          ...telemetryEnvironment(props.telemetry),
         },
         retryAttempts: RUN_ASYNC_RETRY_ATTEMPTS,
         maxEventAge: RUN_MAX_EVENT_AGE,
@@ -190,11 +200,10 @@ function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, scop
   return statements;
 }
 
-function acknowledgeRunRole(role: Role, secretResources: readonly string[]): void {
+function acknowledgeRunRole(role: Role, secretResources: readonly string[], telemetryReason: string): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason:
-      'cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.',
+    reason: `cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.${telemetryReason}`,
   });
   acknowledgeWildcardResources(
     role,

@@ -35,6 +35,7 @@ import {
   type OneRun,
 } from './footprint.ts';
 import { HTTPS_HANDSHAKE_RTT, traceRoundTrips, type RoundTrips } from './roundtrips.ts';
+import { telemetryFootprint, type TelemetryFootprint } from './telemetry.ts';
 import { interleave, median, type Contender } from './stats.ts';
 import { fmt, table } from './table.ts';
 import { startTracer } from './trace.ts';
@@ -324,6 +325,7 @@ interface Footprint {
     top: ReadonlyArray<readonly [string, number]>;
   }>;
   readonly runs: Array<OneRun & { variant: string }>;
+  readonly telemetry: TelemetryFootprint;
 }
 
 async function footprintSection(modernUrl: string, importRounds: number): Promise<Footprint> {
@@ -357,6 +359,19 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
       .join(', ')}.`,
   );
   out('"@aws-sdk/* external" imports the SDK from node_modules here; in Lambda it would be the runtime\'s copy.');
+
+  // OpenTelemetry export (functions/telemetry): the bound is 10 % of size and cold import with export off.
+  const telemetry = await telemetryFootprint(importRounds);
+  out(
+    `\nOpenTelemetry export (the SDK in telemetry-export.mjs beside index.mjs, ${fmt.kb(telemetry.sideFileBytes)}; cold import: median of ${importRounds}):\n`,
+  );
+  out(
+    table(
+      ['run handler', 'index.mjs', 'cold import', 'export file load'],
+      telemetry.rows.map((r) => [r.name, fmt.kb(r.bytes), fmt.ms(r.importMs), r.exportLoadMs === undefined ? '—' : fmt.ms(r.exportLoadMs)]),
+    ),
+  );
+  out(`\nExport off vs before: size ×${telemetry.sizeRatio.toFixed(3)}, cold import ×${telemetry.importRatio.toFixed(2)} (bound: ×1.10).`);
 
   // The shipped bundle as it is and under the Lambda's heap limits; the bundles that would take less
   // memory (the zod source change, the cfworker validator) under the same limits.
@@ -428,6 +443,7 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
       top: b.byPackage.slice(0, 10),
     })),
     runs,
+    telemetry,
   };
 }
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
 import { EnvVar } from '../../../functions/config/env.ts';
 import { describeNeeding } from '../../helpers/tools.ts';
+import { TELEMETRY_EXPORT_FILE } from '../../../infra/constructs/bundle.ts';
 
 /** Every suite here needs cfn-lint: in CI its absence fails with the install line, elsewhere it skips by name. */
 const describe = describeNeeding(['cfn-lint']);
@@ -123,6 +124,13 @@ describe('npm run synth, offline and without credentials', () => {
       const text = readFileSync(file, 'utf8');
       expect(text).not.toMatch(/Dynamic require of/);
     }
+    // The run handler's telemetry export, built beside it by the afterBundling hook, imports on its own too.
+    const sides = readdirSync(out)
+      .filter((d) => d.startsWith('asset.') && existsSync(join(out, d, TELEMETRY_EXPORT_FILE)))
+      .map((d) => join(out, d, TELEMETRY_EXPORT_FILE));
+    expect(sides).toHaveLength(1);
+    const probe = `import(${JSON.stringify(`file://${sides[0]}`)}).then((m) => { console.log(typeof m.exportBatch); })`;
+    expect((await run(process.execPath, ['--input-type=module', '-e', probe], { env })).stdout.trim()).toBe('function');
   });
 
   it('fails on an invalid fleet with one line naming the target and the field', async () => {

@@ -159,6 +159,19 @@ const RICH: FleetInput = {
     ),
   },
   slo: { objective: 99.9, windowDays: 30, burnAlarms: true },
+  telemetry: {
+    otlp: {
+      endpoint: 'https://otel.example.com:4318',
+      sigv4: { region: 'eu-west-1', service: 'xray' },
+      traces: { endpoint: 'https://otel.example.com/v1/traces', sigv4: { region: 'eu-west-1', service: 'xray' }, enabled: true },
+      metrics: { endpoint: 'https://otel.example.com/v1/metrics', sigv4: { region: 'eu-west-1', service: 'monitoring' }, enabled: true },
+      headers: {
+        'x-api-key': { secretsManager: 'mcp-canary/otel', jsonKey: 'key', prefix: 'Key ' },
+        'x-tenant': { ssmParameter: '/mcp-canary/otel/tenant', prefix: 't-' },
+      },
+      timeoutMs: 2_000,
+    },
+  },
 };
 // Every form of a TLS reference in every field: four targets, the forms rotated.
 const TLS_FORMS = [
