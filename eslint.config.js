@@ -53,6 +53,10 @@ export const LAYERS = {
     is: 'the scheduled Lambda',
   },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
+  'functions/status': {
+    may: ['functions/common', 'functions/config'],
+    is: 'the status page Lambda: the snapshot, its HTML and JSON, written to S3',
+  },
   'functions/cli': {
     may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets'],
     is: 'mcp-canary check and snapshot',

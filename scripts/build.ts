@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import {
   BRIEF_HANDLER_ENTRY,
+  STATUS_HANDLER_ENTRY,
   bundleHandler,
   CREATE_REQUIRE_BANNER,
   esbuildOptions,
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   for (const [entry, name] of [
     [RUN_HANDLER_ENTRY, 'run'],
     [BRIEF_HANDLER_ENTRY, 'brief'],
+    [STATUS_HANDLER_ENTRY, 'status'],
   ] as const) {
     const bundle = await bundleHandler(entry, join(DIST, HANDLERS[name].asset));
     log(`${relative(ROOT, bundle.file)} (${Math.round(bundle.bytes / 1024)} KB)`);

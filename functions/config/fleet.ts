@@ -10,6 +10,7 @@ import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
 import { regionProblem } from './regions.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
+import { checkStatusNames, StatusPage, TargetStatusSetting } from './status-page.ts';
 import { checkTarget, TargetFields } from './target.ts';
 import { refineBy, unionError } from './words.ts';
 
@@ -53,6 +54,8 @@ export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's probe regions for this target. */
   probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
+  /** Its place on the status page: a display name, or hidden (functions/config/status-page.ts). */
+  status: TargetStatusSetting.optional(),
 }).superRefine(checkTarget);
 
 export const Fleet = z
@@ -83,11 +86,14 @@ export const Fleet = z
     targets: z.array(FleetTarget).min(1, 'needs at least one target'),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
+    /** A static status page in S3, public behind CloudFront when it says so. @default - none */
+    statusPage: StatusPage.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
     checkPartition(f, ctx);
+    checkStatusNames(f, ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
       const first = seen.get(t.name);

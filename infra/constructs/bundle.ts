@@ -11,6 +11,7 @@ import type { BuildOptions, Metafile } from 'esbuild';
 
 export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/run/handler.ts', import.meta.url));
 export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/brief/handler.ts', import.meta.url));
+export const STATUS_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/status/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';

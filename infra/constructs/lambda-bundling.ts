@@ -42,6 +42,7 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
 export const HANDLERS = {
   run: { entry: 'functions/run/handler.ts', asset: 'lambda/run' },
   brief: { entry: 'functions/brief/handler.ts', asset: 'lambda/brief' },
+  status: { entry: 'functions/status/handler.ts', asset: 'lambda/status' },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 

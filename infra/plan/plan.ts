@@ -7,6 +7,7 @@
 import { oauthStoreRefs } from '../../functions/config/oauth-secrets.ts';
 import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
 import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
+import { statusPayload, type StatusPayload } from '../../functions/config/status-page.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
@@ -32,7 +33,7 @@ export const MAX_TARGETS_PER_RUN = 25;
 export const MAX_RATES_PER_REGION = 20;
 
 /** Fields of a fleet target that only the CDK app reads; the run's `Target` schema rejects them. */
-const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl'] as const;
+const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'status'] as const;
 
 export interface PlanOptions {
   /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - `McpCanary` */
@@ -112,6 +113,8 @@ export interface FleetPlan {
   readonly alarmStacks: ReadonlyMap<number, readonly TargetPlan[]>;
   /** The maintenance windows' mute rules by stack id; empty without windows. */
   readonly muteRuleStacks: ReadonlyMap<number, readonly MuteRulePlan[]>;
+  /** The status page function's input; undefined without `statusPage` (no status stack). */
+  readonly status: StatusPayload | undefined;
 }
 
 export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan {
@@ -162,6 +165,13 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     regions,
     alarmStacks,
     muteRuleStacks: placeMuteRules(fleet, names),
+    status: fleet.statusPage
+      ? statusPayload(
+          fleet,
+          names.fleet,
+          targets.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
+        )
+      : undefined,
   };
 }
 
