@@ -36,6 +36,10 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config'],
     is: 'reads the credentials a target references (Secrets Manager, SSM) with the AWS identity at hand',
   },
+  'functions/history': {
+    may: ['functions/common', 'functions/config'],
+    is: "a fleet's history from CloudWatch (metrics, alarm history) as timelines by the paging rule, and their figures",
+  },
   'functions/judge': {
     may: [
       'functions/common',

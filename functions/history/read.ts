@@ -1,0 +1,157 @@
+/**
+ * A fleet's history from CloudWatch, with the caller's AWS identity: every target's `Verdict` metric
+ * (metrics-reader.ts) and the fleet's alarm changes (alarm-history.ts), turned into one pure timeline
+ * per target by the paging rule (timeline.ts). The only module here that talks to AWS.
+ */
+import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { configError } from '../common/errors.ts';
+import type { Fleet } from '../config/fleet.ts';
+import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
+import { maintenanceFor, type OpenWindow } from './maintenance-windows.ts';
+import { readVerdicts, type MetricCost } from './metrics-reader.ts';
+import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, ruleAt, type Resolution } from './resolution.ts';
+import { pagingRuleOf, type PagingRule } from './rule.ts';
+import { buildTimeline, type Incident, type Timeline } from './timeline.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface HistoryOptions {
+  readonly fleet: Fleet;
+  /** The fleet's name (McpCanaryFleet's id, `McpCanary` by default): its alarms are `<name>/<target>/<kind>`. */
+  readonly fleetName: string;
+  /** 1–90. */
+  readonly days: number;
+  /** @default - Date.now() */
+  readonly nowMs?: number;
+  /** Only these targets. @default - every target of the fleet */
+  readonly targets?: readonly string[];
+  /** @default true */
+  readonly alarmHistory?: boolean;
+}
+
+export interface HistoryCost extends MetricCost {
+  alarmHistoryCalls: number;
+}
+
+export interface TargetHistory {
+  readonly target: string;
+  readonly rule: PagingRule;
+  readonly resolution: Resolution;
+  readonly timeline: Timeline;
+  /** The timeline's incidents, each with whether the alarm history shows its page. */
+  readonly incidents: ReadonlyArray<Incident & { readonly alarm: Confirmation }>;
+  readonly maintenance: readonly OpenWindow[];
+  readonly transitions: readonly AlarmTransition[];
+}
+
+export interface FleetHistory {
+  readonly fleetName: string;
+  readonly namespace: string;
+  readonly homeRegion: string;
+  readonly days: number;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Alarm history starts here (CloudWatch keeps 30 days); null when not read. */
+  readonly alarmHistoryFromMs: number | null;
+  readonly targets: readonly TargetHistory[];
+  readonly cost: HistoryCost;
+}
+
+export function checkDays(days: number): void {
+  if (!Number.isInteger(days) || days < MIN_DAYS || days > MAX_DAYS)
+    throw configError(`--days ${days} is not a whole number of days from ${MIN_DAYS} to ${MAX_DAYS}: e.g. --days 30`);
+}
+
+export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOptions): Promise<FleetHistory> {
+  checkDays(opts.days);
+  const { fleet } = opts;
+  const nowMs = opts.nowMs ?? Date.now();
+  const chosen = opts.targets ? fleet.targets.filter((t) => opts.targets!.includes(t.name)) : fleet.targets;
+  const unknown = (opts.targets ?? []).filter((n) => !fleet.targets.some((t) => t.name === n));
+  if (unknown.length)
+    throw configError(`--target ${unknown.join(', ')} is not in the config. Targets: ${fleet.targets.map((t) => t.name).join(', ')}`);
+
+  const plans = chosen.map((t) => {
+    const rule = pagingRuleOf(fleet, t);
+    const resolution = resolutionFor(opts.days, rule.periodSeconds);
+    const p = resolution.periodSeconds * 1000;
+    const endMs = Math.floor(nowMs / p) * p;
+    const startMs = Math.ceil((endMs - opts.days * DAY_MS) / p) * p;
+    return { target: t.name, rule, resolution, startMs, endMs };
+  });
+  const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0 };
+  const samples = await aws(() =>
+    readVerdicts(
+      client,
+      fleet.namespace,
+      plans.map((x) => ({ target: x.target, periodSeconds: x.resolution.periodSeconds, startMs: x.startMs, endMs: x.endMs })),
+      cost,
+    ),
+  );
+  const startMs = Math.min(...plans.map((x) => x.startMs));
+  const endMs = Math.max(...plans.map((x) => x.endMs));
+  if (plans.length > 0 && plans.every((x) => (samples.get(x.target) ?? []).every((s) => s === undefined)))
+    throw configError(
+      `no ${fleet.namespace}/Verdict datapoints for any target in ${fleet.homeRegion} over the last ${opts.days} day(s): check the config's namespace and homeRegion, that the fleet is deployed and running, and that AWS_REGION/credentials point at its account`,
+    );
+
+  const historyFromMs = Math.max(startMs, nowMs - ALARM_HISTORY_DAYS * DAY_MS);
+  const transitions =
+    opts.alarmHistory === false ? [] : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
+
+  const targets = plans.map((x): TargetHistory => {
+    const maintenance = maintenanceFor(x.target, fleet.maintenance, x.startMs, x.endMs);
+    const timeline = buildTimeline({
+      rule: ruleAt(x.rule, x.resolution),
+      startMs: x.startMs,
+      samples: (samples.get(x.target) ?? []).map((s) => (s ? perRun(s, x.resolution) : undefined)),
+      maintenance,
+    });
+    const mine = transitions.filter((t) => t.target === x.target);
+    const period = x.resolution.periodSeconds * 1000;
+    return {
+      target: x.target,
+      rule: x.rule,
+      resolution: x.resolution,
+      timeline,
+      incidents: timeline.incidents.map((i) => ({
+        ...i,
+        alarm: opts.alarmHistory === false ? 'unknown' : confirmIncident(i, mine, historyFromMs, period),
+      })),
+      maintenance,
+      transitions: mine,
+    };
+  });
+  return {
+    fleetName: opts.fleetName,
+    namespace: fleet.namespace,
+    homeRegion: fleet.homeRegion,
+    days: opts.days,
+    startMs,
+    endMs,
+    alarmHistoryFromMs: opts.alarmHistory === false ? null : historyFromMs,
+    targets,
+    cost,
+  };
+}
+
+/** AWS's refusals as the fix they need: credentials, permissions, region. */
+async function aws<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    const name = (e as { name?: string }).name ?? '';
+    const message = (e as Error).message ?? String(e);
+    if (name === 'CredentialsProviderError' || /credential/i.test(message))
+      throw configError(
+        'no AWS credentials found: set AWS_PROFILE (or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or run `aws sso login`, for the account that runs the fleet',
+        e,
+      );
+    if (/AccessDenied|UnauthorizedOperation|not authorized/i.test(name + message))
+      throw configError(
+        `AWS refused the read (${name}): the caller needs cloudwatch:GetMetricData and cloudwatch:DescribeAlarmHistory in the fleet's home region`,
+        e,
+      );
+    throw configError(`CloudWatch could not be read (${name || 'error'}: ${message.slice(0, 200)})`, e);
+  }
+}
