@@ -58,7 +58,7 @@ export const LAYERS = {
   },
   'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
   'functions/status': {
-    may: ['functions/common', 'functions/config'],
+    may: ['functions/common', 'functions/config', 'functions/history'],
     is: 'the status page Lambda: the snapshot, its HTML and JSON, written to S3',
   },
   'functions/cli': {

@@ -145,7 +145,7 @@ export function windowEnd(w: Pick<MaintenanceWindow, 'schedule' | 'duration' | '
  * The UTC instant of a wall-clock time in an IANA zone (Intl knows the zones; no library needed for the
  * offset): two passes of "wall clock minus the zone's offset there", which settles across a DST change.
  */
-export function zonedToUtc(wall: number, zone: string): number {
+function zonedToUtc(wall: number, zone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',

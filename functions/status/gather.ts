@@ -1,12 +1,134 @@
-/** Placeholder until functions/history lands (replaced below). */
+/**
+ * Each shown target's history for the page, from functions/history: its reader (`readVerdicts`) and its
+ * replay of the paging rule (`buildTimeline`), so the page counts incidents exactly as on-call was paged.
+ *
+ * Read in CloudWatch's three retention tiers, each at the finest period it still holds: the last 15 days
+ * run by run (exact: incident times to the minute), 15–63 days at 5 minutes, 63–90 days at 1 hour
+ * (approximate, as functions/history/resolution.ts says). GetMetricData is billed per metric requested
+ * (2 per target per tier), not per datapoint, and the two older tiers move by at most one point an hour:
+ * a warm function keeps them for an hour (`TierCache`) and reads only the recent tier, so a 5-minute
+ * page costs about 2.3 metrics per target per run instead of 6 (see README, "The status page").
+ */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { StatusPayload } from '../config/status-page.ts';
-import type { TargetHistory } from './snapshot.ts';
+import { readVerdicts, type MetricCost } from '../history/metrics-reader.ts';
+import { perRun, resolutionFor, ruleAt, type Resolution } from '../history/resolution.ts';
+import { buildTimeline, type PeriodSample } from '../history/timeline.ts';
+import type { HistoryIncident, Segment, TargetHistory } from './snapshot.ts';
 
-export async function gatherHistories(
-  payload: StatusPayload,
-  deps: { cloudwatch: CloudWatchClient; now: number },
-): Promise<TargetHistory[]> {
-  void deps;
-  return payload.targets.map((t) => ({ metric: t.metric, segments: [], incidents: [] }));
+const DAY_MS = 86_400_000;
+/** [from days ago, to days ago): each tier's reach, at the period CloudWatch keeps for its oldest point. */
+export const TIERS = [
+  { fromDays: 15, toDays: 0 },
+  { fromDays: 63, toDays: 15 },
+  { fromDays: 90, toDays: 63 },
+] as const;
+/** How long a warm function reuses the two older tiers. */
+export const OLD_TIER_TTL_MS = 3_600_000;
+
+type PayloadTarget = StatusPayload['targets'][number];
+interface TierRead {
+  readonly target: string;
+  readonly segments: Segment[];
+  readonly incidents: HistoryIncident[];
+}
+/** The older tiers as last read, by tier index, with when; module scope in the handler. */
+export type TierCache = Map<number, { readonly atMs: number; readonly key: string; readonly reads: readonly TierRead[] }>;
+
+export interface GatherDeps {
+  readonly cloudwatch: CloudWatchClient;
+  readonly now: number;
+  /** @default - no reuse */
+  readonly cache?: TierCache;
+}
+
+export async function gatherHistories(payload: StatusPayload, deps: GatherDeps): Promise<{ histories: TargetHistory[]; cost: MetricCost }> {
+  const cost: MetricCost = { requests: 0, metrics: 0, datapoints: 0 };
+  const key = JSON.stringify(payload.targets);
+  const tiers: TierRead[][] = [];
+  for (const [index, tier] of TIERS.entries()) {
+    if (tier.toDays >= payload.days) continue;
+    const cached = index > 0 ? deps.cache?.get(index) : undefined;
+    if (cached && cached.key === key && deps.now - cached.atMs < OLD_TIER_TTL_MS) {
+      tiers.push([...cached.reads]);
+      continue;
+    }
+    const reads = await readTier(payload, deps, Math.min(tier.fromDays, payload.days), tier.toDays, cost);
+    if (index > 0) deps.cache?.set(index, { atMs: deps.now, key, reads });
+    tiers.push(reads);
+  }
+  const histories = payload.targets.map((t): TargetHistory => {
+    const mine = tiers.flatMap((reads) => reads.filter((r) => r.target === t.metric));
+    return {
+      metric: t.metric,
+      segments: mine.flatMap((r) => r.segments).sort((a, b) => a.start - b.start),
+      incidents: mine.flatMap((r) => r.incidents).sort((a, b) => a.start - b.start),
+    };
+  });
+  return { histories, cost };
+}
+
+async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: number, toDays: number, cost: MetricCost): Promise<TierRead[]> {
+  const plans = payload.targets.map((t) => {
+    const resolution = resolutionFor(fromDays, t.periodSeconds);
+    const p = resolution.periodSeconds * 1000;
+    const endMs = Math.floor((deps.now - toDays * DAY_MS) / p) * p;
+    const startMs = Math.ceil((deps.now - fromDays * DAY_MS) / p) * p;
+    return { target: t, resolution, startMs, endMs };
+  });
+  const samples = await readVerdicts(
+    deps.cloudwatch,
+    payload.namespace,
+    plans.map((x) => ({ target: x.target.metric, periodSeconds: x.resolution.periodSeconds, startMs: x.startMs, endMs: x.endMs })),
+    cost,
+  );
+  return plans.map((x) =>
+    tierRead(x.target, payload.failureThreshold, x.resolution, x.startMs, samples.get(x.target.metric) ?? [], toDays === 0),
+  );
+}
+
+function tierRead(
+  t: PayloadTarget,
+  runsInARow: number,
+  resolution: Resolution,
+  startMs: number,
+  raw: ReadonlyArray<PeriodSample | undefined>,
+  recent: boolean,
+): TierRead {
+  const samples = raw.map((s) => (s ? perRun(s, resolution) : undefined));
+  const rule = ruleAt({ regions: t.regions, quorum: t.quorum, runsInARow, periodSeconds: t.periodSeconds }, resolution);
+  // No maintenance passed: the page shows what happened during a window and leaves it out of uptime itself.
+  const timeline = buildTimeline({ rule, startMs, samples });
+  const period = resolution.periodSeconds * 1000;
+  /** The most regions failing at once in [from, to): the whole part of Sum (ticket weights stay below 1). */
+  const failedIn = (from: number, to: number) => {
+    let most = 0;
+    for (let i = Math.max(0, Math.floor((from - startMs) / period)); i < samples.length && startMs + i * period < to; i++)
+      most = Math.max(most, Math.floor((samples[i]?.failing ?? 0) + 1e-9));
+    return Math.min(t.regions, most);
+  };
+  const segments = timeline.intervals.flatMap((iv): Segment[] =>
+    iv.state === 'up' || iv.state === 'down' || iv.state === 'degraded' ? [{ start: iv.startMs, end: iv.endMs, state: iv.state }] : [],
+  );
+  // Only the recent tier reaches now: what is still open at an older tier's end goes on in the next tier.
+  const endOf = (end: number | null) => (end !== null && end < timeline.endMs ? end : recent ? null : timeline.endMs);
+  const outages = timeline.incidents.map((i): HistoryIncident => ({
+    kind: 'outage',
+    start: i.startMs,
+    end: endOf(i.endMs),
+    failedRegions: failedIn(i.startMs, i.endMs ?? timeline.endMs),
+    regions: t.regions,
+    ...(i.failureClass ? { failureClass: i.failureClass } : {}),
+  }));
+  // Degraded stretches (the ticket rule open, no page) are incidents of their own kind on the page.
+  const degraded = timeline.intervals
+    .filter((iv) => iv.state === 'degraded')
+    .map((iv): HistoryIncident => ({
+      kind: 'degraded',
+      start: iv.startMs,
+      end: endOf(iv.endMs),
+      failedRegions: Math.max(1, failedIn(iv.startMs, iv.endMs)),
+      regions: t.regions,
+    }));
+  return { target: t.metric, segments, incidents: [...outages, ...degraded] };
 }

@@ -8,15 +8,17 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { S3Client } from '@aws-sdk/client-s3';
 import { required } from '../config/env-utils.ts';
 import { StatusEnvVar } from '../config/status-page.ts';
-import { publishStatus, WRITE_ATTEMPTS } from './publish.ts';
+import type { TierCache } from './gather.ts';
+import { publishStatus, WRITE_ATTEMPTS, type StatusResult } from './publish.ts';
 
 const bucket = required(process.env, StatusEnvVar.bucket, 'the name of the status page bucket');
 // Standard retry mode: 503 SlowDown, 500 and throttling are retried with backoff and jitter.
 const s3 = new S3Client({ maxAttempts: WRITE_ATTEMPTS, retryMode: 'standard' });
 const cloudwatch = new CloudWatchClient({});
+const cache: TierCache = new Map();
 
-export async function handler(event: unknown): Promise<{ written: readonly string[]; targets: number }> {
-  const result = await publishStatus(event, { s3, cloudwatch, bucket, now: Date.now() });
+export async function handler(event: unknown): Promise<StatusResult> {
+  const result = await publishStatus(event, { s3, cloudwatch, bucket, now: Date.now(), cache });
   process.stdout.write(`${JSON.stringify({ message: 'mcp-canary status', ...result })}\n`);
   return result;
 }

@@ -7,7 +7,8 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { configError } from '../common/errors.ts';
 import { STATUS_UPCOMING_DAYS, StatusPayload } from '../config/status-page.ts';
-import { gatherHistories } from './gather.ts';
+import type { MetricCost } from '../history/metrics-reader.ts';
+import { gatherHistories, type TierCache } from './gather.ts';
 import { renderPage } from './html.ts';
 import { buildSnapshot } from './snapshot.ts';
 import { JSON_KEY, writeStatus } from './write.ts';
@@ -22,9 +23,18 @@ export interface StatusDeps {
   readonly cloudwatch: CloudWatchClient;
   readonly bucket: string;
   readonly now: number;
+  /** The older history tiers, kept by a warm function (gather.ts). */
+  readonly cache?: TierCache;
 }
 
-export async function publishStatus(event: unknown, deps: StatusDeps): Promise<{ written: readonly string[]; targets: number }> {
+export interface StatusResult {
+  readonly written: readonly string[];
+  readonly targets: number;
+  /** GetMetricData calls and metrics requested (billed per 1,000) by this run. */
+  readonly cost: MetricCost;
+}
+
+export async function publishStatus(event: unknown, deps: StatusDeps): Promise<StatusResult> {
   const parsed = StatusPayload.safeParse(event);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
@@ -33,9 +43,9 @@ export async function publishStatus(event: unknown, deps: StatusDeps): Promise<{
     );
   }
   const payload = parsed.data;
-  const histories = await gatherHistories(payload, { cloudwatch: deps.cloudwatch, now: deps.now });
+  const { histories, cost } = await gatherHistories(payload, { cloudwatch: deps.cloudwatch, now: deps.now, cache: deps.cache });
   const snapshot = buildSnapshot(payload, histories, { now: deps.now, upcomingDays: STATUS_UPCOMING_DAYS });
   const html = renderPage(snapshot, { every: STATUS_EVERY, jsonHref: JSON_KEY });
   const { keys } = await writeStatus(deps.s3, deps.bucket, { html, json: `${JSON.stringify(snapshot, null, 1)}\n` });
-  return { written: keys, targets: snapshot.targets.length };
+  return { written: keys, targets: snapshot.targets.length, cost };
 }

@@ -6,7 +6,7 @@
  */
 import type { StatusPayload } from '../config/status-page.ts';
 import { dayOf, incidentWords, maintenanceWords } from './words.ts';
-import { occurrences, type Occurrence } from './maintenance.ts';
+import { openings } from '../history/maintenance-windows.ts';
 
 /** What a person reads off a target: its state now, or a day's worst. */
 export const State = { up: 'up', degraded: 'degraded', down: 'down', maintenance: 'maintenance', noData: 'no_data' } as const;
@@ -107,7 +107,10 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
   const from = today - (payload.days - 1) * DAY_MS;
   const byMetric = new Map(histories.map((h) => [h.metric, h]));
   const windows = payload.maintenance.flatMap((w) =>
-    occurrences(w, from, now + opts.upcomingDays * DAY_MS).map((o) => ({ ...o, targets: w.targets })),
+    merged(openings({ name: 'window', ...w, targets: undefined }, from, now + opts.upcomingDays * DAY_MS)).map((o) => ({
+      ...o,
+      targets: w.targets,
+    })),
   );
   const targets = payload.targets.map((t) => {
     const history = byMetric.get(t.metric) ?? { metric: t.metric, segments: [], incidents: [] };
@@ -154,6 +157,22 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
         .map(view),
     },
   };
+}
+
+interface Occurrence {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One window's openings, overlapping or touching ones as one (a cron every 30 minutes lasting an hour is one stretch). */
+function merged(open: ReadonlyArray<{ startMs: number; endMs: number }>): Occurrence[] {
+  const out: Occurrence[] = [];
+  for (const o of [...open].sort((a, b) => a.startMs - b.startMs)) {
+    const last = out[out.length - 1];
+    if (last && o.startMs <= last.end) out[out.length - 1] = { start: last.start, end: Math.max(last.end, o.endMs) };
+    else out.push({ start: o.startMs, end: o.endMs });
+  }
+  return out;
 }
 
 function worst(states: readonly State[]): State | undefined {

@@ -159,7 +159,6 @@ export class StatusStack extends Stack {
         description: 'the public status page (point your DNS name at the distribution)',
       });
     acknowledgeStatusFindings({
-      accessLogs,
       role,
       alarmArn: alarms,
       distribution: this.distribution,
