@@ -30,6 +30,9 @@ const OVERALL: Record<State, string> = {
   no_data: 'No recent data',
 };
 
+/** A weekly window fills 13 lines in 90 days: the page lists the latest, the JSON all of them. */
+export const PAST_MAINTENANCE_SHOWN = 5;
+
 export interface PageOptions {
   /** The refresh cadence, said in the footer ("every 5 minutes"). */
   readonly every: string;
@@ -77,7 +80,8 @@ ${events(s.maintenance.now, 'No maintenance in progress.', maintenance)}
 <h3>Upcoming</h3>
 ${events(s.maintenance.upcoming, 'No maintenance scheduled.', maintenance)}
 <h3>Past ${s.days} days</h3>
-${events(s.maintenance.past, `No maintenance in the past ${s.days} days.`, maintenance)}
+${events(s.maintenance.past.slice(0, PAST_MAINTENANCE_SHOWN), `No maintenance in the past ${s.days} days.`, maintenance)}
+${s.maintenance.past.length > PAST_MAINTENANCE_SHOWN ? `<p>And ${s.maintenance.past.length - PAST_MAINTENANCE_SHOWN} earlier, listed in status.json.</p>` : ''}
 </section>
 </main>
 <footer>
@@ -125,11 +129,12 @@ function events<T>(items: readonly T[], none: string, one: (item: T) => string):
   return `<ul class="events">\n${items.map((i) => `<li>${one(i)}</li>`).join('\n')}\n</ul>`;
 }
 
+// The sentence carries its times in words; the mark says its kind, as the state words do above.
 function incident(i: IncidentView): string {
-  const when = i.endedAt === null ? `since ${time(i.startedAt, true)}` : `${time(i.startedAt, true)} to ${time(i.endedAt, true)}`;
-  return `${when}<span class="s-${i.kind === 'outage' ? 'down' : 'degraded'}">${mark(i.kind === 'outage' ? 'down' : 'degraded')}</span>${escapeHtml(i.summary)}`;
+  const state = i.kind === 'outage' ? 'down' : 'degraded';
+  return `<span class="s-${state}">${mark(state)}</span>${escapeHtml(i.summary)}`;
 }
 
 function maintenance(m: MaintenanceView): string {
-  return `${time(m.startsAt, true)}${mark('maintenance')}${escapeHtml(m.summary)}`;
+  return `<span class="s-maintenance">${mark('maintenance')}</span>${escapeHtml(m.summary)}`;
 }

@@ -34,7 +34,6 @@ p{margin:.25rem 0}
 .axis{display:flex;justify-content:space-between;color:var(--muted);font-size:.85rem}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.5rem 0 0;color:var(--muted)}
 .events li{padding:.5rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
-.events time{display:block;color:var(--muted);font-size:.9rem}
 footer{margin-top:2rem;color:var(--muted);font-size:.9rem}
 @media (min-width:48rem){body{padding:2rem}h1{font-size:2rem}.bars{height:3rem}}
 `;
