@@ -9,6 +9,7 @@ import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
 import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
 import { statusPayload, type StatusPayload } from '../../functions/config/status-page.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
+import { configError } from '../../functions/common/errors.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
 import { placeAlarms, placeMuteRules, placeSchedules, type MuteRulePlan } from './placement.ts';
@@ -165,14 +166,29 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     regions,
     alarmStacks,
     muteRuleStacks: placeMuteRules(fleet, names),
-    status: fleet.statusPage
-      ? statusPayload(
-          fleet,
-          names.fleet,
-          targets.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
-        )
-      : undefined,
+    status: fleet.statusPage ? planStatus(fleet, names, targets) : undefined,
   };
+}
+
+/**
+ * The status page's schedule input carries every shown target's display name: Lambda's asynchronous
+ * payload (256 KB, which infra/quotas checks again on the template) bounds it. Said here in the status
+ * page's words, with a margin, before any construct.
+ */
+export const MAX_STATUS_PAYLOAD_BYTES = 240 * 1024;
+
+function planStatus(fleet: Fleet, names: FleetNames, targets: readonly TargetPlan[]): StatusPayload {
+  const payload = statusPayload(
+    fleet,
+    names.fleet,
+    targets.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
+  );
+  const bytes = byteLength(JSON.stringify(payload));
+  if (bytes > MAX_STATUS_PAYLOAD_BYTES)
+    throw configError(
+      `mcp-canary fleet config: statusPage shows ${payload.targets.length} targets, ${bytes} bytes as its schedule input, more than ${MAX_STATUS_PAYLOAD_BYTES} (Lambda's asynchronous payload is 256 KB): hide some (targets[].status.hidden) or shorten their status.name.`,
+    );
+  return payload;
 }
 
 function planRegion(region: string, targets: readonly TargetPlan[], names: FleetNames, fleet: Fleet): RegionPlan {

@@ -10,6 +10,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../../functions/config/fleet.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
 import { newTestApp, resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const SECRET = 'Bearer-PLANTED-prefix-0042 ';
@@ -141,5 +142,51 @@ describe('status stack', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe('status page limits and config errors', () => {
+  it('refuses a page whose schedule input would pass Lambda’s 256 KB, in the status page’s words', () => {
+    const targets = Array.from({ length: 2000 }, (_, i) => ({
+      name: `t${i}`,
+      url: `https://t${i}.example.com/mcp`,
+      status: { name: `Service ${i} `.padEnd(80, 'x') },
+    }));
+    expect(() => planFleet({ ...smallFleet({ targets }), statusPage: {} })).toThrow(
+      /statusPage shows 2000 targets, \d+ bytes as its schedule input, more than 245760 .*status\.hidden/,
+    );
+  });
+
+  it.each([
+    [{ domainName: 'status.example.com', public: true }, /statusPage\.certificateArn.*both domainName and certificateArn/],
+    [
+      {
+        domainName: 'status.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/12345678-1234-1234-1234-123456789012',
+      },
+      /statusPage\.public.*must be true/,
+    ],
+    [
+      {
+        public: true,
+        certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/12345678-1234-1234-1234-123456789012',
+        domainName: 'status.example.com',
+      },
+      /us-east-1/,
+    ],
+    [{ titel: 'typo' }, /statusPage has unknown field\(s\) "titel" \(did you mean "title"\?\)/],
+  ])('names the field and the fix for a bad statusPage %#', (statusPage, message) => {
+    expect(() => planFleet({ ...smallFleet(), statusPage } as FleetInput)).toThrow(message);
+  });
+
+  it('refuses two shown targets with one display name', () => {
+    const base = smallFleet();
+    const targets = [
+      { name: 'a', url: 'https://a.example.com/mcp', status: { name: 'Search' } },
+      { name: 'b', url: 'https://b.example.com/mcp', status: { name: 'Search' } },
+    ];
+    expect(() => planFleet({ ...base, targets, statusPage: {} })).toThrow(
+      /targets\[1\] \("b"\)\.status\.name "Search" is already the status-page name of targets\[0\]/,
+    );
   });
 });
