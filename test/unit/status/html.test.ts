@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderPage } from '../../../functions/status/html.ts';
 import { buildSnapshot } from '../../../functions/status/snapshot.ts';
-import { MARKUP_NAME, NOW, statusHistories, statusPayload } from '../../helpers/status/fixtures.ts';
+import { NOW, statusHistories, statusPayload } from '../../helpers/status/fixtures.ts';
 
 const html = () =>
   renderPage(buildSnapshot(statusPayload(), statusHistories(), { now: NOW, upcomingDays: 14 }), {
