@@ -88,6 +88,7 @@ const RICH: FleetInput = {
       schedule: 'rate(5 minutes)',
       probeRegions: ['us-east-1'],
       runbookUrl: 'https://runbooks.example.com/mcp/rates',
+      status: { name: 'Rates', hidden: false },
     },
     {
       name: 'docs',
@@ -127,6 +128,12 @@ const RICH: FleetInput = {
     },
   ],
   maintenance: [{ name: 'deploys', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates'] }],
+  statusPage: {
+    title: 'Acme MCP status',
+    public: true,
+    domainName: 'status.example.com',
+    certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/12345678-1234-1234-1234-123456789012',
+  },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
