@@ -6,11 +6,9 @@
 import { Validations } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { Role } from 'aws-cdk-lib/aws-iam';
-import { acknowledgeWildcardResources } from './acknowledge.ts';
 
 export interface StatusFindings {
   readonly role: Role;
-  readonly alarmArn: string;
   readonly distribution: Distribution | undefined;
   readonly customDomain: boolean;
 }
@@ -21,11 +19,6 @@ export function acknowledgeStatusFindings(f: StatusFindings): void {
     reason:
       'cloudwatch:GetMetricData authorizes on no resource narrower than "*" (the service has no resource types for it); it is read-only and the only action on "*".',
   });
-  acknowledgeWildcardResources(
-    f.role,
-    [f.alarmArn],
-    "The wildcard is the fleet's alarm-name prefix (<fleet>/*): DescribeAlarmHistory reads this fleet's alarms and no other's.",
-  );
   const d = f.distribution;
   if (!d) return;
   Validations.of(d).acknowledge({

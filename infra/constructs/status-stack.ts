@@ -10,7 +10,7 @@
  * $0.09 of PUTs, a few cents of Lambda, and GetMetricData per shown target), where 1 minute would be
  * five times each for a page that changes no faster than the alarms' N-minute rule.
  */
-import { ArnFormat, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -80,10 +80,9 @@ export class StatusStack extends Stack {
     });
     logAccessTo(this.bucket, accessLogs, 'page/');
 
-    const alarms = alarmArns(this, names);
     const logGroup = canaryLogGroup(this, 'Logs', names.statusLogGroup, props.logRetention);
     const role = new Role(this, 'Role', {
-      description: 'mcp-canary status: reads the fleet metrics and alarm history, writes the status page objects.',
+      description: 'mcp-canary status: reads the fleet Verdict metrics, writes the status page objects.',
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: {
         status: new PolicyDocument({
@@ -98,7 +97,7 @@ export class StatusStack extends Stack {
               actions: ['s3:PutObject'],
               resources: STATUS_KEYS.map((key) => this.bucket.arnForObjects(key)),
             }),
-            ...historyReads(alarms),
+            ...historyReads(),
           ],
         }),
       },
@@ -160,7 +159,6 @@ export class StatusStack extends Stack {
       });
     acknowledgeStatusFindings({
       role,
-      alarmArn: alarms,
       distribution: this.distribution,
       customDomain: page.domainName !== undefined,
     });
@@ -168,18 +166,11 @@ export class StatusStack extends Stack {
 }
 
 /**
- * What the history reader calls: GetMetricData (which IAM authorizes on no resource narrower than "*") and
- * the fleet's alarm history (alarm ARNs: the fleet's prefix).
+ * What the gatherer calls (functions/status/gather.ts reads the Verdict metric only, no alarm history):
+ * GetMetricData, which IAM authorizes on no resource narrower than "*".
  */
-function historyReads(alarmArn: string): PolicyStatement[] {
-  return [
-    new PolicyStatement({ effect: Effect.ALLOW, actions: ['cloudwatch:GetMetricData'], resources: ['*'] }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['cloudwatch:DescribeAlarmHistory'],
-      resources: [alarmArn],
-    }),
-  ];
+function historyReads(): PolicyStatement[] {
+  return [new PolicyStatement({ effect: Effect.ALLOW, actions: ['cloudwatch:GetMetricData'], resources: ['*'] })];
 }
 
 /**
@@ -198,15 +189,6 @@ function logAccessTo(bucket: Bucket, logs: Bucket, prefix: string): void {
       conditions: { ArnLike: { 'aws:SourceArn': bucket.bucketArn }, StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
     }),
   );
-}
-
-export function alarmArns(stack: Stack, names: FleetNames): string {
-  return stack.formatArn({
-    service: 'cloudwatch',
-    resource: 'alarm',
-    resourceName: names.alarmPattern,
-    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-  });
 }
 
 function publicDistribution(stack: Stack, bucket: Bucket, page: StatusPage): Distribution {

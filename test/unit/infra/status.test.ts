@@ -68,6 +68,10 @@ describe('status stack', () => {
     expect(statements).toMatch(/\/index\.html"/);
     expect(statements).toMatch(/\/status\.json"/);
     expect(statements).not.toMatch(/s3:\*|s3:GetObject|s3:DeleteObject|"\/\*"/);
+    const actions = (role[1].Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[] }> } }>).flatMap((p) =>
+      p.PolicyDocument.Statement.flatMap((st) => st.Action),
+    );
+    expect(actions.sort()).toEqual(['cloudwatch:GetMetricData', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:PutObject']);
     t.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)',
       Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 } }),
