@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import type { StatusPayload } from '../../../functions/config/status-page.ts';
 import { run } from '../../../functions/run/run.ts';
+import { OLD_TIER_TTL_MS, type TierCache } from '../../../functions/status/gather.ts';
 import { publishStatus, WRITE_ATTEMPTS } from '../../../functions/status/publish.ts';
 import type { StatusSnapshot } from '../../../functions/status/snapshot.ts';
 import { CACHE_CONTROL, CONTENT_TYPES } from '../../../functions/status/write.ts';
@@ -59,6 +60,7 @@ beforeAll(async () => {
   [moto, api] = await Promise.all([startMoto(), startRatesApi()]);
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
   dead = await deadUrl();
+  await s3At(moto.endpoint).send(new CreateBucketCommand({ Bucket: BUCKET }));
   now = Math.floor(Date.now() / MIN) * MIN;
   // 40 minutes of runs: search-prod fails from two of its three regions for the 10 minutes from -20 to -10;
   // rates-prod (one region) is healthy throughout; internal-admin has data but is not on the page.
@@ -132,7 +134,6 @@ async function object(key: string) {
 describe('the status function against moto', () => {
   it('reads the runs back through the paging rule and writes the page and its JSON with their content types', async () => {
     const s3 = s3At(moto.endpoint);
-    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
     const result = await publishStatus(payload, {
       s3,
       cloudwatch: cloudWatchAt(moto.endpoint, HOME_REGION),
@@ -170,6 +171,20 @@ describe('the status function against moto', () => {
       expect(text).not.toContain('search-prod');
     }
     expect(html.body).toContain(snapshot.incidents.past[0]!.summary);
+  });
+
+  it('a warm function reads only the recent tier again within the hour, and says the same', async () => {
+    const cache: TierCache = new Map();
+    const deps = { s3: s3At(moto.endpoint), cloudwatch: cloudWatchAt(moto.endpoint, HOME_REGION), bucket: BUCKET, cache };
+    const cold = await publishStatus(payload, { ...deps, now: now + 30_000 });
+    const coldJson = (await object('status.json')).body;
+    const warm = await publishStatus(payload, { ...deps, now: now + 35_000 });
+    expect(cold.cost).toMatchObject({ requests: 3, metrics: 12 });
+    expect(warm.cost).toMatchObject({ requests: 1, metrics: 4 });
+    const strip = (j: string) => ({ ...(JSON.parse(j) as StatusSnapshot), generatedAt: '' });
+    expect(strip((await object('status.json')).body)).toEqual(strip(coldJson));
+    const later = await publishStatus(payload, { ...deps, now: now + 30_000 + OLD_TIER_TTL_MS });
+    expect(later.cost).toMatchObject({ requests: 3, metrics: 12 });
   });
 
   it('retries a throttled PUT (503 SlowDown) and the page arrives whole', async () => {
