@@ -61,9 +61,13 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config', 'functions/history'],
     is: 'the status page Lambda: the snapshot, its HTML and JSON, written to S3',
   },
+  'functions/report': {
+    may: ['functions/common', 'functions/config', 'functions/history'],
+    is: 'mcp-canary report: the figures per target as text, JSON and one self-contained HTML page',
+  },
   'functions/cli': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets'],
-    is: 'mcp-canary check and snapshot',
+    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/secrets', 'functions/history', 'functions/report'],
+    is: 'mcp-canary check, snapshot and report',
   },
   'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },
   'functions/index.ts': { may: ['functions/common', 'functions/config', 'functions/judge'], is: "the package's exports (mcp-canary)" },

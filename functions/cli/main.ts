@@ -14,6 +14,7 @@ import { VERSION } from '../common/version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
 import { parseCommand } from './args.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
+import { report } from './report.ts';
 import { snapshot } from './snapshot.ts';
 import { HELP } from './help.ts';
 import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
@@ -40,6 +41,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   let storedValues: Array<readonly string[]>;
   try {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
+    if (argv[0] === 'report') return await report(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);

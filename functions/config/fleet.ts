@@ -9,6 +9,7 @@ import { namespaceProblem } from './aws-names.ts';
 import { checkMaintenance, MaintenanceWindow } from './maintenance.ts';
 import { checkPartition } from './partition.ts';
 import { regionProblem } from './regions.ts';
+import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
 import { checkStatusNames, StatusPage, TargetStatusSetting } from './status-page.ts';
 import { checkTarget, TargetFields } from './target.ts';
@@ -56,6 +57,8 @@ export const FleetTarget = TargetFields.extend({
   runbookUrl: z.url().optional(),
   /** Its place on the status page: a display name, or hidden (functions/config/status-page.ts). */
   status: TargetStatusSetting.optional(),
+  /** Overrides the fleet's SLO, field by field (functions/config/slo.ts). */
+  slo: SloOverride.optional(),
 }).superRefine(checkTarget);
 
 export const Fleet = z
@@ -88,10 +91,13 @@ export const Fleet = z
     maintenance: z.array(MaintenanceWindow).default([]),
     /** A static status page in S3, public behind CloudFront when it says so. @default - none */
     statusPage: StatusPage.optional(),
+    /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/config/slo.ts). */
+    slo: SloSetting.optional(),
   })
   .strict()
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
+    checkSlo(f, ctx);
     checkPartition(f, ctx);
     checkStatusNames(f, ctx);
     const seen = new Map<string, number>();

@@ -9,11 +9,12 @@ import type { Fleet } from '../config/fleet.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
 import { maintenanceFor, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
-import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, ruleAt, type Resolution } from './resolution.ts';
+import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, RETENTION, ruleAt, type Resolution } from './resolution.ts';
 import { pagingRuleOf, type PagingRule } from './rule.ts';
 import { buildTimeline, type Incident, type Timeline } from './timeline.ts';
 
 const DAY_MS = 86_400_000;
+const MAX_AGE_DAYS = RETENTION[RETENTION.length - 1]!.keptDays;
 
 export interface HistoryOptions {
   readonly fleet: Fleet;
@@ -23,6 +24,8 @@ export interface HistoryOptions {
   readonly days: number;
   /** @default - Date.now() */
   readonly nowMs?: number;
+  /** The window ends here (epoch ms, at most now). @default - nowMs */
+  readonly endMs?: number;
   /** Only these targets. @default - every target of the fleet */
   readonly targets?: readonly string[];
   /** @default true */
@@ -71,11 +74,17 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
   if (unknown.length)
     throw configError(`--target ${unknown.join(', ')} is not in the config. Targets: ${fleet.targets.map((t) => t.name).join(', ')}`);
 
+  const windowEnd = Math.min(opts.endMs ?? nowMs, nowMs);
+  const ageDays = (nowMs - (windowEnd - opts.days * DAY_MS)) / DAY_MS;
+  if (ageDays > MAX_AGE_DAYS)
+    throw configError(
+      `--end reaches ${Math.ceil(ageDays)} days back; CloudWatch keeps metrics ${MAX_AGE_DAYS} days: move --end later or lower --days`,
+    );
   const plans = chosen.map((t) => {
     const rule = pagingRuleOf(fleet, t);
-    const resolution = resolutionFor(opts.days, rule.periodSeconds);
+    const resolution = resolutionFor(opts.days, rule.periodSeconds, ageDays);
     const p = resolution.periodSeconds * 1000;
-    const endMs = Math.floor(nowMs / p) * p;
+    const endMs = Math.floor(windowEnd / p) * p;
     const startMs = Math.ceil((endMs - opts.days * DAY_MS) / p) * p;
     return { target: t.name, rule, resolution, startMs, endMs };
   });
@@ -97,7 +106,9 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
 
   const historyFromMs = Math.max(startMs, nowMs - ALARM_HISTORY_DAYS * DAY_MS);
   const transitions =
-    opts.alarmHistory === false ? [] : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
+    opts.alarmHistory === false || historyFromMs >= endMs
+      ? []
+      : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
 
   const targets = plans.map((x): TargetHistory => {
     const maintenance = maintenanceFor(x.target, fleet.maintenance, x.startMs, x.endMs);

@@ -38,15 +38,16 @@ export function retainedPeriod(ageDays: number): number {
   return tier.periodSeconds;
 }
 
-export function resolutionFor(days: number, runPeriodSeconds: number): Resolution {
-  const floor = retainedPeriod(days);
+/** `ageDays`: how old the window's oldest point is (the window may end before now). @default days */
+export function resolutionFor(days: number, runPeriodSeconds: number, ageDays = days): Resolution {
+  const floor = retainedPeriod(ageDays);
   const periodSeconds = (runPeriodSeconds / gcd(runPeriodSeconds, floor)) * floor;
   const runsPerPeriod = periodSeconds / runPeriodSeconds;
   const kept = RETENTION.find((r) => r.periodSeconds === floor)!;
   const exact = runsPerPeriod === 1;
   const note = exact
     ? `read run by run (${periodSeconds} s points): the paging rule replayed exactly`
-    : `a ${days}-day window reaches data CloudWatch keeps only at ${kept.periodSeconds} s or coarser (1-minute data 15 days, 5-minute 63 days, 1-hour 455 days), so it is read at ${periodSeconds} s, ${runsPerPeriod} runs per point averaged and N in a row counted in points: approximate`;
+    : `a window reaching ${Math.ceil(ageDays)} days back reaches data CloudWatch keeps only at ${kept.periodSeconds} s or coarser (1-minute data 15 days, 5-minute 63 days, 1-hour 455 days), so it is read at ${periodSeconds} s, ${runsPerPeriod} runs per point averaged and N in a row counted in points: approximate`;
   return { periodSeconds, runsPerPeriod, exact, note };
 }
 

@@ -34,7 +34,7 @@ export const MAX_TARGETS_PER_RUN = 25;
 export const MAX_RATES_PER_REGION = 20;
 
 /** Fields of a fleet target that only the CDK app reads; the run's `Target` schema rejects them. */
-const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'status'] as const;
+const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'status', 'slo'] as const;
 
 export interface PlanOptions {
   /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - `McpCanary` */

@@ -1,0 +1,142 @@
+/**
+ * `--html FILE`: the report as one self-contained page, for people: inline CSS, inline SVG charts (a
+ * state strip over the window, and the error budget burning down), no JavaScript, nothing fetched. It
+ * renders the Report (report.ts) and only it, so it can hold nothing the JSON does not: no URL, no header.
+ * Every text is escaped; colours are paired with words (legend, titles) for people who do not see them.
+ */
+import type { IntervalState } from '../history/timeline.ts';
+import type { Report, ReportTarget } from './report.ts';
+import { percent, span, usd, when } from './words.ts';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const COLOURS: Record<IntervalState, string> = {
+  up: '#2e7d32',
+  degraded: '#f9a825',
+  down: '#c62828',
+  maintenance: '#5c6bc0',
+  'no-data': '#bdbdbd',
+};
+const STATES = Object.keys(COLOURS) as IntervalState[];
+
+const CSS = `
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
+main{max-width:1100px;margin:0 auto;padding:16px}
+h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:0 0 .4rem}
+.meta{color:#555;margin:0 0 1rem}
+section{background:#fff;border:1px solid #ddd;border-radius:8px;padding:14px;margin:0 0 16px}
+.figures{display:flex;flex-wrap:wrap;gap:12px 28px;margin:.4rem 0 .8rem}
+.figures div{min-width:120px}.figures b{display:block;font-size:1.3rem}
+svg{width:100%;height:auto;display:block}
+.legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem;margin:.3rem 0 .6rem;padding:0;list-style:none}
+.legend span{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border-radius:2px}
+table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee}
+.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
+@media (max-width:600px){body{font-size:14px}.figures div{min-width:45%}td,th{padding:3px 4px}}
+`;
+
+export function renderHtml(r: Report): string {
+  const targets = r.targets.map(targetSection).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mcp-canary report: ${esc(r.fleet)}, ${r.window.days} days</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>MCP availability: ${esc(r.fleet)}</h1>
+<p class="meta">${r.window.days} day(s), ${esc(when(r.window.start))} to ${esc(when(r.window.end))}. Measured by the rule that pages; maintenance windows are shown and left out.</p>
+<ul class="legend" aria-label="Colours">${STATES.map((s) => `<li><span style="background:${COLOURS[s]}"></span>${s}</li>`).join('')}</ul>
+${targets}
+<p class="small">${esc(`Read: ${[...new Set(r.targets.map((t) => t.resolution.note))].join('; ')}.`)}<br>
+${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
+</main>
+</body>
+</html>
+`;
+}
+
+function targetSection(t: ReportTarget): string {
+  const budget = t.slo?.errorBudget;
+  const figures = [
+    ['Availability', percent(t.availabilityPercent)],
+    ['Objective', t.slo ? `${t.slo.objective} %` : 'none set'],
+    ['Error budget left', budget ? `${percent(budget.leftPercent, 1)} (${span(budget.leftSeconds)})` : '—'],
+    ['Incidents', String(t.timeToResolve.incidents)],
+    [
+      'Time to resolve',
+      t.timeToResolve.meanSeconds === null ? '—' : `${span(t.timeToResolve.meanSeconds)} mean, ${span(t.timeToResolve.maxSeconds!)} max`,
+    ],
+    ['Down / degraded', `${span(t.seconds.down)} / ${span(t.seconds.degraded)}`],
+    ['Maintenance', span(t.seconds.maintenance)],
+  ];
+  return `<section aria-labelledby="t-${esc(t.target)}">
+<h2 id="t-${esc(t.target)}">${esc(t.target)}</h2>
+<div class="figures">${figures.map(([k, v]) => `<div>${esc(k!)}<b class="${k === 'Error budget left' && budget && budget.leftSeconds < 0 ? 'over' : ''}">${esc(v!)}</b></div>`).join('')}</div>
+${strip(t)}
+${budget ? burnDown(t) : ''}
+${incidentTable(t)}
+</section>`;
+}
+
+/** The window as one bar, each interval a rect with its state in a title. */
+function strip(t: ReportTarget): string {
+  const start = Date.parse(t.intervals[0]?.start ?? '');
+  const end = Date.parse(t.intervals[t.intervals.length - 1]?.end ?? '');
+  if (!(end > start)) return '';
+  const W = 1000;
+  const x = (iso: string) => ((Date.parse(iso) - start) / (end - start)) * W;
+  const rects = t.intervals
+    .map((i) => {
+      const w = Math.max(0.5, x(i.end) - x(i.start));
+      return `<rect x="${x(i.start).toFixed(2)}" y="0" width="${w.toFixed(2)}" height="28" fill="${COLOURS[i.state]}"><title>${esc(`${i.state}: ${when(i.start)} to ${when(i.end)}`)}</title></rect>`;
+    })
+    .join('');
+  const summary = `${t.target}: ${STATES.map((s) => `${s} ${span(seconds(t, s))}`).join(', ')}`;
+  return `<svg viewBox="0 0 ${W} 44" role="img" aria-label="${esc(summary)}"><title>${esc(summary)}</title>${rects}<text x="0" y="42" font-size="12" fill="#555">${esc(when(t.intervals[0]!.start))}</text><text x="${W}" y="42" font-size="12" fill="#555" text-anchor="end">${esc(when(t.intervals[t.intervals.length - 1]!.end))}</text></svg>`;
+}
+
+function seconds(t: ReportTarget, s: IntervalState): number {
+  return s === 'no-data' ? t.seconds.noData : t.seconds[s];
+}
+
+/** Downtime spent so far against the budget earned so far ((1 − objective) × time judged). */
+function burnDown(t: ReportTarget): string {
+  const objective = t.slo!.objective;
+  let judged = 0;
+  let down = 0;
+  const pts: Array<[number, number, number]> = [[Date.parse(t.intervals[0]!.start), 0, 0]];
+  for (const i of t.intervals) {
+    const d = (Date.parse(i.end) - Date.parse(i.start)) / 1000;
+    if (i.state === 'down') down += d;
+    if (i.state === 'up' || i.state === 'degraded' || i.state === 'down') judged += d;
+    pts.push([Date.parse(i.end), down, judged * (1 - objective / 100)]);
+  }
+  const [t0] = pts[0]!;
+  const t1 = pts[pts.length - 1]![0];
+  const top = Math.max(1, ...pts.map((p) => Math.max(p[1], p[2])));
+  const W = 1000;
+  const H = 120;
+  const px = (ms: number) => (t1 > t0 ? ((ms - t0) / (t1 - t0)) * W : 0);
+  const py = (v: number) => H - (v / top) * (H - 10);
+  const line = (k: 1 | 2) => pts.map((p) => `${px(p[0]).toFixed(1)},${py(p[k]).toFixed(1)}`).join(' ');
+  const label = `Error budget: ${span(down)} down of ${span(judged * (1 - objective / 100))} allowed at ${objective} %`;
+  return `<svg viewBox="0 0 ${W} ${H + 16}" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>
+<polyline points="${line(2)}" fill="none" stroke="#5c6bc0" stroke-width="2" stroke-dasharray="6 4"/>
+<polyline points="${line(1)}" fill="none" stroke="#c62828" stroke-width="2.5"/>
+<text x="4" y="${H + 14}" font-size="12" fill="#555">red: downtime spent; dashed: budget allowed so far (${esc(span(top))} at the top)</text></svg>`;
+}
+
+function incidentTable(t: ReportTarget): string {
+  if (t.incidents.length === 0) return '<p class="small">No incidents in the window.</p>';
+  const rows = t.incidents
+    .map(
+      (i) =>
+        `<tr><td>${esc(when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
+    )
+    .join('');
+  return `<table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table>`;
+}

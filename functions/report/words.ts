@@ -1,0 +1,30 @@
+/** How the text and the HTML say durations, percentages and instants. */
+
+/** 0 → "0m", 45 → "45s", 420 → "7m", 3900 → "1h 05m", 183600 → "2d 03h". */
+export function span(seconds: number): string {
+  const n = Math.round(Math.abs(seconds));
+  const sign = seconds < 0 ? '-' : '';
+  if (n === 0) return '0m';
+  if (n < 60) return `${sign}${n}s`;
+  const m = Math.round(n / 60);
+  if (m < 60) return `${sign}${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${sign}${h}h ${String(m % 60).padStart(2, '0')}m`;
+  return `${sign}${Math.floor(h / 24)}d ${String(h % 24).padStart(2, '0')}h`;
+}
+
+/** 99.95234 → "99.952 %"; null → "—" (nothing judged). */
+export function percent(p: number | null, digits = 3): string {
+  return p === null ? '—' : `${p.toFixed(digits)} %`;
+}
+
+/** "2026-11-03 04:12 UTC". */
+export function when(isoText: string): string {
+  return `${isoText.slice(0, 10)} ${isoText.slice(11, 16)} UTC`;
+}
+
+/** "$0.00004" at the precision that shows it. */
+export function usd(x: number): string {
+  if (x === 0) return '$0';
+  return `$${x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`;
+}
