@@ -114,6 +114,7 @@ const RICH: FleetInput = {
     {
       name: 'ssm',
       url: 'https://ssm.example.com/mcp',
+      slo: { objective: 99.5, windowDays: 7, burnAlarms: false },
       auth: { oauth: { clientId: 'c', clientSecret: { ssmParameter: '/mcp/oauth', expiresAt: '2099-01-01' } } },
     },
     {
@@ -128,6 +129,7 @@ const RICH: FleetInput = {
     },
   ],
   maintenance: [{ name: 'deploys', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'Europe/Berlin', targets: ['rates'] }],
+  slo: { objective: 99.9, windowDays: 30, burnAlarms: true },
   statusPage: {
     title: 'Acme MCP status',
     public: true,
