@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/config/fleet.ts';
 import { uncheckedTargets } from '../functions/config/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
+import { BurnAlarmStack, burnTargets, placeBurn } from './constructs/burn-alarms.ts';
 import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
 import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
@@ -38,6 +39,8 @@ export class McpCanaryFleet extends Construct {
   readonly home: HomeStack;
   readonly alarmStacks: AlarmStack[] = [];
   readonly probeStacks: Array<ProbeRegionStack | ProbeScheduleStack> = [];
+  /** SLO burn alarms of the targets with `slo.burnAlarms` (constructs/burn-alarms.ts); empty when none. */
+  readonly burnStacks: BurnAlarmStack[] = [];
   /** Alarm mute rules of the fleet's maintenance windows; empty when it has none. */
   readonly maintenance: MaintenanceStack[] = [];
   /** The status page (home region), when the config has `statusPage`. */
@@ -102,6 +105,23 @@ export class McpCanaryFleet extends Construct {
       this.alarmStacks.push(stack);
     }
 
+    const burn = placeBurn(burnTargets(plan, names));
+    for (const [index, targets] of burn) {
+      const stack = new BurnAlarmStack(this, index === 0 ? 'SloBurn' : `SloBurn${index}`, {
+        stackName: names.stack(index === 0 ? 'slo-burn' : `slo-burn-${index}`),
+        env: env(plan.homeRegion),
+        description: description(`SLO burn alarms of ${targets.length} target(s)`),
+        names,
+        namespace: plan.namespace,
+        targets,
+      });
+      stack.addStackDependency(this.home, 'burn alarms publish to the home topics');
+      const parent = existingParent(index, 0, (p) => burn.has(p));
+      if (parent !== undefined)
+        stack.addStackDependency(this.burnStacks[parent]!, 'alarms that move here on a split are deleted there first');
+      this.burnStacks[index] = stack;
+    }
+
     const muteStacks = new Map<number, MaintenanceStack>();
     for (const [index, rules] of plan.muteRuleStacks) {
       const part = index === 0 ? 'maintenance' : `maintenance-${index}`;
@@ -112,7 +132,8 @@ export class McpCanaryFleet extends Construct {
         rules,
       });
       // The rules name alarms the alarm stacks create: deploy those first.
-      for (const s of this.alarmStacks) stack.addStackDependency(s, 'its mute rules name these alarms');
+      for (const s of [...this.alarmStacks, ...this.burnStacks.filter(Boolean)])
+        stack.addStackDependency(s, 'its mute rules name these alarms');
       const parent = existingParent(index, 0, (p) => plan.muteRuleStacks.has(p));
       if (parent !== undefined)
         stack.addStackDependency(muteStacks.get(parent)!, 'rules that move here on a split are deleted there first');

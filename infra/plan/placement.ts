@@ -10,6 +10,8 @@
  */
 import { AlarmKind } from '../../functions/common/alarm-words.ts';
 import type { Fleet } from '../../functions/config/fleet.ts';
+import { sloOf } from '../../functions/config/slo.ts';
+import { burnAlarmNames } from './burn.ts';
 import type { MaintenanceWindow } from '../../functions/config/maintenance.ts';
 import { configError } from '../../functions/common/errors.ts';
 import type { FleetNames } from './names.ts';
@@ -98,10 +100,15 @@ export const MAX_ALARMS_PER_MUTE_RULE = 100;
 /** The alarm kinds a window mutes: the target owner's. Never `dead-man`: that is the canary owner's. */
 export const MUTED_KINDS: readonly AlarmKind[] = [AlarmKind.critical, AlarmKind.warning];
 
-export function placeMuteRules(fleet: Pick<Fleet, 'maintenance' | 'targets'>, names: FleetNames): Map<number, MuteRulePlan[]> {
+export function placeMuteRules(fleet: Pick<Fleet, 'maintenance' | 'targets' | 'slo'>, names: FleetNames): Map<number, MuteRulePlan[]> {
+  // A target's SLO burn alarms (page and ticket) are the target owner's too: muted with the others.
+  const burning = new Set(fleet.targets.filter((t) => sloOf(fleet, t)?.burnAlarms).map((t) => t.name));
   const rules = fleet.maintenance.flatMap((w) => {
     const targets = w.targets ?? fleet.targets.map((t) => t.name);
-    const alarmNames = targets.flatMap((t) => MUTED_KINDS.map((kind) => names.alarm(t, kind)));
+    const alarmNames = targets.flatMap((t) => [
+      ...MUTED_KINDS.map((kind) => names.alarm(t, kind)),
+      ...(burning.has(t) ? Object.values(burnAlarmNames(names, t)) : []),
+    ]);
     const chunks: string[][] = [];
     for (let i = 0; i < alarmNames.length; i += MAX_ALARMS_PER_MUTE_RULE) chunks.push(alarmNames.slice(i, i + MAX_ALARMS_PER_MUTE_RULE));
     return chunks.map((part, i): MuteRulePlan => {

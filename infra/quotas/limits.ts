@@ -9,6 +9,7 @@ export const Source = {
   iam: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_iam-quotas.html',
   cloudFormation: 'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html',
   putMetricAlarm: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutMetricAlarm.html',
+  putCompositeAlarm: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html',
   metricDataQuery: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_MetricDataQuery.html',
   cloudWatchQuotas: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cloudwatch_limits.html',
   dashboardBody: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CloudWatch-Dashboard-Body-Structure.html',
@@ -226,6 +227,44 @@ export const Quotas = {
     per: 'per metric',
     source: Source.putMetricAlarm,
     fix: 'use fewer dimensions',
+  },
+  // PutMetricAlarm, Period: "Period multiplied by EvaluationPeriods can't be more than 604,800 seconds. For alarms
+  // with a period of less than one hour (3,600 seconds), the total evaluation period can't be longer than one day."
+  alarmEvaluationRange: {
+    id: 'cloudwatch-alarm-evaluation-range',
+    service: 'CloudWatch',
+    limit: 86_400,
+    noun: 'seconds of evaluation range (Period × EvaluationPeriods)',
+    per: 'per alarm with a period under one hour',
+    source: Source.putMetricAlarm,
+    fix: 'lower failureThreshold, or give the target a slower schedule (an SLO burn window never exceeds this by construction)',
+  },
+  alarmLongEvaluationRange: {
+    id: 'cloudwatch-alarm-long-evaluation-range',
+    service: 'CloudWatch',
+    limit: 604_800,
+    noun: 'seconds of evaluation range (Period × EvaluationPeriods)',
+    per: 'per alarm with a period of an hour or more',
+    source: Source.putMetricAlarm,
+    fix: 'lower failureThreshold',
+  },
+  compositeRuleAlarms: {
+    id: 'cloudwatch-composite-rule-alarms',
+    service: 'CloudWatch',
+    limit: 100,
+    noun: 'underlying alarms in its rule',
+    per: 'per composite alarm',
+    source: Source.putCompositeAlarm,
+    fix: 'name fewer alarms in one composite (the SLO burn composites name 4 and 2)',
+  },
+  compositeRuleLength: {
+    id: 'cloudwatch-composite-rule-length',
+    service: 'CloudWatch',
+    limit: 10_240,
+    noun: 'characters in its AlarmRule (at its longest)',
+    per: 'per composite alarm',
+    source: Source.putCompositeAlarm,
+    fix: SHORTER_NAMES,
   },
   // The API reference says 100; the CloudFormation registry schema cfn-lint ships still says 500.
   muteRuleAlarms: {

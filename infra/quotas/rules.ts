@@ -73,6 +73,30 @@ const alarm: Rule = (c, at) => {
     over(c.stack, Quotas.alarmMetrics, metrics.filter((m) => dig(m, 'MetricStat') !== undefined).length, at),
     over(c.stack, Quotas.alarmExpression, Math.max(0, ...metrics.map((m) => l.string(dig(m, 'Expression') ?? '').length)), at),
     over(c.stack, Quotas.alarmDimensions, Math.max(...dimensions), at),
+    ...evaluationRange(c, p, metrics, at),
+  ];
+};
+
+/** Period × EvaluationPeriods, against the one-day or seven-day limit the period puts it under. */
+function evaluationRange(c: ResourceCheck, p: Record<string, unknown>, metrics: unknown[], at: Parameters<Rule>[1]) {
+  const periods = [p.Period, ...metrics.map((m) => dig(m, 'MetricStat', 'Period'))].map((x) => Number(c.l.value(x))).filter((x) => x > 0);
+  const evaluations = Number(c.l.value(p.EvaluationPeriods));
+  if (periods.length === 0 || !(evaluations > 0)) return [];
+  const period = Math.max(...periods);
+  return [over(c.stack, period < 3600 ? Quotas.alarmEvaluationRange : Quotas.alarmLongEvaluationRange, period * evaluations, at)];
+}
+
+const compositeAlarm: Rule = (c, at) => {
+  const { l } = c;
+  const p = props(c);
+  const rule = l.string(p.AlarmRule ?? '');
+  const perState = ['AlarmActions', 'OKActions', 'InsufficientDataActions'].map((k) => list(p[k]).length);
+  return [
+    over(c.stack, Quotas.alarmName, l.string(p.AlarmName ?? '').length, at),
+    over(c.stack, Quotas.alarmDescription, l.string(p.AlarmDescription ?? '').length, at),
+    over(c.stack, Quotas.alarmActions, Math.max(...perState), at),
+    over(c.stack, Quotas.compositeRuleLength, rule.length, at),
+    over(c.stack, Quotas.compositeRuleAlarms, [...rule.matchAll(/\b(?:ALARM|OK|INSUFFICIENT_DATA)\(/g)].length, at),
   ];
 };
 
@@ -134,6 +158,7 @@ const RULES: Record<string, Rule> = {
   'AWS::IAM::Role': role,
   'AWS::IAM::ManagedPolicy': (c, at) => [over(c.stack, Quotas.managedPolicySize, policyCharacters(c.l, props(c).PolicyDocument), at)],
   'AWS::CloudWatch::Alarm': alarm,
+  'AWS::CloudWatch::CompositeAlarm': compositeAlarm,
   'AWS::CloudWatch::AlarmMuteRule': (c, at) => [
     over(c.stack, Quotas.muteRuleAlarms, list(dig(props(c), 'MuteTargets', 'AlarmNames')).length, at),
   ],

@@ -116,6 +116,11 @@ export interface TimedScenario {
   readonly baseline?: number;
   /** Evaluate this many periods past the last run (silence at the end). @default 2 */
   readonly tail?: number;
+  /**
+   * The alarm is created (deployed) at the start of scenario run k, k ≥ 1: the runs before it are history
+   * it reads but was not there to evaluate. @default - before the baseline
+   */
+  readonly createdAtRun?: number;
 }
 
 export interface Notification {
@@ -242,7 +247,10 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
     const regions = parseAlarmDescription(alarm.AlarmDescription).regions ?? [];
     const runs = Object.fromEntries(regions.map((r) => [r, s.runs[r] ?? 'H'.repeat(longest)]));
     const points = datapoints({ ...s, runs }, p, baseline);
-    const createdAt = -baseline * p;
+    // By period, so a long window (a day of minutes) costs a lookup per period, not a scan of every point.
+    const byPeriod = new Map<number, Point[]>();
+    for (const x of points) byPeriod.set(x.period, [...(byPeriod.get(x.period) ?? []), x]);
+    const createdAt = s.createdAtRun !== undefined ? (s.createdAtRun - 1) * p : -baseline * p;
     const endAt = (longest + (s.tail ?? 2)) * p;
     let state: AlarmState = 'INSUFFICIENT_DATA';
     // CloudWatch evaluates every minute, whatever the period.
@@ -251,12 +259,11 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
       const closed = Math.floor((minute * 60) / p); // periods 1..closed have ended (period k ends at k·p)
       const size = rule.evaluationPeriods + EVALUATION_RANGE_EXTRA;
       const periods = Array.from({ length: size }, (_, i) => closed - size + 1 + i);
-      const arrived = points.filter((x) => x.arrivesAt <= at);
       const data = new Map<string, Series>();
       for (const [id, stat] of reader.stats) {
         const series = new Map<number, number>();
         for (const period of periods) {
-          const mine = arrived.filter((x) => x.period === period);
+          const mine = (byPeriod.get(period) ?? []).filter((x) => x.arrivesAt <= at);
           if (mine.length === 0) continue;
           series.set(period, stat === 'Sum' ? mine.reduce((sum, x) => sum + x.value, 0) : mine.length);
         }

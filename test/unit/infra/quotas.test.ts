@@ -175,6 +175,40 @@ const CASES: Record<string, Case> = {
     logicalId: 'Subject',
     build: (n) => stackWith(alarm({ Dimensions: times(n, (i) => ({ Name: `D${i}`, Value: 'v' })) })),
   },
+  'CloudWatch: evaluation range of an alarm with a period under an hour': {
+    rule: Quotas.alarmEvaluationRange.id,
+    limit: 86_400,
+    logicalId: 'Subject',
+    build: (n) => stackWith(alarm({ Period: 1, EvaluationPeriods: n })),
+  },
+  'CloudWatch: evaluation range of a metric-math alarm with an hourly period': {
+    rule: Quotas.alarmLongEvaluationRange.id,
+    limit: 604_800,
+    logicalId: 'Subject',
+    build: (n) =>
+      stackWith(
+        alarm({
+          EvaluationPeriods: 1,
+          Metrics: [
+            { Id: 'e', Expression: 'm0', ReturnData: true },
+            { ...metricStat(0), MetricStat: { ...metricStat(0).MetricStat, Period: n } },
+          ],
+        }),
+      ),
+  },
+  'CloudWatch: alarms in a composite alarm rule': {
+    rule: Quotas.compositeRuleAlarms.id,
+    limit: 100,
+    logicalId: 'Subject',
+    build: (n) =>
+      stackWith(one('AWS::CloudWatch::CompositeAlarm', { AlarmName: 'c', AlarmRule: times(n, (i) => `ALARM("a${i}")`).join(' OR ') })),
+  },
+  'CloudWatch: composite alarm rule length': {
+    rule: Quotas.compositeRuleLength.id,
+    limit: 10_240,
+    logicalId: 'Subject',
+    build: (n) => stackWith(one('AWS::CloudWatch::CompositeAlarm', { AlarmName: 'c', AlarmRule: `ALARM("${'a'.repeat(n - 9)}")` })),
+  },
   'CloudWatch: alarms per mute rule': {
     rule: Quotas.muteRuleAlarms.id,
     limit: 100,

@@ -1,0 +1,169 @@
+/**
+ * The SLO burn alarms of the targets whose `slo.burnAlarms` is on (infra/plan/burn.ts plans them), in
+ * home-region stacks of their own (`<fleet>-slo-burn`, split by size like the alarm stacks), so turning
+ * them on or off never moves a paging alarm. Per target: six metric alarms (a long and a short window per
+ * tier, no actions) and two composite alarms, the only ones that tell anyone:
+ * - `<fleet>/<target>/slo-burn-page` = (1 h AND 5 min) OR (6 h AND 30 min) → the pages topic;
+ * - `<fleet>/<target>/slo-burn-ticket` = 1 day AND 2 h → the tickets topic.
+ * The rules the other alarms keep: each window reads the paging alarm's expression over the same metric
+ * (an undetermined period is not bad: `notBreaching`), a new alarm starts INSUFFICIENT_DATA and a deploy
+ * tells no one of an old burn (the short window must be burning now), ALARM and OK go to the same topic,
+ * and maintenance windows mute both composites (infra/plan/placement.ts names them in the mute rules).
+ */
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnAlarm, CfnCompositeAlarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import { Dimension, MetricName } from '../../functions/common/run-record.ts';
+import { every } from '../../functions/common/alarm-words.ts';
+import { sloOf, type Slo } from '../../functions/config/slo.ts';
+import { planBurn, type BurnAlarmPlan, type TargetBurnPlan } from '../plan/burn.ts';
+import type { FleetNames } from '../plan/names.ts';
+import type { FleetPlan, TargetPlan } from '../plan/plan.ts';
+import { splitBySize } from '../plan/stack-split.ts';
+import { STACK_BUDGET } from '../plan/template-size.ts';
+import { FAILING, failingRegions, REPORTS } from './alarm-math.ts';
+import { topicArn } from './topics.ts';
+
+/** Six window alarms and two composites per target. */
+export const BURN_ALARMS_PER_TARGET = 8;
+/** A generous size per target (descriptions at their longest), so a split happens before CloudFormation's limit. */
+const BYTES_PER_TARGET = 14_000;
+
+export interface BurnTarget {
+  readonly target: TargetPlan;
+  readonly slo: Slo;
+  readonly plan: TargetBurnPlan;
+}
+
+/** The targets with burn alarms on, planned. */
+export function burnTargets(plan: FleetPlan, names: FleetNames): BurnTarget[] {
+  return plan.targets.flatMap((t) => {
+    const slo = sloOf(plan.fleet, plan.fleet.targets[t.index]!);
+    return slo?.burnAlarms ? [{ target: t, slo, plan: planBurn(names, t, slo, plan.failureThreshold) }] : [];
+  });
+}
+
+/** Burn targets by stack id, split by size on the target name (stack-split.ts: a target stays where it is). */
+export function placeBurn(targets: readonly BurnTarget[]): Map<number, BurnTarget[]> {
+  return splitBySize(targets, {
+    key: (t) => t.target.name,
+    size: () => ({ resources: BURN_ALARMS_PER_TARGET, bytes: BYTES_PER_TARGET }),
+    minDepth: 0,
+    budget: () => ({ resources: 480, bytes: STACK_BUDGET.bytes }),
+    tooLarge: (t) => new Error(`the burn alarms of ${t.target.name} do not fit one stack`),
+  });
+}
+
+export interface BurnAlarmStackProps extends StackProps {
+  readonly names: FleetNames;
+  readonly namespace: string;
+  readonly targets: readonly BurnTarget[];
+}
+
+export class BurnAlarmStack extends Stack {
+  readonly composites: CfnCompositeAlarm[] = [];
+
+  constructor(scope: Construct, id: string, props: BurnAlarmStackProps) {
+    super(scope, id, props);
+    const topic = (kind: 'pages' | 'tickets') => topicArn(this, props.names.topic(kind));
+    for (const b of props.targets) {
+      const scopeOf = new Construct(this, b.target.name);
+      const windows = new Map<string, CfnAlarm>();
+      for (const tier of b.plan.tiers) {
+        for (const [which, w] of [
+          ['Long', tier.long],
+          ['Short', tier.short],
+        ] as const) {
+          windows.set(w.name, windowAlarm(scopeOf, `${tier.tier.id}-${which}`, props.namespace, b, tier, w));
+        }
+      }
+      const composite = (id: string, name: string, tiers: readonly BurnAlarmPlan[], kind: 'pages' | 'tickets', what: string) => {
+        const rule = tiers.map((t) => `(ALARM("${t.long.name}") AND ALARM("${t.short.name}"))`).join(' OR ');
+        const alarm = new CfnCompositeAlarm(scopeOf, id, {
+          alarmName: name,
+          alarmRule: rule,
+          alarmDescription: describeBurn(b, tiers, what),
+          alarmActions: [topic(kind)],
+          okActions: [topic(kind)],
+        });
+        for (const t of tiers) for (const w of [t.long, t.short]) alarm.addResourceDependency(windows.get(w.name)!);
+        this.composites.push(alarm);
+      };
+      composite(
+        'Page',
+        b.plan.pageName,
+        b.plan.tiers.filter((t) => t.tier.severity === 'page'),
+        'pages',
+        'fast burn',
+      );
+      composite(
+        'Ticket',
+        b.plan.ticketName,
+        b.plan.tiers.filter((t) => t.tier.severity === 'ticket'),
+        'tickets',
+        'slow burn',
+      );
+    }
+  }
+}
+
+function windowAlarm(
+  scope: Construct,
+  id: string,
+  namespace: string,
+  b: BurnTarget,
+  tier: BurnAlarmPlan,
+  w: BurnAlarmPlan['long'],
+): CfnAlarm {
+  const period = Duration.seconds(b.target.periodSeconds).toSeconds();
+  const stat = (metricId: string, s: 'Sum' | 'SampleCount'): CfnAlarm.MetricDataQueryProperty => ({
+    id: metricId,
+    metricStat: {
+      metric: { dimensions: [{ name: Dimension.target, value: b.target.name }], metricName: MetricName.verdict, namespace },
+      period,
+      stat: s,
+    },
+    returnData: false,
+  });
+  return new CfnAlarm(scope, id, {
+    alarmName: w.name,
+    alarmDescription: `Window alarm of ${b.plan.pageName.split('/').slice(0, 2).join('/')}'s SLO burn (${tier.tier.id}): ${w.datapointsToAlarm} of ${w.evaluationPeriods} periods with a quorum (${b.target.quorum} of ${b.target.regions.length} regions) failing. No actions: the composite tells.\nRegions: ${b.target.regions.join(', ')}`,
+    metrics: [
+      {
+        expression: failingRegions(b.target.regions.length, b.target.quorum),
+        id: 'expr_1',
+        label: 'Regions failing (where already known)',
+        returnData: true,
+      },
+      stat(FAILING, 'Sum'),
+      stat(REPORTS, 'SampleCount'),
+    ],
+    threshold: b.target.quorum,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: w.evaluationPeriods,
+    datapointsToAlarm: w.datapointsToAlarm,
+    // An undetermined or silent period is not a bad one: silence is the dead-man's to tell.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
+function describeBurn(b: BurnTarget, tiers: readonly BurnAlarmPlan[], what: string): string {
+  const windows = tiers
+    .map(
+      (t) =>
+        `${t.rate.toFixed(1)}x over ${span(t.tier.longSeconds)} and ${span(t.tier.shortSeconds)} (${Math.round(t.tier.budgetShare * 100)} % of the budget)`,
+    )
+    .join('; or ');
+  const text = [
+    `${b.target.name} is spending its error budget (${what}): objective ${b.slo.objective} % over ${b.slo.windowDays} days, burning at ${windows}. A bad period is one with at least ${b.target.quorum} of ${b.target.regions.length} regions failing (one run ${every(b.target.periodSeconds)}).`,
+    `Endpoint: ${b.target.url}`,
+    `Regions: ${b.target.regions.join(', ')}`,
+    `Runbook: ${b.target.runbookUrl ?? 'none set (add runbookUrl to the fleet config)'}`,
+    'First steps: 1) mcp-canary report --config <file> --days 1 shows where the budget went; 2) an endpoint that fails on and off never pages by N in a row: look for flapping.',
+  ].join('\n');
+  return text.slice(0, 1024);
+}
+
+function span(seconds: number): string {
+  return seconds % 86_400 === 0 ? `${seconds / 86_400} day(s)` : seconds % 3600 === 0 ? `${seconds / 3600} h` : `${seconds / 60} min`;
+}

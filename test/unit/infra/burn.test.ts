@@ -1,0 +1,174 @@
+/**
+ * The SLO burn alarms through the same CloudWatch timing model as the paging alarms (helpers/infra/
+ * timing.ts: runs start anywhere in their minute, publish when done, CloudWatch evaluates seconds after
+ * each minute on what has arrived), the six window alarms replayed as synthesized and their two composite
+ * alarms evaluated on the windows' state changes, as CloudWatch does (ALARM() is false for OK and
+ * INSUFFICIENT_DATA). Example fleet's rates-prod: 3 regions, quorum 2, N 3, objective 99.9 % over 30 days.
+ */
+import { describe, expect, it } from 'vitest';
+import { BURN_TIERS, burnRate, burnWindow } from '../../../infra/plan/burn.ts';
+import { alarmsOf, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { randomTiming, replayTimed, seeded, type Notification, type TimedScenario } from '../../helpers/infra/timing.ts';
+
+const fleet = synthFleet(
+  smallFleet({
+    slo: { objective: 99.9, burnAlarms: true },
+    maintenance: [{ name: 'deploy', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', targets: ['rates-prod'] }],
+  }),
+);
+const burnJson = fleet.json('McpCanary-slo-burn');
+const windows = alarmsOf(burnJson as never).filter((a) => a.AlarmName.startsWith('McpCanary/rates-prod/'));
+const composites = resourcesOf(burnJson, 'AWS::CloudWatch::CompositeAlarm')
+  .map(([, p]) => p as { AlarmName: string; AlarmRule: string; AlarmActions: unknown[]; OKActions: unknown[] })
+  .filter((c) => c.AlarmName.startsWith('McpCanary/rates-prod/'));
+const critical = [...fleet.templates]
+  .filter(([n]) => n.includes('-alarms-'))
+  .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
+  .filter((a) => a.AlarmName === 'McpCanary/rates-prod/critical');
+
+interface CompositeChange {
+  readonly alarm: string;
+  readonly state: 'OK' | 'ALARM';
+  readonly at: number;
+  readonly afterRun: number;
+  readonly topics: readonly string[];
+}
+
+/** Composite alarms over the windows' notifications: re-evaluated at every change of a window it names. */
+function composite(changes: readonly Notification[], initial: 'OK' | 'INSUFFICIENT_DATA'): CompositeChange[] {
+  const state = new Map(windows.map((w) => [w.AlarmName, initial as string]));
+  const current = new Map<string, string>(composites.map((c) => [c.AlarmName, 'INSUFFICIENT_DATA']));
+  const out: CompositeChange[] = [];
+  for (const n of changes) {
+    state.set(n.alarm, n.state);
+    for (const c of composites) {
+      // (ALARM("a") AND ALARM("b")) OR (…): the rule as synthesized, read back.
+      const alarmed = c.AlarmRule.split(' OR ').some((term) =>
+        [...term.matchAll(/ALARM\("([^"]+)"\)/g)].every((m) => state.get(m[1]!) === 'ALARM'),
+      );
+      const next = alarmed ? 'ALARM' : 'OK';
+      if (next !== current.get(c.AlarmName)) {
+        out.push({
+          alarm: c.AlarmName,
+          state: next,
+          at: n.at,
+          afterRun: n.afterRun,
+          topics: (next === 'ALARM' ? c.AlarmActions : c.OKActions).map(render),
+        });
+        current.set(c.AlarmName, next);
+      }
+    }
+  }
+  return out;
+}
+
+const everywhere = (seq: string): TimedScenario['runs'] => ({ 'us-east-1': seq, 'eu-west-1': seq, 'ap-southeast-2': seq });
+const alarms = (cs: readonly CompositeChange[], suffix: string) => cs.filter((c) => c.alarm.endsWith(suffix) && c.state === 'ALARM');
+
+function replay(s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', alarmsToReplay: readonly AlarmProps[] = windows) {
+  return composite(replayTimed(alarmsToReplay, s), initial);
+}
+
+describe('SLO burn alarms (as synthesized)', () => {
+  it('are six window alarms on the paging expression and two composites: the page on the pages topic, the ticket on the tickets topic', () => {
+    expect(windows).toHaveLength(6);
+    expect(new Set(windows.map((w) => w.Metrics!.find((m) => m.Expression)!.Expression))).toEqual(
+      new Set(critical.map((c) => c.Metrics!.find((m) => m.Expression)!.Expression)),
+    );
+    expect(windows.map((w) => [w.AlarmName.split('/')[2], w.EvaluationPeriods, w.DatapointsToAlarm])).toEqual([
+      ['slo-burn-fast-1h-long', 60, 3],
+      ['slo-burn-fast-1h-short', 5, 3],
+      ['slo-burn-fast-6h-long', 360, 3],
+      ['slo-burn-fast-6h-short', 30, 3],
+      ['slo-burn-slow-1d-long', 1440, 5],
+      ['slo-burn-slow-1d-short', 120, 3],
+    ]);
+    expect(windows.every((w) => !w.AlarmActions && !w.OKActions)).toBe(true);
+    const byName = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmActions.map(render).join()]));
+    expect(byName['slo-burn-page']).toMatch(/:McpCanary-pages$/);
+    expect(byName['slo-burn-ticket']).toMatch(/:McpCanary-tickets$/);
+    // Every window within CloudWatch's evaluation limit for a 1-minute period: one day.
+    for (const w of windows) expect(w.EvaluationPeriods * 60).toBeLessThanOrEqual(86_400);
+  });
+
+  it('a fast burn that never fails 3 runs in a row pages within its short window; the paging alarm never does', () => {
+    const s: TimedScenario = { runs: everywhere('FFH'.repeat(10)), timing: randomTiming(seeded(7), 30, true) };
+    const cs = replay(s);
+    const page = alarms(cs, '/slo-burn-page');
+    expect(page).toHaveLength(1);
+    expect(page[0]!.afterRun).toBeLessThanOrEqual(6);
+    expect(page[0]!.topics.join()).toMatch(/McpCanary-pages/);
+    expect(replayTimed(critical, s).filter((n) => n.state === 'ALARM')).toEqual([]);
+  });
+
+  it('a slow burn (one bad minute in 20) tickets and never pages', () => {
+    const cs = replay({ runs: everywhere(`F${'H'.repeat(19)}`.repeat(8)), timing: randomTiming(seeded(11), 30, true) });
+    const ticket = alarms(cs, '/slo-burn-ticket');
+    expect(ticket).toHaveLength(1);
+    // The fifth bad minute (run 81) is the day window's M; the two-hour window has its 3 by then.
+    expect(ticket[0]!.afterRun).toBeGreaterThanOrEqual(81);
+    expect(ticket[0]!.afterRun).toBeLessThanOrEqual(83);
+    expect(ticket[0]!.topics.join()).toMatch(/McpCanary-tickets/);
+    expect(alarms(cs, '/slo-burn-page')).toEqual([]);
+  });
+
+  it('a short blip (shorter than N runs) does neither', () => {
+    for (const seq of ['FF', 'F']) {
+      const cs = replay({ runs: everywhere(`HH${seq}${'H'.repeat(30)}`), timing: randomTiming(seeded(3), 30, true) });
+      expect(cs.filter((c) => c.state === 'ALARM')).toEqual([]);
+    }
+  });
+
+  it('a deploy three hours after an outage is quiet: the long windows still see it, the short ones do not', () => {
+    const cs = replay(
+      { runs: everywhere(`${'F'.repeat(10)}${'H'.repeat(190)}`), createdAtRun: 190, timing: randomTiming(seeded(5), 30, true) },
+      'INSUFFICIENT_DATA',
+    );
+    expect(cs.filter((c) => c.state === 'ALARM')).toEqual([]);
+    // Not vacuous: the day window alarms at once on the history it reads.
+    const days = replayTimed(
+      windows.filter((w) => w.AlarmName.endsWith('slow-1d-long')),
+      { runs: everywhere(`${'F'.repeat(10)}${'H'.repeat(190)}`), createdAtRun: 190 },
+    );
+    expect(days[0]).toMatchObject({ state: 'ALARM' });
+  });
+
+  it('are muted by the target’s maintenance windows, beside its paging and ticket alarms', () => {
+    const names = resourcesOf(fleet.json('McpCanary-maintenance'), 'AWS::CloudWatch::AlarmMuteRule').flatMap(
+      ([, p]) => (p as { MuteTargets: { AlarmNames: string[] } }).MuteTargets.AlarmNames,
+    );
+    expect(names).toEqual([
+      'McpCanary/rates-prod/critical',
+      'McpCanary/rates-prod/warning',
+      'McpCanary/rates-prod/slo-burn-page',
+      'McpCanary/rates-prod/slo-burn-ticket',
+    ]);
+  });
+});
+
+describe('burn windows', () => {
+  it('are the SRE workbook rates for a 30-day SLO, scaled with windowDays', () => {
+    expect(BURN_TIERS.map((t) => burnRate(t, 30))).toEqual([14.4, 6, 3]);
+    expect(burnRate(BURN_TIERS[0]!, 7)).toBeCloseTo(3.36, 9);
+  });
+
+  it('never ask less than N in a row, nor more than the window holds', () => {
+    expect(burnWindow({ periodSeconds: 60, windowSeconds: 3600, rate: 14.4, objective: 99.9, runsInARow: 3 })).toEqual({
+      evaluationPeriods: 60,
+      datapointsToAlarm: 3,
+    });
+    expect(burnWindow({ periodSeconds: 60, windowSeconds: 3600, rate: 14.4, objective: 99, runsInARow: 3 })).toEqual({
+      evaluationPeriods: 60,
+      datapointsToAlarm: 9,
+    });
+    expect(burnWindow({ periodSeconds: 60, windowSeconds: 300, rate: 14.4, objective: 90, runsInARow: 3 })).toEqual({
+      evaluationPeriods: 5,
+      datapointsToAlarm: 5,
+    });
+    expect(burnWindow({ periodSeconds: 3600, windowSeconds: 300, rate: 14.4, objective: 99.9, runsInARow: 3 })).toEqual({
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+  });
+});
