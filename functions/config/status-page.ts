@@ -15,6 +15,8 @@ import { refineBy } from './words.ts';
 
 /** Days of history the page shows as bars (the 90). */
 export const STATUS_DAYS = 90;
+/** The page is rewritten this often (why: infra/constructs/status-stack.ts); the page says so. */
+export const STATUS_EVERY_MINUTES = 5;
 /** How far ahead maintenance windows are listed as upcoming. */
 export const STATUS_UPCOMING_DAYS = 14;
 

@@ -42,7 +42,7 @@ export interface PageOptions {
 
 export function renderPage(s: StatusSnapshot, opts: PageOptions): string {
   const title = escapeHtml(s.title);
-  const updated = time(s.generatedAt, true);
+  const updated = time(s.generatedAt);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -96,10 +96,8 @@ function mark(state: State): string {
   return `<span class="mark" aria-hidden="true">${MARK[state]}</span> `;
 }
 
-function time(iso: string, withDate: boolean): string {
-  const t = Date.parse(iso);
-  const clock = iso.slice(11, 16);
-  return `<time datetime="${escapeHtml(iso)}">${withDate ? `${dateWords(t)} ` : ''}${clock} UTC</time>`;
+function time(iso: string): string {
+  return `<time datetime="${escapeHtml(iso)}">${dateWords(Date.parse(iso))} ${iso.slice(11, 16)} UTC</time>`;
 }
 
 function target(t: TargetStatus, days: number): string {

@@ -6,7 +6,7 @@
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { configError } from '../common/errors.ts';
-import { STATUS_UPCOMING_DAYS, StatusPayload } from '../config/status-page.ts';
+import { STATUS_EVERY_MINUTES, STATUS_UPCOMING_DAYS, StatusPayload } from '../config/status-page.ts';
 import type { MetricCost } from '../history/metrics-reader.ts';
 import { gatherHistories, type TierCache } from './gather.ts';
 import { renderPage } from './html.ts';
@@ -15,8 +15,8 @@ import { JSON_KEY, writeStatus } from './write.ts';
 
 /** Tries per object, the SDK's standard backoff between them. */
 export const WRITE_ATTEMPTS = 5;
-/** The schedule's rate, in the page's words (infra/constructs/status-stack.ts sets the same). */
-export const STATUS_EVERY = '5 minutes';
+/** The schedule's rate, in the page's words. */
+export const STATUS_EVERY = `${STATUS_EVERY_MINUTES} minutes`;
 
 export interface StatusDeps {
   readonly s3: S3Client;

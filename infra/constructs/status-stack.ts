@@ -30,15 +30,16 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
-import { StatusEnvVar, type StatusPage, type StatusPayload } from '../../functions/config/status-page.ts';
+import { STATUS_EVERY_MINUTES, StatusEnvVar, type StatusPage, type StatusPayload } from '../../functions/config/status-page.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { ownerAlarm } from './owner-alarm.ts';
 import { acknowledgeStatusFindings } from './status-nag.ts';
 import { topicArn } from './topics.ts';
 
-export const STATUS_SCHEDULE = 'rate(5 minutes)';
-export const STATUS_TIMEOUT = Duration.seconds(120);
+export const STATUS_SCHEDULE = `rate(${STATUS_EVERY_MINUTES} minutes)`;
+/** An hourly run also reads the 13 days of 1-minute points behind the last two (gather.ts): room for it. */
+export const STATUS_TIMEOUT = Duration.minutes(4);
 export const STATUS_MEMORY_MB = 512;
 /** The objects the function writes, and nothing else it may write. */
 export const STATUS_KEYS = ['index.html', 'status.json'] as const;
@@ -106,7 +107,7 @@ export class StatusStack extends Stack {
     this.function = new CanaryFunction(this, 'Function', {
       handlerName: 'status',
       functionName: names.statusFunction,
-      description: 'mcp-canary: every 5 minutes, writes the status page (index.html, status.json) from the fleet history.',
+      description: `mcp-canary: every ${STATUS_EVERY_MINUTES} minutes, writes the status page (index.html, status.json) from the fleet history.`,
       memorySize: STATUS_MEMORY_MB,
       timeout: STATUS_TIMEOUT,
       role,
