@@ -23,7 +23,9 @@ const DAY_MS = 86_400_000;
  * target), the heavy 13 days behind them come from the hourly cache like the coarse tiers.
  */
 export const TIERS = [
-  { fromDays: 2, toDays: 0 },
+  // An hour more than 2 days: a cached tier behind it ended up to an hour ago (OLD_TIER_TTL_MS), and the
+  // overlap is cut from the older tier when they are joined, so no stretch is missing or counted twice.
+  { fromDays: 2 + 1 / 24, toDays: 0 },
   { fromDays: 15, toDays: 2 },
   { fromDays: 63, toDays: 15 },
   { fromDays: 90, toDays: 63 },
@@ -36,6 +38,8 @@ export const OLD_TIER_TTL_MS = 3_600_000;
 type PayloadTarget = StatusPayload['targets'][number];
 interface TierRead {
   readonly target: string;
+  /** Where this read starts: an older read counts only before it. */
+  readonly startMs: number;
   readonly segments: Segment[];
   readonly incidents: HistoryIncident[];
 }
@@ -64,15 +68,30 @@ export async function gatherHistories(payload: StatusPayload, deps: GatherDeps):
     if (index > 0) deps.cache?.set(index, { atMs: deps.now, key, reads });
     tiers.push(reads);
   }
-  const histories = payload.targets.map((t): TargetHistory => {
-    const mine = tiers.flatMap((reads) => reads.filter((r) => r.target === t.metric));
-    return {
-      metric: t.metric,
-      segments: mine.flatMap((r) => r.segments).sort((a, b) => a.start - b.start),
-      incidents: mine.flatMap((r) => r.incidents).sort((a, b) => a.start - b.start),
-    };
-  });
+  const histories = payload.targets.map((t) =>
+    joined(
+      t.metric,
+      tiers.flatMap((reads) => reads.filter((r) => r.target === t.metric)),
+    ),
+  );
   return { histories, cost };
+}
+
+/**
+ * One target's reads, newest first, as one history: each older read cut where the newer one starts. An
+ * incident across a cut is two (each read replays the rule on its own points); at most one per cut.
+ */
+export function joined(metric: string, newestFirst: readonly TierRead[]): TargetHistory {
+  const segments: Segment[] = [];
+  const incidents: HistoryIncident[] = [];
+  let cut = Number.POSITIVE_INFINITY;
+  for (const r of newestFirst) {
+    for (const s of r.segments) if (s.start < cut) segments.push({ ...s, end: Math.min(s.end, cut) });
+    for (const i of r.incidents)
+      if (i.start < cut) incidents.push(i.end === null || i.end > cut ? { ...i, end: Number.isFinite(cut) ? cut : i.end } : i);
+    cut = Math.min(cut, r.startMs);
+  }
+  return { metric, segments: segments.sort((a, b) => a.start - b.start), incidents: incidents.sort((a, b) => a.start - b.start) };
 }
 
 async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: number, toDays: number, cost: MetricCost): Promise<TierRead[]> {
@@ -141,5 +160,5 @@ function tierRead(
       failedRegions: Math.max(1, failedIn(iv.startMs, iv.endMs)),
       regions: t.regions,
     }));
-  return { target: t.metric, segments, incidents: [...outages, ...degraded] };
+  return { target: t.metric, startMs, segments, incidents: [...outages, ...degraded] };
 }
