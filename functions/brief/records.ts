@@ -4,9 +4,8 @@
  * line in another shape) never puts another target's run into a brief.
  */
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../common/run-record.ts';
+import { parseRunRecord, runRecordFilter, type RunRecord } from '../common/run-record.ts';
 import { oneLine } from '../common/redact.ts';
-import { Outcome } from '../common/verdict.ts';
 
 /** Pages of FilterLogEvents read per region before giving up on older records. */
 export const MAX_PAGES_PER_REGION = 20;
@@ -30,45 +29,8 @@ export interface RecordQuery {
   readonly endTime: number;
 }
 
-/**
- * One JSON log line → a run record, or `null`. Accepts the line as the run writes it (raw JSON on
- * stdout), and also inside Lambda's text prefix or JSON log format, in case the log format changes.
- */
-export function parseRunRecord(message: string): RunRecord | null {
-  const start = message.indexOf('{');
-  if (start < 0) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(message.slice(start));
-  } catch {
-    return null;
-  }
-  const wrapped = (value as { message?: unknown } | null)?.message;
-  if (wrapped !== null && typeof wrapped === 'object') value = wrapped;
-  else if (typeof wrapped === 'string' && wrapped.trimStart().startsWith('{')) return parseRunRecord(wrapped);
-  return isRunRecord(value) ? value : null;
-}
-
-function isRunRecord(v: unknown): v is RunRecord {
-  const r = v as Partial<RunRecord> | null;
-  return (
-    r !== null &&
-    typeof r === 'object' &&
-    r.message === RUN_RECORD_MESSAGE &&
-    typeof r.target === 'string' &&
-    typeof r.probeRegion === 'string' &&
-    typeof r.startedAt === 'string' &&
-    !Number.isNaN(Date.parse(r.startedAt)) &&
-    typeof r.verdict === 'object' &&
-    r.verdict !== null &&
-    Object.values(Outcome).includes(r.verdict.outcome)
-  );
-}
-
-/** The CloudWatch Logs filter pattern for one target's run records (JSON lines, as the run writes them). */
-export function runRecordFilter(target: string): string {
-  return `{ ($.message = "${RUN_RECORD_MESSAGE}") && ($.target = "${target}") }`;
-}
+// Parsing a run record and filtering for one are the run-record contract's (common/run-record.ts): history reads them too.
+export { parseRunRecord, runRecordFilter };
 
 export async function readRunRecords(logs: (region: string) => CloudWatchLogsClient, q: RecordQuery): Promise<RegionRecords[]> {
   return Promise.all(

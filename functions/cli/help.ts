@@ -8,6 +8,7 @@ import { optionsHelp } from './flags.ts';
 export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
        mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
+       mcp-canary report --config FILE [--days N] [--json] [--html FILE]   (see report --help)
 
 Judge a remote MCP endpoint the way an agent uses it: health → discover or initialize →
 tools/list → tools/call, and print the verdict.

@@ -6,9 +6,12 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { perRegion } from '../common/per-region.ts';
 import { configError } from '../common/errors.ts';
 import { loadFleet } from '../config/load.ts';
 import { checkDays, readFleetHistory } from '../history/read.ts';
+import { runLogGroupName } from '../history/run-log.ts';
 import { MAX_DAYS, MIN_DAYS } from '../history/resolution.ts';
 import { renderHtml } from '../report/html.ts';
 import { buildReport } from '../report/report.ts';
@@ -22,8 +25,9 @@ export const REPORT_HELP = `Usage: mcp-canary report --config FILE [--days N] [-
 Availability, incidents, time to resolve, degraded time and error budget per target over the last N days,
 measured by the rule that pages (quorum, N failed runs in a row), maintenance windows shown and left out.
 Reads the fleet's Verdict metrics (GetMetricData) and alarm history (DescribeAlarmHistory, 30 days kept) in
-its home region with your AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, …): needs
-cloudwatch:GetMetricData and cloudwatch:DescribeAlarmHistory.
+its home region, and each incident's failure class from the run log (FilterLogEvents in the probe regions),
+with your AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, …): needs cloudwatch:GetMetricData,
+cloudwatch:DescribeAlarmHistory and logs:FilterLogEvents.
 
   --config FILE   the fleet config (JSON or TS), as for cdk synth
   --days N        ${MIN_DAYS}–${MAX_DAYS} (default ${DEFAULT_REPORT_DAYS}); beyond 15 days one-minute data is gone and the
@@ -44,6 +48,8 @@ export interface ReportIo {
 export interface ReportDeps {
   /** @default - the SDK's default client in the region (credentials and endpoint from the environment) */
   readonly cloudWatch?: (region: string) => CloudWatchClient;
+  /** For incidents' failure classes, in the probe regions. @default - the SDK's default client per region */
+  readonly logs?: (region: string) => CloudWatchLogsClient;
   readonly nowMs?: number;
 }
 
@@ -84,11 +90,15 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
     throw configError(`--end ${JSON.stringify(values.end)} is not an ISO 8601 time: e.g. --end 2026-12-01T00:00Z`);
   const fleet = await loadFleet(values.config);
   const client = (deps.cloudWatch ?? ((region) => new CloudWatchClient({ region })))(fleet.homeRegion);
+  const made: CloudWatchLogsClient[] = [];
+  const logs = deps.logs ?? perRegion((region) => (made.push(new CloudWatchLogsClient({ region })), made[made.length - 1]!));
+  const fleetName = typeof values.fleet === 'string' ? values.fleet : DEFAULT_FLEET_NAME;
   try {
     const history = await readFleetHistory(client, {
       fleet,
-      fleetName: typeof values.fleet === 'string' ? values.fleet : DEFAULT_FLEET_NAME,
+      fleetName,
       days,
+      runLog: { logs, logGroupName: runLogGroupName(fleetName) },
       ...(deps.nowMs !== undefined ? { nowMs: deps.nowMs } : {}),
       ...(endMs !== undefined ? { endMs } : {}),
       ...(Array.isArray(values.target) ? { targets: values.target } : {}),
@@ -106,5 +116,6 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
     return 0;
   } finally {
     client.destroy();
+    for (const c of made) c.destroy();
   }
 }

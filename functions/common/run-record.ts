@@ -4,7 +4,7 @@
  * the value of a run, the run's log lines, and the ledger table's key. Change it here and the alarms,
  * the publisher, the queries and the brief follow.
  */
-import type { Verdict } from './verdict.ts';
+import { Outcome, type Verdict } from './verdict.ts';
 
 /**
  * One custom metric per target, `Verdict`, whatever the number of regions (each distinct name ×
@@ -82,3 +82,43 @@ export interface RunSkippedRecord {
 /** The run ledger's partition key and TTL attribute (Powertools' Idempotency defaults, named for the CDK table). */
 export const LEDGER_KEY_ATTRIBUTE = 'id';
 export const LEDGER_TTL_ATTRIBUTE = 'expiration';
+
+/**
+ * One JSON log line → a run record, or `null`. Accepts the line as the run writes it (raw JSON on
+ * stdout), and also inside Lambda's text prefix or JSON log format, in case the log format changes.
+ */
+export function parseRunRecord(message: string): RunRecord | null {
+  const start = message.indexOf('{');
+  if (start < 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(message.slice(start));
+  } catch {
+    return null;
+  }
+  const wrapped = (value as { message?: unknown } | null)?.message;
+  if (wrapped !== null && typeof wrapped === 'object') value = wrapped;
+  else if (typeof wrapped === 'string' && wrapped.trimStart().startsWith('{')) return parseRunRecord(wrapped);
+  return isRunRecord(value) ? value : null;
+}
+
+function isRunRecord(v: unknown): v is RunRecord {
+  const r = v as Partial<RunRecord> | null;
+  return (
+    r !== null &&
+    typeof r === 'object' &&
+    r.message === RUN_RECORD_MESSAGE &&
+    typeof r.target === 'string' &&
+    typeof r.probeRegion === 'string' &&
+    typeof r.startedAt === 'string' &&
+    !Number.isNaN(Date.parse(r.startedAt)) &&
+    typeof r.verdict === 'object' &&
+    r.verdict !== null &&
+    Object.values(Outcome).includes(r.verdict.outcome)
+  );
+}
+
+/** The CloudWatch Logs filter pattern for one target's run records (JSON lines, as the run writes them). */
+export function runRecordFilter(target: string): string {
+  return `{ ($.message = "${RUN_RECORD_MESSAGE}") && ($.target = "${target}") }`;
+}

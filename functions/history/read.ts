@@ -9,6 +9,7 @@ import type { Fleet } from '../config/fleet.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
 import { maintenanceFor, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
+import { failureClassOf, type RunLogSource } from './run-log.ts';
 import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, RETENTION, ruleAt, type Resolution } from './resolution.ts';
 import { pagingRuleOf, type PagingRule } from './rule.ts';
 import { buildTimeline, type Incident, type Timeline } from './timeline.ts';
@@ -30,11 +31,18 @@ export interface HistoryOptions {
   readonly targets?: readonly string[];
   /** @default true */
   readonly alarmHistory?: boolean;
+  /** Where the run records are, for each incident's failure class. @default - not read: failureClass null */
+  readonly runLog?: RunLogSource;
 }
 
 export interface HistoryCost extends MetricCost {
   alarmHistoryCalls: number;
+  /** FilterLogEvents calls for failure classes: one per incident and probe region. */
+  logCalls: number;
 }
+
+/** Failure classes are looked up for at most this many incidents per report (the newest), to keep its cost bounded. */
+export const MAX_INCIDENTS_CLASSIFIED = 50;
 
 export interface TargetHistory {
   readonly target: string;
@@ -88,7 +96,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     const startMs = Math.ceil((endMs - opts.days * DAY_MS) / p) * p;
     return { target: t.name, rule, resolution, startMs, endMs };
   });
-  const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0 };
+  const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, logCalls: 0 };
   const samples = await aws(() =>
     readVerdicts(
       client,
@@ -133,6 +141,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       transitions: mine,
     };
   });
+  if (opts.runLog) await classify(opts.runLog, fleet, targets, cost);
   return {
     fleetName: opts.fleetName,
     namespace: fleet.namespace,
@@ -144,6 +153,27 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     targets,
     cost,
   };
+}
+
+/** Each incident's failure class from the run records of its first N periods (the runs that paged), newest incidents first. */
+async function classify(source: RunLogSource, fleet: Fleet, targets: TargetHistory[], cost: HistoryCost): Promise<void> {
+  const all = targets
+    .flatMap((t, ti) => t.incidents.map((i, ii) => ({ t, ti, i, ii })))
+    .sort((a, b) => b.i.startMs - a.i.startMs)
+    .slice(0, MAX_INCIDENTS_CLASSIFIED);
+  const found = await Promise.all(
+    all.map(({ t, i }) => {
+      const config = fleet.targets.find((x) => x.name === t.target)!;
+      const regions = config.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
+      return failureClassOf(source, { target: t.target, regions, fromMs: i.startMs, toMs: i.pagedAtMs }, cost);
+    }),
+  );
+  all.forEach(({ ti, ii }, k) => {
+    const t = targets[ti]!;
+    const incidents = [...t.incidents];
+    incidents[ii] = { ...incidents[ii]!, failureClass: found[k] ?? null };
+    targets[ti] = { ...t, incidents };
+  });
 }
 
 /** AWS's refusals as the fix they need: credentials, permissions, region. */

@@ -80,6 +80,8 @@ export interface Report {
     readonly metricsRequested: number;
     readonly datapoints: number;
     readonly describeAlarmHistoryCalls: number;
+    /** For failure classes: one per incident and probe region (not in estimatedUsd). */
+    readonly filterLogEventsCalls: number;
     readonly estimatedUsd: number;
   };
   readonly targets: readonly ReportTarget[];
@@ -102,6 +104,7 @@ export function buildReport(h: FleetHistory, fleet: Fleet): Report {
       metricsRequested: h.cost.metrics,
       datapoints: h.cost.datapoints,
       describeAlarmHistoryCalls: h.cost.alarmHistoryCalls,
+      filterLogEventsCalls: h.cost.logCalls,
       estimatedUsd: (h.cost.metrics / 1000) * USD_PER_1000_METRICS + (h.cost.alarmHistoryCalls / 1000) * USD_PER_1000_REQUESTS,
     },
     targets: h.targets.map((t): ReportTarget => {

@@ -77,7 +77,7 @@ export function renderText(r: Report): string {
     `Alarm history: ${r.alarmHistoryFrom ? `from ${when(r.alarmHistoryFrom)} (CloudWatch keeps 30 days)` : 'not read'}. Availability = (up + degraded) / (up + degraded + down); maintenance and no-data left out.`,
   );
   out.push(
-    `Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s) for ${r.cost.metricsRequested} metric(s) (${r.cost.datapoints} datapoints), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s): about ${usd(r.cost.estimatedUsd)} at list price.`,
+    `Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s) for ${r.cost.metricsRequested} metric(s) (${r.cost.datapoints} datapoints), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s) for failure classes: about ${usd(r.cost.estimatedUsd)} at list price.`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -21,7 +21,8 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { main } from '../../../functions/cli/main.ts';
 import type { Report } from '../../../functions/report/report.ts';
-import { startMoto, type Moto } from '../../helpers/moto.ts';
+import { CloudWatchLogsClient, CreateLogGroupCommand, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { deadUrl } from '../../helpers/run/fixtures.ts';
 import { describeNeeding } from '../../helpers/tools.ts';
 import { startAlarmHistoryReplay, type RecordedItem, type Replay } from '../../helpers/history/alarm-history-replay.ts';
@@ -51,8 +52,26 @@ const EXPECTED = {
   seconds: { up: 24 * 60, degraded: 5 * 60, down: 5 * 60, maintenance: 6 * 60, judged: 34 * 60 },
   availabilityPercent: (29 / 34) * 100,
   incidents: [
-    { start: at(5), end: at(10), pagedAt: at(8), durationSeconds: 300, countedSeconds: 300, maintenance: 'none', alarm: 'paged' },
-    { start: at(29), end: at(33), pagedAt: at(32), durationSeconds: 240, countedSeconds: 0, maintenance: 'inside', alarm: 'paged' },
+    {
+      start: at(5),
+      end: at(10),
+      pagedAt: at(8),
+      durationSeconds: 300,
+      countedSeconds: 300,
+      maintenance: 'none',
+      failureClass: 'unreachable',
+      alarm: 'paged',
+    },
+    {
+      start: at(29),
+      end: at(33),
+      pagedAt: at(32),
+      durationSeconds: 240,
+      countedSeconds: 0,
+      maintenance: 'inside',
+      failureClass: 'unreachable',
+      alarm: 'paged',
+    },
   ],
   timeToResolve: { incidents: 1, open: 0, meanSeconds: 300, maxSeconds: 300 },
   errorBudget: { allowedSeconds: 20, downSeconds: 300, leftSeconds: -280 },
@@ -94,6 +113,22 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** What Lambda does with a run function's stdout: each line an event in the region's run log group, stamped when written (here: its period, plus a few seconds). */
+async function shipToRunLog(region: string, lines: readonly string[]): Promise<void> {
+  const logs = new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
+  const logGroupName = '/mcp-canary/McpCanary/run';
+  await logs.send(new CreateLogGroupCommand({ logGroupName }));
+  await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: 's' }));
+  const events = lines.map((message) => ({
+    message,
+    timestamp: Date.parse((JSON.parse(message) as { scheduledFor: string }).scheduledFor) + 5_000,
+  }));
+  await logs.send(
+    new PutLogEventsCommand({ logGroupName, logStreamName: 's', logEvents: events.sort((a, b) => a.timestamp - b.timestamp) }),
+  );
+  logs.destroy();
+}
+
 async function handlerIn(region: string) {
   process.env = {
     ...saved,
@@ -113,9 +148,14 @@ describe('mcp-canary report', () => {
     // Prepare: 40 minutes of scheduled runs in three regions.
     const dead = await deadUrl();
     const tool = { name: 'get_rate', arguments: { pair: 'EURUSD' } };
-    // The run's log lines (what Lambda ships to CloudWatch Logs) are not this test's subject.
-    const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    for (const region of REGIONS) {
+    // The run's log lines, kept per region: Lambda ships them to the run log group, as done below.
+    const logged = new Map<string, string[]>(REGIONS.map((r) => [r, []]));
+    let region: (typeof REGIONS)[number] = REGIONS[0];
+    const quiet = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      logged.get(region)!.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    });
+    for (region of REGIONS) {
       const handler = await handlerIn(region);
       for (let m = 0; m < 40; m++) {
         const code = plan(region, m);
@@ -130,6 +170,7 @@ describe('mcp-canary report', () => {
       }
     }
     quiet.mockRestore();
+    for (const [r, lines] of logged) await shipToRunLog(r, lines);
     const config = join(dir, 'fleet.json');
     writeFileSync(
       config,
@@ -162,7 +203,7 @@ describe('mcp-canary report', () => {
     expect(rates.rule).toEqual({ regions: 3, quorum: 2, runsInARow: 3, periodSeconds: 60 });
     expect(rates.seconds).toMatchObject(EXPECTED.seconds);
     expect(rates.availabilityPercent).toBeCloseTo(EXPECTED.availabilityPercent, 9);
-    expect(rates.incidents).toEqual(EXPECTED.incidents.map((i) => ({ ...i, failureClass: null })));
+    expect(rates.incidents).toEqual(EXPECTED.incidents);
     expect(rates.timeToResolve).toEqual(EXPECTED.timeToResolve);
     expect(rates.slo!.errorBudget).toMatchObject(EXPECTED.errorBudget);
     expect(rates.maintenance).toEqual(EXPECTED.maintenance);
@@ -170,9 +211,16 @@ describe('mcp-canary report', () => {
     expect(docs.seconds).toMatchObject({ up: 40 * 60, down: 0, degraded: 0, maintenance: 0 });
     expect(docs.slo!.errorBudget.leftPercent).toBe(100);
     // The cost stated is the cost on the wire: one GetMetricData for both targets, two history pages.
-    expect(report.cost).toMatchObject({ getMetricDataRequests: 1, metricsRequested: 4, describeAlarmHistoryCalls: 2 });
+    // Failure classes: one FilterLogEvents per incident and probe region (2 × 3).
+    expect(report.cost).toMatchObject({
+      getMetricDataRequests: 1,
+      metricsRequested: 4,
+      describeAlarmHistoryCalls: 2,
+      filterLogEventsCalls: 6,
+    });
     expect(replay.calls.get('GetMetricData')).toBe(1);
     expect(replay.calls.get('DescribeAlarmHistory')).toBe(2);
+    expect(replay.calls.get('FilterLogEvents')).toBe(6);
     // Nothing of the config beyond names reaches the JSON or the page.
     const page = readFileSync(html, 'utf8');
     for (const text of [out.join(''), page]) expect(text).not.toMatch(/s3cr3t|internal\.example|https?:/);
@@ -208,6 +256,7 @@ describe('mcp-canary report', () => {
       /no Nobody\/Verdict datapoints for any target in us-east-1 over the last 2 day\(s\): check the config's namespace and homeRegion/,
     );
     const noCreds = await run(['report', '--config', config], {
+      AWS_REGION: '',
       AWS_ENDPOINT_URL: replay.endpoint,
       AWS_ACCESS_KEY_ID: '',
       AWS_SECRET_ACCESS_KEY: '',

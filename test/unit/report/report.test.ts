@@ -37,7 +37,7 @@ function history(): FleetHistory {
     startMs: T0,
     endMs: T0 + 100 * MIN,
     alarmHistoryFromMs: T0,
-    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1 },
+    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, logCalls: 0 },
     targets: [
       {
         target: 'rates',
