@@ -65,6 +65,10 @@ export const LAYERS = {
     may: ['functions/common', 'functions/config', 'functions/auth', 'functions/secrets'],
     is: 'the delegated-OAuth refresher Lambda: the one writer of each grant, publishing access tokens to the probe regions',
   },
+  'functions/status': {
+    may: ['functions/common', 'functions/config', 'functions/history'],
+    is: 'the status page Lambda: the snapshot, its HTML and JSON, written to S3',
+  },
   'functions/report': {
     may: ['functions/common', 'functions/config', 'functions/history'],
     is: 'mcp-canary report: the figures per target as text, JSON and one self-contained HTML page',

@@ -17,6 +17,7 @@ import { HomeStack } from './constructs/home-stack.ts';
 import { MaintenanceStack } from './constructs/maintenance.ts';
 import { ProbeRegionStack } from './constructs/probe-region-stack.ts';
 import { ProbeScheduleStack } from './constructs/probe-schedule-stack.ts';
+import { StatusStack } from './constructs/status-stack.ts';
 import { FleetNames } from './plan/names.ts';
 import { ALARM_SHARD_DEPTH } from './plan/placement.ts';
 import { planFleet, type FleetPlan } from './plan/plan.ts';
@@ -45,6 +46,8 @@ export class McpCanaryFleet extends Construct {
   readonly burnStacks: BurnAlarmStack[] = [];
   /** Alarm mute rules of the fleet's maintenance windows; empty when it has none. */
   readonly maintenance: MaintenanceStack[] = [];
+  /** The status page (home region), when the config has `statusPage`. */
+  readonly status: StatusStack | undefined;
   /** AWS's quotas, checked over the fleet's templates at synth (infra/quotas): a finding fails synth. */
   readonly quotas: QuotaChecks;
 
@@ -68,6 +71,21 @@ export class McpCanaryFleet extends Construct {
     });
     // A tool call whose answer nothing checks reads an upstream 401 returned as text as healthy: say so at synth.
     for (const line of uncheckedTargets(plan.fleet.targets)) Annotations.of(this.home).addWarningV2('mcp-canary:unchecked-answer', line);
+
+    this.status =
+      plan.fleet.statusPage && plan.status
+        ? new StatusStack(this, 'Status', {
+            stackName: names.stack('status'),
+            env: env(plan.homeRegion),
+            description: description('status page: bucket, writer function and its schedule (home region)'),
+            names,
+            page: plan.fleet.statusPage,
+            payload: plan.status,
+            logRetention: options.logRetention,
+          })
+        : undefined;
+    // Its errors alarm tells the home canary-owner topic.
+    this.status?.addStackDependency(this.home, 'its errors alarm uses the home canary-owner topic');
 
     const alarmStacks = new Map<number, AlarmStack>();
     for (const [index, targets] of plan.alarmStacks) {

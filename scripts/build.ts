@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import {
   BRIEF_HANDLER_ENTRY,
+  STATUS_HANDLER_ENTRY,
   bundleHandler,
   CREATE_REQUIRE_BANNER,
   esbuildOptions,
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     [RUN_HANDLER_ENTRY, 'run'],
     [BRIEF_HANDLER_ENTRY, 'brief'],
     [REFRESH_HANDLER_ENTRY, 'refresh'],
+    [STATUS_HANDLER_ENTRY, 'status'],
   ] as const) {
     const bundle = await bundleHandler(entry, join(DIST, HANDLERS[name].asset));
     log(`${relative(ROOT, bundle.file)} (${Math.round(bundle.bytes / 1024)} KB)`);

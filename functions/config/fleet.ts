@@ -12,6 +12,7 @@ import { checkProxyRegions, ProxySetting } from './proxy.ts';
 import { regionProblem } from './regions.ts';
 import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from './schedule.ts';
+import { checkStatusNames, StatusPage, TargetStatusSetting } from './status-page.ts';
 import { checkTarget, TargetFields } from './target.ts';
 import { Telemetry } from './telemetry.ts';
 import { refineBy, unionError } from './words.ts';
@@ -56,6 +57,8 @@ export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's probe regions for this target. */
   probeRegions: z.array(region).min(1).optional(),
   runbookUrl: z.url().optional(),
+  /** Its place on the status page: a display name, or hidden (functions/config/status-page.ts). */
+  status: TargetStatusSetting.optional(),
   /** Overrides the fleet's SLO, field by field (functions/config/slo.ts). */
   slo: SloOverride.optional(),
 }).superRefine(checkTarget);
@@ -92,6 +95,8 @@ export const Fleet = z
     proxy: ProxySetting.optional(),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
     maintenance: z.array(MaintenanceWindow).default([]),
+    /** A static status page in S3, public behind CloudFront when it says so. @default - none */
+    statusPage: StatusPage.optional(),
     /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/config/slo.ts). */
     slo: SloSetting.optional(),
     /** The runs as OpenTelemetry traces and metrics over OTLP/HTTP (telemetry.ts). Off when absent. */
@@ -103,6 +108,7 @@ export const Fleet = z
     checkSlo(f, ctx);
     checkPartition(f, ctx);
     checkProxyRegions(f.proxy, new Set([...(f.probeRegions ?? [f.homeRegion]), ...f.targets.flatMap((t) => t.probeRegions ?? [])]), ctx);
+    checkStatusNames(f, ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
       const first = seen.get(t.name);

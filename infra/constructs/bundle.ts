@@ -22,6 +22,7 @@ export const TELEMETRY_EXPORT_FILE = 'telemetry-export.mjs';
 export const HANDLER_SIDE_FILES: ReadonlyMap<string, ReadonlyArray<{ readonly entry: string; readonly file: string }>> = new Map([
   [RUN_HANDLER_ENTRY, [{ entry: TELEMETRY_EXPORT_ENTRY, file: TELEMETRY_EXPORT_FILE }]],
 ]);
+export const STATUS_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/status/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';

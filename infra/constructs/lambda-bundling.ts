@@ -44,6 +44,7 @@ export const HANDLERS = {
   run: { entry: 'functions/run/handler.ts', asset: 'lambda/run' },
   brief: { entry: 'functions/brief/handler.ts', asset: 'lambda/brief' },
   refresh: { entry: 'functions/refresh/handler.ts', asset: 'lambda/refresh' },
+  status: { entry: 'functions/status/handler.ts', asset: 'lambda/status' },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 

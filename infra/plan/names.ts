@@ -46,6 +46,15 @@ export class FleetNames {
     return `${this.fleet}-brief`;
   }
 
+  /** The status page's function, its log group and its schedule (home region; infra/constructs/status-stack.ts). */
+  get statusFunction(): string {
+    return `${this.fleet}-status`;
+  }
+
+  get statusLogGroup(): string {
+    return `/mcp-canary/${this.fleet}/status`;
+  }
+
   get scheduleGroup(): string {
     return this.fleet;
   }

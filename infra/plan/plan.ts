@@ -7,7 +7,9 @@
 import { oauthStoreRefs } from '../../functions/config/oauth-secrets.ts';
 import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
 import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
+import { statusPayload, type StatusPayload } from '../../functions/config/status-page.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
+import { configError } from '../../functions/common/errors.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
 import { networkPlan, type NetworkPlan } from './network.ts';
@@ -33,7 +35,7 @@ export const MAX_TARGETS_PER_RUN = 25;
 export const MAX_RATES_PER_REGION = 20;
 
 /** Fields of a fleet target that only the CDK app reads; the run's `Target` schema rejects them. */
-const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'slo'] as const;
+const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'status', 'slo'] as const;
 
 export interface PlanOptions {
   /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - `McpCanary` */
@@ -115,6 +117,8 @@ export interface FleetPlan {
   readonly alarmStacks: ReadonlyMap<number, readonly TargetPlan[]>;
   /** The maintenance windows' mute rules by stack id; empty without windows. */
   readonly muteRuleStacks: ReadonlyMap<number, readonly MuteRulePlan[]>;
+  /** The status page function's input; undefined without `statusPage` (no status stack). */
+  readonly status: StatusPayload | undefined;
 }
 
 export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan {
@@ -165,7 +169,29 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     regions,
     alarmStacks,
     muteRuleStacks: placeMuteRules(fleet, names),
+    status: fleet.statusPage ? planStatus(fleet, names, targets) : undefined,
   };
+}
+
+/**
+ * The status page's schedule input carries every shown target's display name: Lambda's asynchronous
+ * payload (256 KB, which infra/quotas checks again on the template) bounds it. Said here in the status
+ * page's words, with a margin, before any construct.
+ */
+export const MAX_STATUS_PAYLOAD_BYTES = 240 * 1024;
+
+function planStatus(fleet: Fleet, names: FleetNames, targets: readonly TargetPlan[]): StatusPayload {
+  const payload = statusPayload(
+    fleet,
+    names.fleet,
+    targets.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
+  );
+  const bytes = byteLength(JSON.stringify(payload));
+  if (bytes > MAX_STATUS_PAYLOAD_BYTES)
+    throw configError(
+      `mcp-canary fleet config: statusPage shows ${payload.targets.length} targets, ${bytes} bytes as its schedule input, more than ${MAX_STATUS_PAYLOAD_BYTES} (Lambda's asynchronous payload is 256 KB): hide some (targets[].status.hidden) or shorten their status.name.`,
+    );
+  return payload;
 }
 
 function planRegion(region: string, targets: readonly TargetPlan[], names: FleetNames, fleet: Fleet): RegionPlan {

@@ -146,6 +146,7 @@ describe(`the packed ${pkg.name}`, () => {
         'dist/infra/index.js',
         'dist/lambda/run/index.mjs',
         'dist/lambda/brief/index.mjs',
+        'dist/lambda/status/index.mjs',
       ]),
     );
     expect(packed.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);

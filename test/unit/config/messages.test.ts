@@ -89,6 +89,7 @@ const RICH: FleetInput = {
       schedule: 'rate(5 minutes)',
       probeRegions: ['us-east-1'],
       runbookUrl: 'https://runbooks.example.com/mcp/rates',
+      status: { name: 'Rates', hidden: false },
     },
     {
       name: 'docs',
@@ -171,6 +172,12 @@ const RICH: FleetInput = {
       },
       timeoutMs: 2_000,
     },
+  },
+  statusPage: {
+    title: 'Acme MCP status',
+    public: true,
+    domainName: 'status.example.com',
+    certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/12345678-1234-1234-1234-123456789012',
   },
 };
 // Every form of a TLS reference in every field: four targets, the forms rotated.

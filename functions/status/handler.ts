@@ -1,0 +1,24 @@
+/**
+ * The status Lambda: invoked by its schedule every few minutes with the payload (display names, counts,
+ * maintenance; functions/config/status-page.ts) as its input. Thin: clients at module scope, the work in
+ * `publishStatus`. A throw (S3 still failing after the SDK's retries) is the function's Errors alarm for
+ * the canary owner; the next scheduled run writes the page again.
+ */
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { S3Client } from '@aws-sdk/client-s3';
+import { required } from '../config/env-utils.ts';
+import { StatusEnvVar } from '../config/status-page.ts';
+import type { TierCache } from './gather.ts';
+import { publishStatus, WRITE_ATTEMPTS, type StatusResult } from './publish.ts';
+
+const bucket = required(process.env, StatusEnvVar.bucket, 'the name of the status page bucket');
+// Standard retry mode: 503 SlowDown, 500 and throttling are retried with backoff and jitter.
+const s3 = new S3Client({ maxAttempts: WRITE_ATTEMPTS, retryMode: 'standard' });
+const cloudwatch = new CloudWatchClient({});
+const cache: TierCache = new Map();
+
+export async function handler(event: unknown): Promise<StatusResult> {
+  const result = await publishStatus(event, { s3, cloudwatch, bucket, now: Date.now(), cache });
+  process.stdout.write(`${JSON.stringify({ message: 'mcp-canary status', ...result })}\n`);
+  return result;
+}
