@@ -72,11 +72,11 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
     const agent = await siblingAgent({ connect: { timeout: connectTimeoutMs, ...options } });
     // A custom global dispatcher (not Node's Agent) cannot be copied; the target's TLS material must not be dropped for it.
     if (agent || !reach?.tls) return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, destroy: async () => agent?.destroy() };
-    const undici = await import('undici');
+    const undici = await loadUndici();
     const own = new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
     return { fetch: undici.fetch as unknown as FetchLike, proxy: null, dispatcherFor: () => own, destroy: () => own.destroy() };
   }
-  const undici = await import('undici');
+  const undici = await loadUndici();
   const proxy = reach!.proxy!;
   const fixed =
     'url' in proxy
@@ -112,4 +112,25 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
       await Promise.all([...agents.values()].map((a) => a.destroy().catch(() => {})));
     },
   };
+}
+
+/**
+ * undici, loaded only when a route needs it. The built run Lambda has it as a side file beside index.mjs
+ * (undici.ts, built by infra/constructs/bundle.ts); from source, the CLI's bundle and the installed
+ * package it is the dependency in node_modules. The specifiers are variables so that esbuild leaves the
+ * import alone instead of inlining undici into every run's cold start.
+ */
+export const UNDICI_SIDE_FILE = 'net-undici.mjs';
+const SIDE_SPECIFIER = `./${UNDICI_SIDE_FILE}`;
+const PACKAGE_SPECIFIER = 'undici';
+type Undici = typeof import('./undici.ts');
+async function loadUndici(): Promise<Undici> {
+  if (!/\/net\/reach\.(ts|js)$/.test(import.meta.url)) {
+    try {
+      return (await import(SIDE_SPECIFIER)) as Undici;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    }
+  }
+  return (await import(PACKAGE_SPECIFIER)) as Undici;
 }

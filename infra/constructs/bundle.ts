@@ -18,9 +18,18 @@ export const REFRESH_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/refr
  */
 export const TELEMETRY_EXPORT_ENTRY = fileURLToPath(new URL('../../functions/telemetry/export.ts', import.meta.url));
 export const TELEMETRY_EXPORT_FILE = 'telemetry-export.mjs';
+/** undici (proxies, a target's own TLS), beside the run handler too: functions/net/reach.ts loads it by this name when a target needs it. */
+export const UNDICI_ENTRY = fileURLToPath(new URL('../../functions/net/undici.ts', import.meta.url));
+export const UNDICI_FILE = 'net-undici.mjs';
 /** The files built beside a handler's index.mjs, by entry. */
 export const HANDLER_SIDE_FILES: ReadonlyMap<string, ReadonlyArray<{ readonly entry: string; readonly file: string }>> = new Map([
-  [RUN_HANDLER_ENTRY, [{ entry: TELEMETRY_EXPORT_ENTRY, file: TELEMETRY_EXPORT_FILE }]],
+  [
+    RUN_HANDLER_ENTRY,
+    [
+      { entry: TELEMETRY_EXPORT_ENTRY, file: TELEMETRY_EXPORT_FILE },
+      { entry: UNDICI_ENTRY, file: UNDICI_FILE },
+    ],
+  ],
 ]);
 export const STATUS_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/status/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */

@@ -13,13 +13,17 @@ export interface ForwardProxy {
   readonly port: number;
   /** `host:port` of every CONNECT, in order. */
   readonly connects: string[];
+  /** The URL of every plain HTTP request it was asked to forward, in order. */
+  readonly forwarded: string[];
   close(): Promise<void>;
 }
 
 export async function startForwardProxy(o: { credentials?: string } = {}): Promise<ForwardProxy> {
   const server = createProxy(createServer());
   const connects: string[] = [];
+  const forwarded: string[] = [];
   server.prependListener('connect', (req: { url?: string }) => connects.push(req.url ?? ''));
+  server.prependListener('request', (req: { url?: string }) => forwarded.push(req.url ?? ''));
   if (o.credentials) {
     const expected = `Basic ${Buffer.from(o.credentials).toString('base64')}`;
     server.authenticate = (req) => req.headers['proxy-authorization'] === expected;
@@ -30,6 +34,7 @@ export async function startForwardProxy(o: { credentials?: string } = {}): Promi
     url: `http://127.0.0.1:${port}`,
     port,
     connects,
+    forwarded,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,6 +14,9 @@ import { z } from 'zod';
 import { bundleRunHandler, type BuiltBundle } from '../../../infra/constructs/bundle.ts';
 import { Telemetry, TELEMETRY_ENV, telemetrySettings } from '../../../functions/config/telemetry.ts';
 import { TELEMETRY_EXPORT_FILE, TELEMETRY_FAILED_MESSAGE } from '../../../functions/telemetry/batch.ts';
+import { UNDICI_SIDE_FILE } from '../../../functions/net/reach.ts';
+import { EnvVar } from '../../../functions/config/env.ts';
+import { startForwardProxy } from '../../helpers/net/forward-proxy.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { startCatalogPostureServer, type CatalogPostureServer } from '../../helpers/catalog-posture-server.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
@@ -86,7 +89,7 @@ const HEALTHY = { verdicts: [{ target: 'rates', outcome: 'healthy', failure: nul
 describe('the built run Lambda with telemetry', () => {
   it('carries the export as a file of its own, and exports signed OTLP with the trace id the server received', async () => {
     // Prepare
-    expect(bundle.sideFiles.map((f) => f.file)).toEqual([join(outdir, TELEMETRY_EXPORT_FILE)]);
+    expect(bundle.sideFiles.map((f) => f.file)).toEqual([join(outdir, TELEMETRY_EXPORT_FILE), join(outdir, UNDICI_SIDE_FILE)]);
     const settings = telemetrySettings(
       Telemetry.parse({ otlp: { endpoint: receiver.url, sigv4: { region: PROBE_REGION, service: 'xray' }, metrics: { enabled: false } } }),
     );
@@ -125,6 +128,27 @@ describe('the built run Lambda with telemetry', () => {
       expect(receiver.received).toEqual([]);
     } finally {
       await rm(bare, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the built run Lambda with a proxy', () => {
+  it('carries undici as a file of its own, and reaches the endpoint through the proxy with it', async () => {
+    // Prepare: undici (about half a megabyte) is not in index.mjs, so a fleet without a proxy never parses it
+    const inlined = Object.keys(bundle.metafile.inputs).filter((f) => f.includes('node_modules/undici/'));
+    expect(inlined).toEqual([]);
+    const proxy = await startForwardProxy();
+    try {
+      // Act
+      const child = await runChild(bundle.file, { [EnvVar.proxy]: JSON.stringify({ url: proxy.url, noProxy: [] }) });
+      // Assess
+      expect(child.code, child.stderr).toBe(0);
+      expect(summaryOf(child)).toEqual(HEALTHY);
+      // undici tunnels plain HTTP too (CONNECT), or forwards it: either way through the proxy
+      const host = new URL(mcp.url).host;
+      expect([...proxy.connects, ...proxy.forwarded.map((u) => new URL(u).host)]).toContain(host);
+    } finally {
+      await proxy.close();
     }
   });
 });
