@@ -11,7 +11,7 @@
  * and maintenance windows mute both composites (infra/plan/placement.ts names them in the mute rules).
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnAlarm, CfnCompositeAlarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnAlarm, CfnCompositeAlarm, ComparisonOperator, TreatMissingData, type CfnCompositeAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { Dimension, MetricName } from '../../functions/common/run-record.ts';
 import { every } from '../../functions/common/alarm-words.ts';
@@ -85,6 +85,7 @@ export class BurnAlarmStack extends Stack {
           alarmDescription: describeBurn(b, tiers, what),
           alarmActions: [topic(kind)],
           okActions: [topic(kind)],
+          ...(kind === 'pages' ? pageSuppression(props.names, b) : {}),
         });
         for (const t of tiers) for (const w of [t.long, t.short]) alarm.addResourceDependency(windows.get(w.name)!);
         this.composites.push(alarm);
@@ -105,6 +106,27 @@ export class BurnAlarmStack extends Stack {
       );
     }
   }
+}
+
+/**
+ * A hard outage fires the paging alarm and the fast burn within a few periods of each other: on-call
+ * would get two pages for one outage. The page composite's actions are suppressed while the target's
+ * critical alarm is in ALARM (CloudWatch's ActionsSuppressor): it waits up to N + 2 periods and a
+ * minute for the critical alarm to follow (the critical alarm pages by run N + 1, and CloudWatch
+ * evaluates a minute late), and stays quiet for the fast tiers' longest short window after the critical
+ * alarm resolves, while that window still holds the outage. A burn with no page (an endpoint failing on
+ * and off, never N in a row) is exactly what it still pages for.
+ */
+function pageSuppression(
+  names: FleetNames,
+  b: BurnTarget,
+): Pick<CfnCompositeAlarmProps, 'actionsSuppressor' | 'actionsSuppressorWaitPeriod' | 'actionsSuppressorExtensionPeriod'> {
+  const fastShort = Math.max(...b.plan.tiers.filter((t) => t.tier.severity === 'page').map((t) => t.tier.shortSeconds));
+  return {
+    actionsSuppressor: names.alarm(b.target.name, 'critical'),
+    actionsSuppressorWaitPeriod: (b.plan.runsInARow + 2) * b.target.periodSeconds + 60,
+    actionsSuppressorExtensionPeriod: fastShort,
+  };
 }
 
 function windowAlarm(

@@ -82,6 +82,8 @@ export interface TargetBurnPlan {
   readonly pageName: string;
   readonly ticketName: string;
   readonly tiers: readonly BurnAlarmPlan[];
+  /** The paging rule's N in a row, which the page composite waits out for the critical alarm (burn-alarms.ts). */
+  readonly runsInARow: number;
 }
 
 /** `<fleet>/<target>/slo-burn-page`: the last segment is no AlarmKind, so the brief and parseAlarmName leave it alone. */
@@ -115,5 +117,5 @@ export function planBurn(
       short: { ...at(tier.shortSeconds), name: `${names.fleet}/${t.name}/slo-burn-${tier.id}-short` },
     };
   });
-  return { target: t.name, pageName: page, ticketName: ticket, tiers };
+  return { target: t.name, pageName: page, ticketName: ticket, tiers, runsInARow };
 }

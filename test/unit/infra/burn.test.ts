@@ -20,7 +20,18 @@ const fleet = synthFleet(
 const burnJson = fleet.json('McpCanary-slo-burn');
 const windows = alarmsOf(burnJson as never).filter((a) => a.AlarmName.startsWith('McpCanary/rates-prod/'));
 const composites = resourcesOf(burnJson, 'AWS::CloudWatch::CompositeAlarm')
-  .map(([, p]) => p as { AlarmName: string; AlarmRule: string; AlarmActions: unknown[]; OKActions: unknown[] })
+  .map(
+    ([, p]) =>
+      p as {
+        AlarmName: string;
+        AlarmRule: string;
+        AlarmActions: unknown[];
+        OKActions: unknown[];
+        ActionsSuppressor?: string;
+        ActionsSuppressorWaitPeriod?: number;
+        ActionsSuppressorExtensionPeriod?: number;
+      },
+  )
   .filter((c) => c.AlarmName.startsWith('McpCanary/rates-prod/'));
 const critical = [...fleet.templates]
   .filter(([n]) => n.includes('-alarms-'))
@@ -33,10 +44,28 @@ interface CompositeChange {
   readonly at: number;
   readonly afterRun: number;
   readonly topics: readonly string[];
+  /** Its actions held back by its ActionsSuppressor (CloudWatch: in ALARM now, within the wait period, or the extension after). */
+  readonly suppressed: boolean;
+}
+
+/** Whether a composite's change at `at` is suppressed by the suppressor's own notifications, as CloudWatch documents it. */
+function suppressedAt(c: (typeof composites)[number], suppressor: readonly Notification[], at: number): boolean {
+  if (!c.ActionsSuppressor) return false;
+  const wait = c.ActionsSuppressorWaitPeriod!;
+  const extension = c.ActionsSuppressorExtensionPeriod!;
+  const mine = suppressor.filter((n) => n.alarm === c.ActionsSuppressor);
+  const stateAt = (t: number) => mine.filter((n) => n.at <= t).at(-1)?.state;
+  if (stateAt(at) === 'ALARM') return true;
+  if (mine.some((n) => n.state === 'ALARM' && n.at > at && n.at <= at + wait)) return true;
+  return mine.some((n) => n.from === 'ALARM' && n.at < at && n.at >= at - extension);
 }
 
 /** Composite alarms over the windows' notifications: re-evaluated at every change of a window it names. */
-function composite(changes: readonly Notification[], initial: 'OK' | 'INSUFFICIENT_DATA'): CompositeChange[] {
+function composite(
+  changes: readonly Notification[],
+  initial: 'OK' | 'INSUFFICIENT_DATA',
+  suppressor: readonly Notification[] = [],
+): CompositeChange[] {
   const state = new Map(windows.map((w) => [w.AlarmName, initial as string]));
   const current = new Map<string, string>(composites.map((c) => [c.AlarmName, 'INSUFFICIENT_DATA']));
   const out: CompositeChange[] = [];
@@ -55,6 +84,7 @@ function composite(changes: readonly Notification[], initial: 'OK' | 'INSUFFICIE
           at: n.at,
           afterRun: n.afterRun,
           topics: (next === 'ALARM' ? c.AlarmActions : c.OKActions).map(render),
+          suppressed: suppressedAt(c, suppressor, n.at),
         });
         current.set(c.AlarmName, next);
       }
@@ -67,7 +97,7 @@ const everywhere = (seq: string): TimedScenario['runs'] => ({ 'us-east-1': seq, 
 const alarms = (cs: readonly CompositeChange[], suffix: string) => cs.filter((c) => c.alarm.endsWith(suffix) && c.state === 'ALARM');
 
 function replay(s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', alarmsToReplay: readonly AlarmProps[] = windows) {
-  return composite(replayTimed(alarmsToReplay, s), initial);
+  return composite(replayTimed(alarmsToReplay, s), initial, replayTimed(critical, s));
 }
 
 describe('SLO burn alarms (as synthesized)', () => {
@@ -98,8 +128,23 @@ describe('SLO burn alarms (as synthesized)', () => {
     const page = alarms(cs, '/slo-burn-page');
     expect(page).toHaveLength(1);
     expect(page[0]!.afterRun).toBeLessThanOrEqual(6);
+    expect(page[0]!.suppressed).toBe(false);
     expect(page[0]!.topics.join()).toMatch(/McpCanary-pages/);
     expect(replayTimed(critical, s).filter((n) => n.state === 'ALARM')).toEqual([]);
+  });
+
+  it('a hard outage pages once: the paging alarm pages, the fast burn beside it is suppressed by it', () => {
+    const page = composites.find((c) => c.AlarmName.endsWith('/slo-burn-page'))!;
+    expect(page.ActionsSuppressor).toBe('McpCanary/rates-prod/critical');
+    for (const seed of [1, 2]) {
+      const s: TimedScenario = { runs: everywhere(`HH${'F'.repeat(40)}${'H'.repeat(40)}`), timing: randomTiming(seeded(seed), 30, true) };
+      const pages = replayTimed(critical, s).filter((n) => n.state === 'ALARM');
+      expect(pages).toHaveLength(1);
+      const burns = alarms(replay(s), '/slo-burn-page');
+      // Not vacuous: the fast burn does reach ALARM in this outage; it tells no one.
+      expect(burns.length).toBeGreaterThan(0);
+      expect(burns.filter((b) => !b.suppressed)).toEqual([]);
+    }
   });
 
   it('a slow burn (one bad minute in 20) tickets and never pages', () => {
