@@ -119,6 +119,8 @@ export class McpCanaryFleet extends Construct {
         targets,
       });
       stack.addStackDependency(this.home, 'burn alarms publish to the home topics');
+      // The page composite's ActionsSuppressor names its target's critical alarm: it must exist first.
+      for (const a of this.alarmStacks) stack.addStackDependency(a, 'the fast-burn page is suppressed by the critical alarm');
       const parent = existingParent(index, 0, (p) => burn.has(p));
       if (parent !== undefined)
         stack.addStackDependency(this.burnStacks[parent]!, 'alarms that move here on a split are deleted there first');
