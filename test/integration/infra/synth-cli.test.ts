@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
 import { EnvVar } from '../../../functions/config/env.ts';
 import { describeNeeding } from '../../helpers/tools.ts';
-import { TELEMETRY_EXPORT_FILE } from '../../../infra/constructs/bundle.ts';
+import { TELEMETRY_EXPORT_FILE, UNDICI_FILE } from '../../../infra/constructs/bundle.ts';
 
 /** Every suite here needs cfn-lint: in CI its absence fails with the install line, elsewhere it skips by name. */
 const describe = describeNeeding(['cfn-lint']);
@@ -131,6 +131,13 @@ describe('npm run synth, offline and without credentials', () => {
     expect(sides).toHaveLength(1);
     const probe = `import(${JSON.stringify(`file://${sides[0]}`)}).then((m) => { console.log(typeof m.exportBatch); })`;
     expect((await run(process.execPath, ['--input-type=module', '-e', probe], { env })).stdout.trim()).toBe('function');
+    // undici (proxies, a target's own TLS) beside it too, with the require the bundles' banner gives it.
+    const undici = readdirSync(out)
+      .filter((d) => d.startsWith('asset.') && existsSync(join(out, d, UNDICI_FILE)))
+      .map((d) => join(out, d, UNDICI_FILE));
+    expect(undici).toHaveLength(1);
+    const probeUndici = `import(${JSON.stringify(`file://${undici[0]}`)}).then((m) => { console.log(typeof m.EnvHttpProxyAgent); })`;
+    expect((await run(process.execPath, ['--input-type=module', '-e', probeUndici], { env })).stdout.trim()).toBe('function');
   });
 
   it('fails on an invalid fleet with one line naming the target and the field', async () => {

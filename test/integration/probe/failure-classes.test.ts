@@ -48,6 +48,28 @@ describe('failure classes', () => {
     }
   });
 
+  it('classifies a delegated grant with no usable access token as canary_credential: inconclusive, the endpoint never called', async () => {
+    const server = await startFaultServer((_req, res) => {
+      res.statusCode = 401;
+      res.end();
+    });
+    try {
+      const t = target(server.url, {
+        headers: {},
+        auth: { authorizationCode: { store: { secretsManager: 'mcp-canary/rates/grant' }, allowPrivateNetwork: true } },
+      });
+      const v = await judge(t, {
+        oauthSecrets: { delegated: { missing: 'nothing is published in Secrets Manager secret "mcp-canary/rates/grant/access"' } },
+      });
+      expect(v).toMatchObject({ outcome: 'inconclusive', failure: 'canary_credential' });
+      expect(v.detail).toContain(`mcp-canary login ${server.url}`);
+      expect(server.received).toHaveLength(0);
+      seen.add(v.failure!);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('classifies a server that never answers as timeout, within the request timeout', async () => {
     const server = await startFaultServer(() => new Promise(() => {}));
     try {
