@@ -44,6 +44,18 @@ export const REFRESHER_USAGE: RefresherUsage = {
   metricsPerGrant: 2,
 };
 
+/** The fleet with its first `count` targets' credential replaced by a delegated OAuth grant (the refresher keeps it). */
+export function delegatingFleet(fleet: FleetInput, count: number): FleetInput {
+  return {
+    ...fleet,
+    targets: fleet.targets.map(({ headerSecrets, ...t }, i) =>
+      i < count
+        ? { ...t, auth: { authorizationCode: { store: { secretsManager: `mcp-canary/${t.name}/grant` } } } }
+        : { ...t, headerSecrets },
+    ),
+  } as FleetInput;
+}
+
 export interface FeatureLine {
   readonly feature: string;
   readonly deploys: string;
@@ -65,15 +77,7 @@ export function featureLines(n: number): FeatureLine[] {
   const burnCost = burnAlarmsCost(burn, n, PRICES);
   const status = on({ ...fleet, statusPage: { public: true } });
   const statusCost = statusPageCost(status, n, STATUS_USAGE, PRICES, schedulerInvocations);
-  const delegating = (count: number) =>
-    on({
-      ...fleet,
-      targets: fleet.targets.map(({ headerSecrets, ...t }, i) =>
-        i < count
-          ? { ...t, auth: { authorizationCode: { store: { secretsManager: `mcp-canary/${t.name}/grant` } } } }
-          : { ...t, headerSecrets },
-      ),
-    } as FleetInput);
+  const delegating = (count: number) => on(delegatingFleet(fleet, count));
   const delegated = delegating(1);
   const refresh = refresherCost(delegated, REFRESHER_USAGE, PRICES);
   // A second delegated target shares the function, its schedule, PutMetricData and errors alarm.

@@ -10,7 +10,7 @@ import {
 } from '../../bench/cost-model.ts';
 import type { FleetInput } from '../../../functions/config/fleet.ts';
 import { burnAlarmsCost, featureDelta, refresherCost, reportCost, statusPageCost } from '../../bench/cost-features.ts';
-import { REFRESHER_USAGE, STATUS_USAGE } from '../../bench/cost-features-report.ts';
+import { delegatingFleet, REFRESHER_USAGE, STATUS_USAGE } from '../../bench/cost-features-report.ts';
 import { criticalPath } from '../../bench/critical-path.ts';
 import { generatedFleet, synthesize } from '../../bench/fleet-scale.ts';
 import { readInventory } from '../../bench/inventory.ts';
@@ -174,15 +174,7 @@ describe('the optional features', () => {
   const fleet = generatedFleet(2);
   const base = synthesize(fleet).stacks;
   const on = (f: FleetInput) => featureDelta(base, synthesize(f).stacks);
-  const delegating = (count: number) =>
-    on({
-      ...fleet,
-      targets: fleet.targets.map(({ headerSecrets, ...t }, i) =>
-        i < count
-          ? { ...t, auth: { authorizationCode: { store: { secretsManager: `mcp-canary/${t.name}/grant` } } } }
-          : { ...t, headerSecrets },
-      ),
-    } as FleetInput);
+  const delegating = (count: number) => on(delegatingFleet(fleet, count));
 
   it('a feature that is off adds nothing and costs nothing', () => {
     // Act
