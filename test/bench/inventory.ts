@@ -56,6 +56,8 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
         const payload = JSON.parse(target.Input ?? '{"targets":[]}') as {
           targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string; ssmParameter?: string }> }>;
         };
+        // The status page's schedule carries display names, not endpoints: not a run (cost-features.ts prices it).
+        if (payload.targets.some((t) => !('url' in t))) continue;
         const logicalId = (target.Arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
         let fn = logicalId ? (resources[logicalId]?.Properties as Props | undefined) : undefined;
         if (!fn) {

@@ -8,7 +8,12 @@ import {
   type Inventory,
   type ScheduleInventory,
 } from '../../bench/cost-model.ts';
+import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { burnAlarmsCost, featureDelta, refresherCost, reportCost, statusPageCost } from '../../bench/cost-features.ts';
+import { delegatingFleet, REFRESHER_USAGE, STATUS_USAGE } from '../../bench/cost-features-report.ts';
 import { criticalPath } from '../../bench/critical-path.ts';
+import { generatedFleet, synthesize } from '../../bench/fleet-scale.ts';
+import { readInventory } from '../../bench/inventory.ts';
 import { PRICES } from '../../bench/prices.ts';
 
 /** One schedule every minute in one region carrying two targets; `a` has a secret and three alarm metrics. */
@@ -161,5 +166,76 @@ describe('the critical path', () => {
         2,
       ).roundTrips,
     ).toBe(5);
+  });
+});
+
+describe('the optional features', () => {
+  // Two targets in three regions: small enough to synthesize in a unit test, the same stacks as any fleet.
+  const fleet = generatedFleet(2);
+  const base = synthesize(fleet).stacks;
+  const on = (f: FleetInput) => featureDelta(base, synthesize(f).stacks);
+  const delegating = (count: number) => on(delegatingFleet(fleet, count));
+
+  it('a feature that is off adds nothing and costs nothing', () => {
+    // Act
+    const none = featureDelta(base, base);
+    // Assess
+    expect(none).toEqual({ metricAlarms: 0, alarmMetrics: 0, compositeAlarms: 0, functions: [], buckets: 0, distributions: 0, grants: [] });
+    expect(burnAlarmsCost(none, 2, PRICES).total).toBe(0);
+    expect(refresherCost(none, REFRESHER_USAGE, PRICES).total).toBe(0);
+    expect(statusPageCost(none, 2, STATUS_USAGE, PRICES, 0).total).toBe(0);
+  });
+
+  it('prices burn alarms from the synthesized alarms: 6 window alarms of 2 metrics and 2 composites, $2.20 a target', () => {
+    // Act
+    const d = on({ ...fleet, targets: fleet.targets.map((t) => ({ ...t, slo: { objective: 99.9, burnAlarms: true } })) });
+    const cost = burnAlarmsCost(d, 2, PRICES);
+    // Assess
+    expect([d.metricAlarms, d.alarmMetrics, d.compositeAlarms]).toEqual([12, 24, 4]);
+    expect(cost.perTarget).toBeCloseTo(6 * 2 * 0.1 + 2 * 0.5, 10);
+  });
+
+  it('keeps the run inventory, and so the headline, unchanged when the status page is on (its schedule is not a run)', () => {
+    // Act
+    const withStatus = synthesize({ ...fleet, statusPage: { public: true } }).stacks;
+    const before = readInventory(base, 'McpCanary');
+    const after = readInventory(withStatus, 'McpCanary');
+    const usage = { billedMs: 1000, recordBytesPerTarget: 700 };
+    // Assess
+    expect(after.schedules).toEqual(before.schedules);
+    expect(fleetCost(after, costPerTargetRegion(after, usage, PRICES), PRICES, usage).total).toBeCloseTo(
+      fleetCost(before, costPerTargetRegion(before, usage, PRICES), PRICES, usage).total + PRICES.alarmMetric, // its errors alarm
+      10,
+    );
+    const d = featureDelta(base, withStatus);
+    expect([d.functions.length, d.metricAlarms, d.distributions]).toEqual([1, 1, 1]);
+    // 8,640 runs × 2 targets × 2.5 metrics, and 17,280 PUTs
+    const cost = statusPageCost(d, 2, STATUS_USAGE, PRICES, before.schedules.length * 43_200);
+    expect(cost.parts.GetMetricData).toBeCloseTo(8_640 * 2 * 2.5 * 0.00001, 10);
+    expect(cost.parts['S3 PUTs']).toBeCloseTo(17_280 * 0.000005, 10);
+    expect(cost.parts.CloudFront).toBe(0);
+  });
+
+  it('prices a delegated target: the grant and a copy per probe region, their calls, two metrics, its alarm', () => {
+    // Act
+    const one = delegating(1);
+    const first = refresherCost(one, REFRESHER_USAGE, PRICES);
+    const further = refresherCost(delegating(2), REFRESHER_USAGE, PRICES).total - first.total;
+    // Assess: 4 secrets; 8,640 × 4 reads + 1,440 × 5 writes + 43,200 × 3 probe reads
+    expect(one.grants.map((g) => g.regions.length)).toEqual([3]);
+    expect(first.parts.secrets).toBeCloseTo(1.6, 10);
+    expect(first.parts['Secrets Manager API']).toBeCloseTo((34_560 + 7_200 + 129_600) * 0.000005, 10);
+    expect(first.parts['custom metrics']).toBeCloseTo(0.6, 10);
+    expect(one.metricAlarms).toBe(2); // the refresher's errors alarm and the target's credential alarm
+    expect(further).toBeCloseTo(1.6 + 0.8568 + 0.6 + 0.1, 10);
+  });
+
+  it("prices a report as its own counter counts: every page of a request, at the window's resolution", () => {
+    // 30 days at 5-minute points: 200 series × 8,640 points is 18 pages of 100,800
+    expect(reportCost(100, 30, 100, PRICES)).toMatchObject({ requests: 18, metrics: 3_600 });
+    // 7 days at 1-minute points
+    expect(reportCost(100, 7, 100, PRICES)).toMatchObject({ requests: 20, metrics: 4_000 });
+    // 300 targets: a request of 250 (500 series × 1,440 points: 8 pages) and one of 50 (2 pages)
+    expect(reportCost(300, 1, 100, PRICES)).toMatchObject({ requests: 10, metrics: 8 * 500 + 2 * 100 });
   });
 });
