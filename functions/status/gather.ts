@@ -108,6 +108,7 @@ export function joined(metric: string, newestFirst: readonly TierRead[]): Target
         incidents[goesOn] = {
           ...older,
           start: i.start,
+          ...(i.pagedAt === undefined ? {} : { pagedAt: i.pagedAt }),
           failedRegions: Math.max(older.failedRegions, i.failedRegions),
           ...(failureClass ? { failureClass } : {}),
         };
@@ -173,6 +174,7 @@ function tierRead(
     end: endOf(i.endMs),
     failedRegions: failedIn(i.startMs, i.endMs ?? timeline.endMs),
     regions: t.regions,
+    pagedAt: i.pagedAtMs,
     ...(i.failureClass ? { failureClass: i.failureClass } : {}),
   }));
   // Degraded stretches (the ticket rule open, no page) are incidents of their own kind on the page.

@@ -5,7 +5,7 @@
  * stays behind, since a target with a display name may have a name its owner would rather not publish.
  */
 import type { StatusPayload } from '../config/status-page.ts';
-import { dayOf, incidentWords, maintenanceWords } from './words.ts';
+import { causeWords, dayOf, incidentWords, maintenanceWords } from './words.ts';
 import { openings } from '../history/maintenance-windows.ts';
 
 /** What a person reads off a target: its state now, or a day's worst. */
@@ -29,6 +29,8 @@ export interface HistoryIncident {
   readonly failedRegions: number;
   readonly regions: number;
   readonly failureClass?: string;
+  /** When the rule paged (outages): the runs before it name the failure class (causes.ts). Not shown. */
+  readonly pagedAt?: number;
 }
 /** One shown target's history, keyed by its metric name. Time with no segment had no data. */
 export interface TargetHistory {
@@ -289,7 +291,8 @@ function incidentView(target: string, i: HistoryIncident, now: number): Incident
     minutes: Math.round((end - i.start) / MINUTE_MS),
     failedRegions: i.failedRegions,
     regions: i.regions,
-    failureClass: i.failureClass ?? null,
+    // Only a class of the taxonomy, the one the sentence has words for.
+    failureClass: i.failureClass !== undefined && causeWords(i.failureClass) ? i.failureClass : null,
     summary: incidentWords({ target, ...i }, now),
   };
 }
