@@ -124,8 +124,11 @@ async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: numb
   const plans = payload.targets.map((t) => {
     const resolution = resolutionFor(fromDays, t.periodSeconds);
     const p = resolution.periodSeconds * 1000;
-    const endMs = Math.floor((deps.now - toDays * DAY_MS) / p) * p;
-    const startMs = Math.ceil((deps.now - fromDays * DAY_MS) / p) * p;
+    // Counted back from the last whole period, as functions/history/read.ts counts `report --days N`: the
+    // page's last N days start on the same period as the report's (test/integration/status/agreement.test.ts).
+    const base = Math.floor(deps.now / p) * p;
+    const endMs = Math.floor((base - toDays * DAY_MS) / p) * p;
+    const startMs = Math.ceil((base - fromDays * DAY_MS) / p) * p;
     return { target: t, resolution, startMs, endMs };
   });
   const reads: TierRead[] = [];
