@@ -55,6 +55,14 @@ export async function publishStatus(event: unknown, deps: StatusDeps): Promise<S
     : gathered.histories;
   const snapshot = buildSnapshot(payload, histories, { now: deps.now, upcomingDays: STATUS_UPCOMING_DAYS });
   const html = renderPage(snapshot, { every: STATUS_EVERY, jsonHref: JSON_KEY });
-  const { keys } = await writeStatus(deps.s3, deps.bucket, { html, json: `${JSON.stringify(snapshot, null, 1)}\n` });
+  const { keys } = await writeStatus(deps.s3, deps.bucket, { html, json: safeJson(snapshot) });
   return { written: keys, targets: snapshot.targets.length, cost };
+}
+
+/**
+ * The snapshot as JSON with every "<" as \u003c: the same value to any JSON parser, and a display name
+ * such as "</script>…" stays inert even where someone inlines status.json into a page of their own.
+ */
+export function safeJson(snapshot: unknown): string {
+  return `${JSON.stringify(snapshot, null, 1).replace(/</g, '\\u003c')}\n`;
 }

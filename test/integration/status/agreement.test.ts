@@ -5,11 +5,16 @@
  * them, then one inside a maintenance window), and, around the window's start two days back, the `Verdict`
  * datapoints runs would have published then (one per region and minute, the run's own wire shape), with an
  * outage that began before the window and ran into it. The page's payload is the one the plan builds.
+ * The same runs' log lines are shipped to each region's run log group, so both name each outage's class.
+ *
+ * A third target is served by a hostile server: its tool fails with markup and a planted secret, and its
+ * display name is markup. Neither `--json`, `--html`, status.json nor index.html may carry any of it raw.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchClient, PutMetricDataCommand, type MetricDatum } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient, CreateLogGroupCommand, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../../functions/cli/main.ts';
@@ -36,10 +41,18 @@ const BUCKET = 'status-agreement';
 let moto: Moto;
 let api: RatesApi;
 let server: RunningServer;
+/** A server whose checked tool fails with markup and a planted secret in its error text, as a hostile one may. */
+let hostile: RunningServer;
 let dir: string;
 let replay: Replay | undefined;
 let now: number;
 const saved = { ...process.env };
+const PLANTED = 'sk-live-PLANTED-7781';
+const HOSTILE_TEXT = `</script><script>alert(1)</script><img src=x onerror=alert(2)> ${PLANTED} from eu-west-1`;
+/** A display name of markup: the page shows it as text. */
+const HOSTILE_NAME = '</script><img src=x onerror=alert(3)> "Q&A"';
+/** Each region's run log lines, as the run function wrote them. */
+const logged = new Map<string, string[]>();
 const rateCheck = { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } };
 
 function fleet(): FleetInput {
@@ -60,6 +73,7 @@ function fleet(): FleetInput {
     targets: [
       { name: 'search-prod', url: 'https://search.internal.example.com/mcp', status: { name: 'Search tools' } },
       { name: 'rates-prod', url: 'https://rates.internal.example.com/mcp' },
+      { name: 'hostile-prod', url: 'https://hostile.internal.example.com/mcp', status: { name: HOSTILE_NAME } },
     ],
   } as FleetInput;
 }
@@ -67,6 +81,16 @@ function fleet(): FleetInput {
 beforeAll(async () => {
   [moto, api] = await Promise.all([startMoto(), startRatesApi()]);
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
+  hostile = await startMcpServer({
+    era: 'modern',
+    tools: [
+      {
+        name: 'get_rate',
+        annotations: { readOnlyHint: true },
+        handler: () => ({ isError: true, content: [{ type: 'text', text: HOSTILE_TEXT }] }),
+      },
+    ],
+  });
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-agreement-'));
   const dead = await deadUrl();
   now = Math.floor(Date.now() / MIN) * MIN;
@@ -76,7 +100,7 @@ beforeAll(async () => {
   const old: MetricDatum[] = [];
   for (let m = -90; m < 90; m++)
     REGIONS.forEach((_, i) =>
-      ['search-prod', 'rates-prod'].forEach((target) =>
+      ['search-prod', 'rates-prod', 'hostile-prod'].forEach((target) =>
         old.push({
           MetricName: 'Verdict',
           Dimensions: [{ Name: 'Target', Value: target }],
@@ -108,19 +132,40 @@ beforeAll(async () => {
             targets: [
               { name: 'search-prod', url: failing && (i < 2 || m <= 7) ? dead : server.url, tool: rateCheck, timeoutMs: 2_000 },
               { name: 'rates-prod', url: server.url, tool: rateCheck },
+              // Fails from every region 15 to 5 minutes ago, with its hostile text.
+              { name: 'hostile-prod', url: m <= 15 && m > 5 ? hostile.url : server.url, tool: rateCheck, timeoutMs: 2_000 },
             ],
             scheduledTime: new Date(minute).toISOString(),
             periodSeconds: 60,
           },
-          motoRunDeps(moto.endpoint, [], { probeRegion: region }),
+          motoRunDeps(moto.endpoint, logged.get(region) ?? logged.set(region, []).get(region)!, { probeRegion: region }),
         ),
       ),
     );
   }
+  for (const [region, lines] of logged) await shipToRunLog(region, lines);
 }, 300_000);
+
+const logsAt = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
+
+/** What Lambda does with a run function's stdout: each line an event in the region's run log group, stamped a few seconds into its period. */
+async function shipToRunLog(region: string, lines: readonly string[]): Promise<void> {
+  const logs = logsAt(region);
+  const logGroupName = '/mcp-canary/McpCanary/run';
+  await logs.send(new CreateLogGroupCommand({ logGroupName }));
+  await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: 's' }));
+  const events = lines.map((message) => ({
+    message,
+    timestamp: Date.parse((JSON.parse(message) as { scheduledFor: string }).scheduledFor) + 5_000,
+  }));
+  await logs.send(
+    new PutLogEventsCommand({ logGroupName, logStreamName: 's', logEvents: events.sort((a, b) => a.timestamp - b.timestamp) }),
+  );
+  logs.destroy();
+}
 afterAll(async () => {
   process.env = { ...saved };
-  await Promise.all([server?.close(), api?.close(), replay?.close()]);
+  await Promise.all([server?.close(), hostile?.close(), api?.close(), replay?.close()]);
   await moto?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -136,7 +181,8 @@ describe('the report and the status page agree', () => {
     const out: string[] = [];
     const err: string[] = [];
     const end = new Date(at).toISOString();
-    const code = await main(['report', '--config', config, '--days', String(DAYS), '--json', '--end', end], {
+    const reportHtml = join(dir, 'report.html');
+    const code = await main(['report', '--config', config, '--days', String(DAYS), '--json', '--html', reportHtml, '--end', end], {
       stdout: (s) => out.push(s),
       stderr: (s) => err.push(s),
     });
@@ -147,22 +193,30 @@ describe('the report and the status page agree', () => {
     const payload = { ...planFleet(fleet()).status!, days: DAYS };
     const s3 = new S3Client({ region: HOME_REGION, endpoint: moto.endpoint, credentials: motoCredentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    await publishStatus(payload, { s3, cloudwatch: cloudWatchAt(moto.endpoint, HOME_REGION), bucket: BUCKET, now: at });
-    const page = JSON.parse(
-      await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'status.json' }))).Body!.transformToString(),
-    ) as StatusSnapshot;
+    const clients = new Map<string, CloudWatchLogsClient>();
+    const logs = (region: string) => clients.get(region) ?? clients.set(region, logsAt(region)).get(region)!;
+    const causes = new Map();
+    // Twice, as a warm function: the second run finds every class it has not cached yet (at most 6 log calls a run).
+    for (const k of [0, 1])
+      await publishStatus(payload, { s3, cloudwatch: cloudWatchAt(moto.endpoint, HOME_REGION), bucket: BUCKET, now: at + k, logs, causes });
+    for (const c of clients.values()) c.destroy();
+    const object = async (Key: string) => (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key }))).Body!.transformToString();
+    const pageJson = await object('status.json');
+    const pageHtml = await object('index.html');
+    const page = JSON.parse(pageJson) as StatusSnapshot;
 
     for (const [target, shown] of [
       ['search-prod', 'Search tools'],
       ['rates-prod', 'rates-prod'],
+      ['hostile-prod', HOSTILE_NAME],
     ] as const) {
       const r = report.targets.find((t) => t.target === target)!;
       const p = page.targets.find((t) => t.name === shown)!;
       const outages = [...page.incidents.open, ...page.incidents.past]
         .filter((i) => i.target === shown && i.kind === 'outage')
-        .map((i) => ({ start: i.startedAt, end: i.endedAt }))
+        .map((i) => ({ start: i.startedAt, end: i.endedAt, failureClass: i.failureClass }))
         .sort((a, b) => a.start.localeCompare(b.start));
-      expect(outages, target).toEqual(r.incidents.map((i) => ({ start: i.start, end: i.end })));
+      expect(outages, target).toEqual(r.incidents.map((i) => ({ start: i.start, end: i.end, failureClass: i.failureClass })));
       const { judged, down } = r.seconds;
       expect(p.uptime, target).toBe(Math.floor(((judged - down) / judged) * 10_000) / 100);
     }
@@ -176,5 +230,21 @@ describe('the report and the status page agree', () => {
     ]);
     expect(search.seconds.down).toBe(30 * 60);
     expect(page.targets.find((t) => t.name === 'rates-prod')!.uptime).toBe(100);
+    // The runs that paged name the class, on both (the cut outage's runs two days back logged nothing: unknown).
+    expect(search.incidents.map((i) => i.failureClass)).toEqual([null, 'unreachable', 'unreachable']);
+    const bad = page.incidents.past.find((i) => i.target === HOSTILE_NAME)!;
+    expect(bad.failureClass).toBe('tool_error');
+    expect(bad.summary).toMatch(/: the checked tool answered with an error\.$/);
+
+    // Privacy: nothing of the config but names, and nothing the hostile server said, in any of the four outputs.
+    const reportJson = out.join('');
+    const reportPage = readFileSync(reportHtml, 'utf8');
+    for (const [what, text] of Object.entries({ reportJson, reportPage, pageJson, pageHtml })) {
+      expect(text, what).not.toMatch(/PLANTED|internal\.example|127\.0\.0\.1|https?:\/\/|alert\(1\)|alert\(2\)/);
+      if (what !== 'reportJson') expect(text, what).not.toMatch(/<script|<img|<\/script/i);
+    }
+    // Region names are not on the page (the report, for the operator, names its home region).
+    for (const text of [pageJson, pageHtml]) for (const region of REGIONS) expect(text).not.toContain(region);
+    expect(pageHtml).toContain('&#60;/script&#62;&#60;img src=x onerror=alert(3)&#62; &#34;Q&#38;A&#34;');
   }, 120_000);
 });
