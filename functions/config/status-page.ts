@@ -6,8 +6,10 @@
  *   targets: [{ name: 'search-prod', url: '…', status: { name: 'Search tools' } }, { name: 'internal-x', url: '…', status: { hidden: true } }]
  *
  * What the page may show is decided here, once: the payload carries display names, counts of regions and
- * maintenance times, and nothing else of the config (no URL, header, region name, account or window name),
- * so neither the function nor the page can leak what they were never given. A hidden target is not in it.
+ * maintenance times, and nothing else of the config (no URL, header, account or window name), so neither
+ * the function nor the page can leak what they were never given. A hidden target is not in it. The probe
+ * regions' names go along for one job, reading failure classes from the run logs, and the snapshot never
+ * copies them (functions/status/snapshot.ts builds the page from display names and counts only).
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
@@ -74,6 +76,11 @@ const PayloadTarget = z
     regions: z.number().int().min(1),
     quorum: z.number().int().min(1),
     periodSeconds: z.number().int().min(60),
+    /**
+     * The probe regions' names, only for reading the failure class of an incident from their run log
+     * groups (functions/status/causes.ts); never on the page or in its JSON. @default - no failure class
+     */
+    probeRegions: z.array(z.string().min(1)).min(1).optional(),
   })
   .strict();
 
@@ -126,6 +133,7 @@ export function statusPayload(fleet: PayloadSource, fleetName: string, targets: 
       regions: t.regions.length,
       quorum: t.quorum,
       periodSeconds: t.periodSeconds,
+      probeRegions: [...t.regions],
     })),
     maintenance: fleet.maintenance.flatMap((w) => {
       const covered = (w.targets ?? targets.map((t) => t.name)).flatMap((name) => (display.has(name) ? [display.get(name)!] : []));

@@ -6,6 +6,15 @@
  */
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { parseRunRecord, runRecordFilter } from '../common/run-record.ts';
+import { failureClasses, type FailureClass } from '../common/verdict.ts';
+
+/**
+ * Only a class of the taxonomy counts: a line in the log group is not checked field by field when parsed,
+ * and whatever it says travels into the report's JSON and HTML and onto the status page.
+ */
+function isFailureClass(v: unknown): v is FailureClass {
+  return typeof v === 'string' && (failureClasses as readonly string[]).includes(v);
+}
 
 export interface RunLogSource {
   readonly logs: (region: string) => CloudWatchLogsClient;
@@ -47,7 +56,7 @@ export async function failureClassOf(
         for (const e of out.events ?? []) {
           const r = e.message ? parseRunRecord(e.message) : null;
           const scheduled = r ? Date.parse(r.scheduledFor) : Number.NaN;
-          if (!r || r.target !== q.target || r.verdict.outcome !== 'failed' || !r.verdict.failure) continue;
+          if (!r || r.target !== q.target || r.verdict.outcome !== 'failed' || !isFailureClass(r.verdict.failure)) continue;
           if (!(scheduled >= q.fromMs && scheduled < q.toMs)) continue;
           counts.set(r.verdict.failure, (counts.get(r.verdict.failure) ?? 0) + 1);
         }

@@ -31,7 +31,7 @@ svg{width:100%;height:auto;display:block}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem;margin:.3rem 0 .6rem;padding:0;list-style:none}
 .legend span{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border-radius:2px}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee}
-.scroll{overflow-x:auto}.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
+.scroll{overflow-x:auto}.scroll:focus-visible{outline:2px solid #1a56db;outline-offset:2px}.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
 @media (max-width:600px){body{font-size:14px}.figures div{min-width:45%}td,th{padding:3px 4px}}
 `;
 
@@ -138,5 +138,6 @@ function incidentTable(t: ReportTarget): string {
         `<tr><td>${esc(when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
-  return `<div class="scroll"><table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  // A region that scrolls on a narrow screen takes the keyboard focus (WCAG 2.1.1: keyboard users can scroll it too).
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${esc(`${t.target}: incidents (scrolls sideways)`)}"><table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

@@ -13,7 +13,7 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { StatusPayload } from '../config/status-page.ts';
 import { readVerdicts, type MetricCost } from '../history/metrics-reader.ts';
 import { perRun, resolutionFor, ruleAt, type Resolution } from '../history/resolution.ts';
-import { buildTimeline, type PeriodSample } from '../history/timeline.ts';
+import { buildTimeline, EVALUATION_RANGE_EXTRA, type PeriodSample } from '../history/timeline.ts';
 import type { HistoryIncident, Segment, TargetHistory } from './snapshot.ts';
 
 const DAY_MS = 86_400_000;
@@ -40,6 +40,12 @@ interface TierRead {
   readonly target: string;
   /** Where this read starts: an older read counts only before it. */
   readonly startMs: number;
+  /**
+   * How far past its start an incident of this read may begin and still be the continuation of one open
+   * at the older read's end: its rule's N points plus CloudWatch's 2 more of evaluation range, the most
+   * the alarm can take to breach again on an outage that never stopped.
+   */
+  readonly joinWithinMs: number;
   readonly segments: Segment[];
   readonly incidents: HistoryIncident[];
 }
@@ -78,18 +84,38 @@ export async function gatherHistories(payload: StatusPayload, deps: GatherDeps):
 }
 
 /**
- * One target's reads, newest first, as one history: each older read cut where the newer one starts. An
- * incident across a cut is two (each read replays the rule on its own points); at most one per cut.
+ * One target's reads, newest first, as one history: each older read cut where the newer one starts. Each
+ * read replays the rule on its own points, so an outage across a cut is seen twice: as an incident open at
+ * the older read's end (or past the cut) and as one the newer read opens at its start (give or take its
+ * first undetermined points). Those two are one outage, joined here: one outage, one incident.
  */
 export function joined(metric: string, newestFirst: readonly TierRead[]): TargetHistory {
   const segments: Segment[] = [];
   const incidents: HistoryIncident[] = [];
   let cut = Number.POSITIVE_INFINITY;
+  let newerJoinWithinMs = 0;
   for (const r of newestFirst) {
     for (const s of r.segments) if (s.start < cut) segments.push({ ...s, end: Math.min(s.end, cut) });
-    for (const i of r.incidents)
-      if (i.start < cut) incidents.push(i.end === null || i.end > cut ? { ...i, end: Number.isFinite(cut) ? cut : i.end } : i);
+    for (const i of r.incidents) {
+      if (i.start >= cut) continue;
+      const reachesCut = i.end === null || i.end >= cut;
+      const goesOn = reachesCut
+        ? incidents.findIndex((n) => n.kind === i.kind && n.start >= cut && n.start <= cut + newerJoinWithinMs)
+        : -1;
+      const older = goesOn < 0 ? undefined : incidents[goesOn];
+      if (older) {
+        const failureClass = older.failureClass ?? i.failureClass;
+        incidents[goesOn] = {
+          ...older,
+          start: i.start,
+          ...(i.pagedAt === undefined ? {} : { pagedAt: i.pagedAt }),
+          failedRegions: Math.max(older.failedRegions, i.failedRegions),
+          ...(failureClass ? { failureClass } : {}),
+        };
+      } else incidents.push(reachesCut && Number.isFinite(cut) ? { ...i, end: cut } : i);
+    }
     cut = Math.min(cut, r.startMs);
+    newerJoinWithinMs = r.joinWithinMs;
   }
   return { metric, segments: segments.sort((a, b) => a.start - b.start), incidents: incidents.sort((a, b) => a.start - b.start) };
 }
@@ -98,8 +124,11 @@ async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: numb
   const plans = payload.targets.map((t) => {
     const resolution = resolutionFor(fromDays, t.periodSeconds);
     const p = resolution.periodSeconds * 1000;
-    const endMs = Math.floor((deps.now - toDays * DAY_MS) / p) * p;
-    const startMs = Math.ceil((deps.now - fromDays * DAY_MS) / p) * p;
+    // Counted back from the last whole period, as functions/history/read.ts counts `report --days N`: the
+    // page's last N days start on the same period as the report's (test/integration/status/agreement.test.ts).
+    const base = Math.floor(deps.now / p) * p;
+    const endMs = Math.floor((base - toDays * DAY_MS) / p) * p;
+    const startMs = Math.ceil((base - fromDays * DAY_MS) / p) * p;
     return { target: t, resolution, startMs, endMs };
   });
   const reads: TierRead[] = [];
@@ -148,6 +177,7 @@ function tierRead(
     end: endOf(i.endMs),
     failedRegions: failedIn(i.startMs, i.endMs ?? timeline.endMs),
     regions: t.regions,
+    pagedAt: i.pagedAtMs,
     ...(i.failureClass ? { failureClass: i.failureClass } : {}),
   }));
   // Degraded stretches (the ticket rule open, no page) are incidents of their own kind on the page.
@@ -160,5 +190,6 @@ function tierRead(
       failedRegions: Math.max(1, failedIn(iv.startMs, iv.endMs)),
       regions: t.regions,
     }));
-  return { target: t.metric, startMs, segments, incidents: [...outages, ...degraded] };
+  const joinWithinMs = (rule.runsInARow + EVALUATION_RANGE_EXTRA) * period;
+  return { target: t.metric, startMs, joinWithinMs, segments, incidents: [...outages, ...degraded] };
 }

@@ -5,7 +5,7 @@
  * stays behind, since a target with a display name may have a name its owner would rather not publish.
  */
 import type { StatusPayload } from '../config/status-page.ts';
-import { dayOf, incidentWords, maintenanceWords } from './words.ts';
+import { causeWords, dayOf, incidentWords, maintenanceWords } from './words.ts';
 import { openings } from '../history/maintenance-windows.ts';
 
 /** What a person reads off a target: its state now, or a day's worst. */
@@ -29,6 +29,8 @@ export interface HistoryIncident {
   readonly failedRegions: number;
   readonly regions: number;
   readonly failureClass?: string;
+  /** When the rule paged (outages): the runs before it name the failure class (causes.ts). Not shown. */
+  readonly pagedAt?: number;
 }
 /** One shown target's history, keyed by its metric name. Time with no segment had no data. */
 export interface TargetHistory {
@@ -92,6 +94,8 @@ export interface StatusSnapshot {
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+/** CloudWatch's coarsest period the history reads (1 hour, beyond 63 days). */
+const COARSEST_PERIOD_MS = 3_600_000;
 /** Past incidents listed, newest first: a page, not an archive (status.json carries the same list). */
 export const MAX_PAST_INCIDENTS = 50;
 
@@ -105,9 +109,11 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
   const { now } = opts;
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const from = today - (payload.days - 1) * DAY_MS;
+  /** The last `days` × 24 h: what uptime and the incident list cover, as `mcp-canary report --days` does. */
+  const windowStart = now - payload.days * DAY_MS;
   const byMetric = new Map(histories.map((h) => [h.metric, h]));
   const windows = payload.maintenance.flatMap((w) =>
-    merged(openings({ name: 'window', ...w, targets: undefined }, from, now + opts.upcomingDays * DAY_MS)).map((o) => ({
+    merged(openings({ name: 'window', ...w, targets: undefined }, windowStart, now + opts.upcomingDays * DAY_MS)).map((o) => ({
       ...o,
       targets: w.targets,
     })),
@@ -115,10 +121,10 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
   const targets = payload.targets.map((t) => {
     const history = byMetric.get(t.metric) ?? { metric: t.metric, segments: [], incidents: [] };
     const own = windows.filter((w) => w.targets.includes(t.name));
-    return targetStatus(t.name, t.periodSeconds, history, own, { from, today, now });
+    return targetStatus(t.name, t.periodSeconds, history, own, { from, today, now, windowStart });
   });
   const incidents = payload.targets.flatMap((t) =>
-    (byMetric.get(t.metric)?.incidents ?? []).filter((i) => (i.end ?? now) >= from).map((i) => incidentView(t.name, i, now)),
+    (byMetric.get(t.metric)?.incidents ?? []).filter((i) => (i.end ?? now) > windowStart).map((i) => incidentView(t.name, i, now)),
   );
   const newest = (a: IncidentView, b: IncidentView) => b.startedAt.localeCompare(a.startedAt);
   const view = (w: Occurrence & { targets: readonly string[] }): MaintenanceView => ({
@@ -190,22 +196,22 @@ function targetStatus(
   periodSeconds: number,
   history: TargetHistory,
   windows: readonly Occurrence[],
-  at: { from: number; today: number; now: number },
+  at: { from: number; today: number; now: number; windowStart: number },
 ): TargetStatus {
   const days: DayBar[] = [];
-  let judged = 0;
-  let down = 0;
-  for (let day = at.from; day <= at.today; day += DAY_MS) {
-    const span = { start: day, end: Math.min(day + DAY_MS, at.now) };
-    const bar = dayBar(span, history.segments, windows);
-    judged += bar.judgedMs;
-    down += bar.downMs;
-    days.push(bar.bar);
-  }
+  for (let day = at.from; day <= at.today; day += DAY_MS)
+    days.push(dayBar({ start: day, end: Math.min(day + DAY_MS, at.now) }, history.segments, windows).bar);
+  // Uptime over the last `days` × 24 h, not the bars' calendar days: the window `mcp-canary report --days N`
+  // reads, so the page and the report say the same number (test/integration/status/agreement.test.ts).
+  // The history itself starts on the report's first period (gather.ts: up to one coarsest period before
+  // now − N days, where the report starts too), so its first segment is the window's start.
+  const first = history.segments.reduce((m, seg) => Math.min(m, seg.start), at.now);
+  const start = Math.max(first, at.windowStart - COARSEST_PERIOD_MS);
+  const { judgedMs, downMs } = dayBar({ start, end: at.now }, history.segments, windows);
   return {
     name,
     state: currentState(periodSeconds, history, windows, at.now),
-    uptime: judged > 0 ? percent(judged - down, judged) : null,
+    uptime: judgedMs > 0 ? percent(judgedMs - downMs, judgedMs) : null,
     days,
   };
 }
@@ -289,7 +295,8 @@ function incidentView(target: string, i: HistoryIncident, now: number): Incident
     minutes: Math.round((end - i.start) / MINUTE_MS),
     failedRegions: i.failedRegions,
     regions: i.regions,
-    failureClass: i.failureClass ?? null,
+    // Only a class of the taxonomy, the one the sentence has words for.
+    failureClass: i.failureClass !== undefined && causeWords(i.failureClass) ? i.failureClass : null,
     summary: incidentWords({ target, ...i }, now),
   };
 }

@@ -27,7 +27,8 @@ const CAUSES: Record<FailureClass, string> = {
 };
 
 export function causeWords(failureClass: string | undefined): string | undefined {
-  return failureClass === undefined ? undefined : (CAUSES as Record<string, string>)[failureClass];
+  // Own keys only: "constructor" or "__proto__" from a log line must not read Object's prototype.
+  return failureClass !== undefined && Object.hasOwn(CAUSES, failureClass) ? (CAUSES as Record<string, string>)[failureClass] : undefined;
 }
 
 /** YYYY-MM-DD of an instant, UTC. */

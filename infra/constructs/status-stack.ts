@@ -10,7 +10,7 @@
  * $0.09 of PUTs, a few cents of Lambda, and GetMetricData per shown target), where 1 minute would be
  * five times each for a page that changes no faster than the alarms' N-minute rule.
  */
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -34,6 +34,7 @@ import { STATUS_EVERY_MINUTES, StatusEnvVar, type StatusPage, type StatusPayload
 import type { FleetNames } from '../plan/names.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { ownerAlarm } from './owner-alarm.ts';
+import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { acknowledgeStatusFindings } from './status-nag.ts';
 import { topicArn } from './topics.ts';
 
@@ -82,8 +83,9 @@ export class StatusStack extends Stack {
     logAccessTo(this.bucket, accessLogs, 'page/');
 
     const logGroup = canaryLogGroup(this, 'Logs', names.statusLogGroup, props.logRetention);
+    const runLogs = runLogReads(this, names, props.payload);
     const role = new Role(this, 'Role', {
-      description: 'mcp-canary status: reads the fleet Verdict metrics, writes the status page objects.',
+      description: 'mcp-canary status: reads the fleet Verdict metrics and run logs, writes the status page objects.',
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: {
         status: new PolicyDocument({
@@ -99,6 +101,9 @@ export class StatusStack extends Stack {
               resources: STATUS_KEYS.map((key) => this.bucket.arnForObjects(key)),
             }),
             ...historyReads(),
+            ...(runLogs.length
+              ? [new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:FilterLogEvents'], resources: runLogs })]
+              : []),
           ],
         }),
       },
@@ -158,6 +163,11 @@ export class StatusStack extends Stack {
         value: page.domainName ?? this.distribution.distributionDomainName,
         description: 'the public status page (point your DNS name at the distribution)',
       });
+    acknowledgeWildcardResources(
+      role,
+      runLogs,
+      `The only wildcard is the ":*" log-stream suffix of the fleet's run log group ${names.runLogGroup} in each probe region of a shown target, the form FilterLogEvents authorizes: incidents' failure classes; no other log group is readable.`,
+    );
     acknowledgeStatusFindings({
       role,
       distribution: this.distribution,
@@ -172,6 +182,24 @@ export class StatusStack extends Stack {
  */
 function historyReads(): PolicyStatement[] {
   return [new PolicyStatement({ effect: Effect.ALLOW, actions: ['cloudwatch:GetMetricData'], resources: ['*'] })];
+}
+
+/**
+ * FilterLogEvents on the fleet's run log group in each probe region of a shown target, and nothing else:
+ * an incident's failure class is in the run records logged there (functions/status/causes.ts).
+ */
+function runLogReads(stack: Stack, names: FleetNames, payload: StatusPayload): string[] {
+  const regions = [...new Set(payload.targets.flatMap((t) => t.probeRegions ?? []))].sort();
+  return regions.flatMap((region) => {
+    const arn = stack.formatArn({
+      service: 'logs',
+      region,
+      resource: 'log-group',
+      resourceName: names.runLogGroup,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    return [arn, `${arn}:*`];
+  });
 }
 
 /**

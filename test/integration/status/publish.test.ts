@@ -5,11 +5,13 @@
  * in life: a real HTTP fault proxy in front of moto answers 503 SlowDown (S3's throttle) to some PUTs.
  */
 import { createServer, request, type Server } from 'node:http';
+import { CloudWatchLogsClient, CreateLogGroupCommand, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import type { StatusPayload } from '../../../functions/config/status-page.ts';
 import { run } from '../../../functions/run/run.ts';
+import type { CauseCache } from '../../../functions/status/causes.ts';
 import { OLD_TIER_TTL_MS, type TierCache } from '../../../functions/status/gather.ts';
 import { publishStatus, WRITE_ATTEMPTS } from '../../../functions/status/publish.ts';
 import type { StatusSnapshot } from '../../../functions/status/snapshot.ts';
@@ -30,6 +32,8 @@ let server: RunningServer;
 let dead: string;
 /** The minute the status run happens in; the runs filled the 40 minutes before it. */
 let now: number;
+/** Each region's run log lines, as the run function wrote them. */
+const logged = new Map<string, string[]>(REGIONS.map((r) => [r, []]));
 
 const rateCheck = { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson: { rate: 1.08 } };
 const payload: StatusPayload = {
@@ -39,8 +43,8 @@ const payload: StatusPayload = {
   failureThreshold: 3,
   days: 90,
   targets: [
-    { metric: 'search-prod', name: 'Search tools', regions: 3, quorum: 2, periodSeconds: 60 },
-    { metric: 'rates-prod', name: 'Rates API', regions: 1, quorum: 1, periodSeconds: 60 },
+    { metric: 'search-prod', name: 'Search tools', regions: 3, quorum: 2, periodSeconds: 60, probeRegions: REGIONS },
+    { metric: 'rates-prod', name: 'Rates API', regions: 1, quorum: 1, periodSeconds: 60, probeRegions: [REGIONS[0]!] },
   ],
   maintenance: [],
 };
@@ -79,16 +83,35 @@ beforeAll(async () => {
             scheduledTime: new Date(minute).toISOString(),
             periodSeconds: 60,
           },
-          motoRunDeps(moto.endpoint, [], { probeRegion: region }),
+          motoRunDeps(moto.endpoint, logged.get(region)!, { probeRegion: region }),
         ),
       ),
     );
   }
+  for (const [region, lines] of logged) await shipToRunLog(region, lines);
 }, 300_000);
 afterAll(async () => {
   await Promise.all([server?.close(), api?.close()]);
   await moto?.stop();
 });
+
+const logsAt = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
+
+/** What Lambda does with a run function's stdout: each line an event in the region's run log group, stamped a few seconds into its period. */
+async function shipToRunLog(region: string, lines: readonly string[]): Promise<void> {
+  const logs = logsAt(region);
+  const logGroupName = '/mcp-canary/McpCanary/run';
+  await logs.send(new CreateLogGroupCommand({ logGroupName }));
+  await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: 's' }));
+  const events = lines.map((message) => ({
+    message,
+    timestamp: Date.parse((JSON.parse(message) as { scheduledFor: string }).scheduledFor) + 5_000,
+  }));
+  await logs.send(
+    new PutLogEventsCommand({ logGroupName, logStreamName: 's', logEvents: events.sort((a, b) => a.timestamp - b.timestamp) }),
+  );
+  logs.destroy();
+}
 
 /** An HTTP proxy in front of moto that answers S3's 503 SlowDown to the PUTs `fail` picks. */
 async function faultProxy(
@@ -188,6 +211,36 @@ describe('the status function against moto', () => {
     expect(strip((await object('status.json')).body)).toEqual(strip(coldJson));
     const later = await publishStatus(payload, { ...deps, now: now + 30_000 + OLD_TIER_TTL_MS });
     expect(later.cost).toMatchObject({ requests: 4, metrics: 16 });
+  });
+
+  it("says the cause read from the probe regions' run logs, in plain words, and a warm function does not read it again", async () => {
+    const clients = new Map<string, CloudWatchLogsClient>();
+    const asked: string[] = [];
+    const logs = (region: string) => {
+      asked.push(region);
+      return clients.get(region) ?? clients.set(region, logsAt(region)).get(region)!;
+    };
+    const causes: CauseCache = new Map();
+    const deps = { s3: s3At(moto.endpoint), cloudwatch: cloudWatchAt(moto.endpoint, HOME_REGION), bucket: BUCKET, logs, causes };
+    const first = await publishStatus(payload, { ...deps, now: now + 30_000 });
+    // One incident, its target probed from three regions: one FilterLogEvents in each.
+    expect(first.cost.logCalls).toBe(3);
+    expect([...asked].sort()).toEqual([...REGIONS].sort());
+    const json = (await object('status.json')).body;
+    const html = (await object('index.html')).body;
+    const past = (JSON.parse(json) as StatusSnapshot).incidents.past;
+    // The two failing regions probed a dead port: unreachable, said as a reader says it.
+    expect(past).toHaveLength(1);
+    expect(past[0]).toMatchObject({ failureClass: 'unreachable' });
+    expect(past[0]!.summary).toMatch(/ \(10 min\): the endpoint could not be reached\.$/);
+    expect(html).toContain('the endpoint could not be reached');
+    // Region names are for reading the logs only: never on the page nor in its JSON.
+    for (const text of [json, html]) for (const region of REGIONS) expect(text).not.toContain(region);
+
+    const warm = await publishStatus(payload, { ...deps, now: now + 35_000 });
+    expect(warm.cost.logCalls).toBe(0);
+    expect((JSON.parse((await object('status.json')).body) as StatusSnapshot).incidents.past[0]!.summary).toBe(past[0]!.summary);
+    for (const c of clients.values()) c.destroy();
   });
 
   it('retries a throttled PUT (503 SlowDown) and the page arrives whole', async () => {

@@ -25,7 +25,7 @@ function statusFleet(page: FleetInput['statusPage']): FleetInput {
         headerSecrets: { 'X-Api-Key': { secretsManager: 'mcp-canary/rates', prefix: SECRET } },
         status: { name: 'Rates <b>API</b>' },
       },
-      { name: 'secret-admin-tool', url: 'https://admin.internal.example.com/mcp', status: { hidden: true } },
+      { name: 'secret-admin-tool', url: 'https://admin.internal.example.com/mcp', probeRegions: ['sa-east-1'], status: { hidden: true } },
       { name: 'search-prod', url: 'https://search.example.com/mcp' },
     ],
   };
@@ -71,7 +71,30 @@ describe('status stack', () => {
     const actions = (role[1].Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[] }> } }>).flatMap((p) =>
       p.PolicyDocument.Statement.flatMap((st) => st.Action),
     );
-    expect(actions.sort()).toEqual(['cloudwatch:GetMetricData', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:PutObject']);
+    expect(actions.sort()).toEqual([
+      'cloudwatch:GetMetricData',
+      'logs:CreateLogStream',
+      'logs:FilterLogEvents',
+      'logs:PutLogEvents',
+      's3:PutObject',
+    ]);
+    // Failure classes: FilterLogEvents on the run log group in each probe region of a shown target, nothing else
+    // (the hidden target's own region is not readable).
+    const reads = (role[1].Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string; Resource: unknown }> } }>)
+      .flatMap((p) => p.PolicyDocument.Statement)
+      .filter((st) => st.Action === 'logs:FilterLogEvents')
+      .flatMap((st) => st.Resource as unknown[])
+      .map((r) =>
+        JSON.stringify(r)
+          .replace(/\{"Ref":"AWS::(\w+)"\}/g, '<$1>')
+          .replace(/"Fn::Join":|[{}"[\]]|,/g, ''),
+      );
+    expect(reads.sort()).toEqual(
+      ['ap-southeast-2', 'eu-west-1', 'us-east-1'].flatMap((r) => [
+        `arn:<Partition>:logs:${r}:<AccountId>:log-group:/mcp-canary/McpCanary/run`,
+        `arn:<Partition>:logs:${r}:<AccountId>:log-group:/mcp-canary/McpCanary/run:*`,
+      ]),
+    );
     t.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)',
       Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 } }),

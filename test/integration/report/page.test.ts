@@ -1,0 +1,118 @@
+/**
+ * `mcp-canary report --html` in a real browser, as the status page is checked (test/integration/status/
+ * page.test.ts): Debian's headless Chromium through puppeteer-core, axe-core at WCAG 2.2 AA at 375 px and
+ * 1280 px, and no horizontal scroll. The report is built from a history with every state in it (up, down,
+ * degraded, maintenance, no data), an open incident and an SLO overspent, so each part of the page is drawn.
+ */
+import axe from 'axe-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseFleet } from '../../../functions/config/load.ts';
+import type { FleetHistory, TargetHistory } from '../../../functions/history/read.ts';
+import { buildTimeline, type PeriodSample } from '../../../functions/history/timeline.ts';
+import { renderHtml } from '../../../functions/report/html.ts';
+import { buildReport } from '../../../functions/report/report.ts';
+import { describeNeeding, requireTool } from '../../helpers/tools.ts';
+
+const describe = describeNeeding(['chromium']);
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 10, 30, 10, 0);
+const fleet = parseFleet({
+  homeRegion: 'us-east-1',
+  slo: { objective: 99.9 },
+  targets: [
+    { name: 'rates-prod', url: 'https://rates.example.com/mcp' },
+    { name: 'search-prod', url: 'https://search.example.com/mcp' },
+  ],
+});
+
+/** 3 regions, quorum 2, N 3, 180 minutes: `failing(i)` regions fail in minute i; undefined: no region reported. */
+function target(
+  name: string,
+  failing: (i: number) => number | undefined,
+  maintenance: Array<{ startMs: number; endMs: number }>,
+): TargetHistory {
+  const samples = Array.from({ length: 180 }, (_, i): PeriodSample | undefined => {
+    const f = failing(i);
+    return f === undefined ? undefined : { failing: f, reports: 3 };
+  });
+  const rule = { regions: 3, quorum: 2, runsInARow: 3, periodSeconds: 60 };
+  const timeline = buildTimeline({ rule, startMs: T0, samples, maintenance });
+  return {
+    target: name,
+    rule,
+    resolution: {
+      periodSeconds: 60,
+      runsPerPeriod: 1,
+      exact: true,
+      note: 'read run by run (60 s points): the paging rule replayed exactly',
+    },
+    timeline,
+    incidents: timeline.incidents.map((i, n) => ({ ...i, alarm: n === 0 ? 'paged' : 'unknown', failureClass: n === 0 ? 'timeout' : null })),
+    maintenance: maintenance.map((w) => ({ name: 'deploy', ...w })),
+    transitions: [],
+  };
+}
+
+function history(): FleetHistory {
+  const window = [{ startMs: T0 + 100 * MIN, endMs: T0 + 110 * MIN }];
+  return {
+    fleetName: 'McpCanary',
+    namespace: 'McpCanary',
+    homeRegion: 'us-east-1',
+    days: 1,
+    startMs: T0,
+    endMs: T0 + 180 * MIN,
+    alarmHistoryFromMs: T0,
+    cost: { requests: 1, metrics: 4, datapoints: 720, alarmHistoryCalls: 1, logCalls: 6 },
+    targets: [
+      // Down 20–40, degraded (one region, a ticket) 60–80, a failure inside maintenance 100–110, silent 130–140, down again from 170 (open).
+      target(
+        'rates-prod',
+        (i) => (i >= 130 && i < 140 ? undefined : (i >= 20 && i < 40) || (i >= 100 && i < 110) || i >= 170 ? 2 : i >= 60 && i < 80 ? 1 : 0),
+        window,
+      ),
+      target('search-prod', () => 0, []),
+    ],
+  };
+}
+
+let browser: Browser;
+let html: string;
+
+beforeAll(async () => {
+  html = renderHtml(buildReport(history(), fleet));
+  browser = await puppeteer.launch({
+    executablePath: requireTool('chromium'),
+    headless: true,
+    // Root in CI has no user namespace sandbox; the page is our own.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the report page in Chromium', () => {
+  it.each([375, 1280])('passes axe-core at WCAG 2.2 AA with no violations and fits %i px with no horizontal scroll', async (width) => {
+    const page = await browser.newPage();
+    await page.setViewport({ width, height: 900 });
+    await page.setContent(html, { waitUntil: 'load' });
+    const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    expect(fit.scroll, `at ${width} px`).toBeLessThanOrEqual(fit.inner);
+    expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+    await page.addScriptTag({ content: axe.source });
+    const result = await page.evaluate(async () => {
+      const r = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      });
+      return {
+        violations: r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+        passes: r.passes.map((p) => p.id),
+      };
+    });
+    expect(result.violations, `at ${width} px`).toEqual([]);
+    expect(result.passes).toEqual(expect.arrayContaining(['color-contrast', 'html-has-lang', 'document-title']));
+    await page.close();
+  });
+});
