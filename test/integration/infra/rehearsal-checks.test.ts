@@ -2,7 +2,8 @@
  * The deploy rehearsal checks itself (test/helpers/infra/rehearsal/): small CDK apps deployed into moto_server
  * show that references across stacks and regions resolve as CloudFormation's, and that each thing the
  * rehearsal must refuse — a type or property nobody rehearses, a missing export, an alarm action naming
- * nothing, a composite alarm or a policy naming an alarm or subnet nobody made, a bootstrap too old — fails with the place named; and the intrinsic functions, one by one.
+ * nothing, a composite alarm or a policy naming an alarm or subnet nobody made, a bootstrap too old —
+ * fails with the place named; and the intrinsic functions, one by one.
  * The fleets themselves are rehearsed in rehearsal.test.ts.
  */
 import { existsSync } from 'node:fs';
