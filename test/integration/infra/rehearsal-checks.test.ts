@@ -2,14 +2,15 @@
  * The deploy rehearsal checks itself (test/helpers/infra/rehearsal/): small CDK apps deployed into moto_server
  * show that references across stacks and regions resolve as CloudFormation's, and that each thing the
  * rehearsal must refuse — a type or property nobody rehearses, a missing export, an alarm action naming
- * nothing, a bootstrap too old — fails with the place named; and the intrinsic functions, one by one.
+ * nothing, a composite alarm or a policy naming an alarm or subnet nobody made, a bootstrap too old —
+ * fails with the place named; and the intrinsic functions, one by one.
  * The fleets themselves are rehearsed in rehearsal.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { App, ArnFormat, CfnResource, Fn, Stack } from 'aws-cdk-lib';
-import { Alarm, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, AlarmRule, AlarmState, CompositeAlarm, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -154,6 +155,37 @@ describe('the rehearsal itself, on small apps', () => {
     );
   });
 
+  it('refuses a composite alarm whose ActionsSuppressor names an alarm nobody deployed, as CloudWatch does', async () => {
+    const message = await failure((app) => {
+      const s = new Stack(app, 'DanglingSuppressor', { env: { region: 'us-east-1' } });
+      const alarm = alarmIn(s, { alarmName: 'Rehearsal/probe' });
+      new CompositeAlarm(s, 'Page', {
+        compositeAlarmName: 'Rehearsal/page',
+        alarmRule: AlarmRule.fromAlarm(alarm, AlarmState.ALARM),
+        actionsSuppressor: Alarm.fromAlarmName(s, 'Gone', 'Rehearsal/no-such-alarm'),
+      });
+    });
+    expect(message).toMatch(
+      /CloudWatch refuses DanglingSuppressor\/Page\w+ \(AWS::CloudWatch::CompositeAlarm\): .* names Rehearsal\/no-such-alarm/,
+    );
+  });
+
+  it('fails on a policy that names a subnet nobody made', async () => {
+    const message = await failure((app) => {
+      const s = new Stack(app, 'DanglingSubnet', { env: { region: 'us-east-1' } });
+      const role = new Role(s, 'Run', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+      role.addToPolicy(
+        new PolicyStatement({
+          actions: ['ec2:CreateNetworkInterface'],
+          resources: [s.formatArn({ service: 'ec2', resource: 'subnet/subnet-0123456789abcdef0' })],
+        }),
+      );
+    });
+    expect(message).toMatch(
+      /references to nothing:\n {2}DanglingSubnet\/.* names arn:aws:ec2:us-east-1:\d+:subnet\/subnet-0123456789abcdef0, which was not deployed/,
+    );
+  });
+
   it("refuses a stack whose bootstrap is too old, as the template's CheckBootstrapVersion rule does", async () => {
     const a = synthApp((app) => alarmIn(new Stack(app, 'OldBootstrap', { env: { region: 'ca-central-1' } })));
     cleanups.push(a.remove);
@@ -217,7 +249,11 @@ describe('CloudFormation intrinsics, resolved against what is deployed', () => {
 
   it('names, for each type moto cannot create, a test that exists', () => {
     const impossible = Object.entries(HANDLERS).filter(([, h]) => h.by === 'impossible');
-    expect(impossible.map(([t]) => t)).toEqual(['AWS::CloudWatch::AlarmMuteRule', 'AWS::Logs::QueryDefinition']);
+    expect(impossible.map(([t]) => t)).toEqual([
+      'AWS::CloudFront::ResponseHeadersPolicy',
+      'AWS::CloudWatch::AlarmMuteRule',
+      'AWS::Logs::QueryDefinition',
+    ]);
     for (const [type, h] of impossible) {
       const file = (h as { checkedBy: string }).checkedBy.split(' ')[0]!;
       expect(existsSync(new URL(`../../../${file}`, import.meta.url)), `${type} → ${file}`).toBe(true);

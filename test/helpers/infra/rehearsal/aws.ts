@@ -3,9 +3,11 @@
  * region and made once. moto serves one account (its default); the partition is `aws`.
  */
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { LambdaClient } from '@aws-sdk/client-lambda';
@@ -25,9 +27,12 @@ export const URL_SUFFIX = 'amazonaws.com';
 export interface RegionClients {
   readonly region: string;
   readonly cloudFormation: CloudFormationClient;
+  /** CloudFront is global: its API lives in us-east-1, whichever region asks. */
+  readonly cloudFront: CloudFrontClient;
   readonly cloudWatch: CloudWatchClient;
   readonly logs: CloudWatchLogsClient;
   readonly dynamoDb: DynamoDBClient;
+  readonly ec2: EC2Client;
   readonly events: EventBridgeClient;
   readonly iam: IAMClient;
   readonly lambda: LambdaClient;
@@ -54,9 +59,11 @@ export class Aws {
       clients = {
         region,
         cloudFormation: new CloudFormationClient(config),
+        cloudFront: new CloudFrontClient({ ...config, region: 'us-east-1' }),
         cloudWatch: new CloudWatchClient(config),
         logs: new CloudWatchLogsClient(config),
         dynamoDb: new DynamoDBClient(config),
+        ec2: new EC2Client(config),
         events: new EventBridgeClient(config),
         iam: new IAMClient(config),
         lambda: new LambdaClient(config),

@@ -5,9 +5,11 @@
  * deploys happily in CloudFormation too, and then fails silently at 3 a.m.; this is where it shows.
  * Patterns (with `*` or `?`) and ARNs of other accounts or of the user's own secrets are not links.
  */
+import { GetDistributionCommand } from '@aws-sdk/client-cloudfront';
 import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeSecurityGroupsCommand, DescribeSubnetsCommand } from '@aws-sdk/client-ec2';
 import { DescribeRuleCommand } from '@aws-sdk/client-eventbridge';
 import { GetRoleCommand } from '@aws-sdk/client-iam';
 import { GetFunctionConfigurationCommand } from '@aws-sdk/client-lambda';
@@ -41,6 +43,14 @@ const EXISTS: Readonly<Record<string, Exists>> = {
     const found = (await aws.cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [name] }))).MetricAlarms ?? [];
     if (found.length === 0) throw new Error(`no alarm ${name}`);
   },
+  ec2: (aws, r) => {
+    const [kind, id] = r.split('/');
+    if (kind === 'subnet') return aws.ec2.send(new DescribeSubnetsCommand({ SubnetIds: [id!] }));
+    if (kind === 'security-group') return aws.ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [id!] }));
+    return unknownKind('ec2', r);
+  },
+  cloudfront: (aws, r) =>
+    r.startsWith('distribution/') ? aws.cloudFront.send(new GetDistributionCommand({ Id: r.split('/')[1] })) : unknownKind('cloudfront', r),
   scheduler: (aws, r) => {
     const [kind, a, b] = r.split('/');
     return kind === 'schedule-group'

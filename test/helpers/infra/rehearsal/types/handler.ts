@@ -22,6 +22,11 @@ export interface ResourceContext {
   readonly findings: Findings;
   /** `stack/logicalId (Type)`, for messages. */
   readonly where: string;
+  /**
+   * Work done once every resource of the stack exists: a property moto refuses to apply before a
+   * resource created later does (a bucket's access logging before the log bucket's policy).
+   */
+  later(work: () => Promise<void>): void;
 }
 
 /** What a created resource answers to `Ref` and `Fn::GetAtt`. */
@@ -59,8 +64,11 @@ export interface NotCreatable {
   readonly why: string;
   /** The test that checks this resource type instead. */
   readonly checkedBy: string;
-  /** What can still be checked against what is deployed. */
-  check(ctx: ResourceContext): Promise<void>;
+  /**
+   * What can still be checked against what is deployed. Returns a stand-in `Ref` when other resources
+   * read one (a CloudFront distribution names its response headers policy by id).
+   */
+  check(ctx: ResourceContext): Promise<Deployed | void>;
 }
 
 export interface NothingToCreate {

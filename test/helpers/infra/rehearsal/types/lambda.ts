@@ -4,7 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeSecurityGroupsCommand, DescribeSubnetsCommand } from '@aws-sdk/client-ec2';
 import {
+  GetFunctionConcurrencyCommand,
   GetFunctionConfigurationCommand,
   GetFunctionEventInvokeConfigCommand,
   GetPolicyCommand,
@@ -14,7 +16,7 @@ import {
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { RegionClients } from '../aws.ts';
 import { parseJson } from '../properties.ts';
-import { generatedId, type CreatedByMoto, type CreatedByRehearsal } from './handler.ts';
+import { generatedId, type CreatedByMoto, type CreatedByRehearsal, type ResourceContext } from './handler.ts';
 
 /** Function properties GetFunctionConfiguration answers under the same name and shape. */
 const SAME_NAME = ['Description', 'FunctionName', 'Handler', 'MemorySize', 'Role', 'Runtime', 'Timeout'];
@@ -43,6 +45,17 @@ export const lambdaFunction: CreatedByMoto = {
     }
     const env = await ctx.props.get<{ Variables?: Record<string, string> }>('Environment');
     if (env !== undefined) ctx.findings.same(`${ctx.where} Environment`, config.Environment?.Variables ?? {}, env.Variables ?? {});
+    const reserved = await ctx.props.get<number>('ReservedConcurrentExecutions');
+    if (reserved !== undefined) {
+      const read = await ctx.aws.lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: name }));
+      ctx.findings.same(`${ctx.where} ReservedConcurrentExecutions`, read.ReservedConcurrentExecutions, reserved);
+    }
+    const vpc = await ctx.props.get<{ SubnetIds: string[]; SecurityGroupIds: string[] }>('VpcConfig');
+    if (vpc !== undefined) {
+      ctx.findings.same(`${ctx.where} VpcConfig SubnetIds`, config.VpcConfig?.SubnetIds, vpc.SubnetIds);
+      ctx.findings.same(`${ctx.where} VpcConfig SecurityGroupIds`, config.VpcConfig?.SecurityGroupIds, vpc.SecurityGroupIds);
+      await checkVpcPlacement(ctx, vpc);
+    }
     ctx.props.skip(
       'Architectures',
       "moto 5.2's CloudFormation drops it (creates x86_64); probe-region.test.ts and home.test.ts check arm64",
@@ -64,6 +77,20 @@ export const lambdaFunction: CreatedByMoto = {
     return attribute === 'Arn' ? (await functionConfiguration(aws, name)).FunctionArn : undefined;
   },
 };
+
+/**
+ * Lambda refuses subnets and security groups that do not exist, or that lie in different VPCs; moto's
+ * Lambda checks neither, so the rehearsal asks EC2.
+ */
+async function checkVpcPlacement(ctx: ResourceContext, vpc: { SubnetIds: string[]; SecurityGroupIds: string[] }): Promise<void> {
+  const subnets = (await ctx.aws.ec2.send(new DescribeSubnetsCommand({ SubnetIds: vpc.SubnetIds }))).Subnets ?? [];
+  const groups = (await ctx.aws.ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: vpc.SecurityGroupIds }))).SecurityGroups ?? [];
+  const vpcs = new Set([...subnets.map((s) => s.VpcId), ...groups.map((g) => g.VpcId)]);
+  if (subnets.length !== vpc.SubnetIds.length || groups.length !== vpc.SecurityGroupIds.length || vpcs.size !== 1)
+    ctx.findings.add(
+      `${ctx.where}: VpcConfig names subnets ${vpc.SubnetIds.join(', ')} and groups ${vpc.SecurityGroupIds.join(', ')}; EC2 has ${subnets.length} and ${groups.length} of them, in VPCs ${[...vpcs].join(', ')}`,
+    );
+}
 
 interface PolicyStatement {
   Action: string;
