@@ -3,7 +3,10 @@
  * the authorization code, the PKCE verifier, a dynamic registration's client secret, the access and
  * refresh tokens. `mcp-canary login` (a child process: stdout, stderr), the refresher (its log lines,
  * its reports, the metric dimensions it published to moto) and the scheduled run (its log lines and
- * result) must show none of them, in any form the canary sent them (plain, form-encoded, Basic).
+ * result) must show none of them, in any form the canary sent them (plain, form-encoded, Basic). And
+ * the client key, its passphrase and the proxy's password, against a proxy that quotes its
+ * Proxy-Authorization back: the scheduled run (material from Secrets Manager, proxy credentials from
+ * SSM; a wrong passphrase too) and `check --config --json` (files and SSM) show none of them.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,6 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListMetricsCommand } from '@aws-sdk/client-cloudwatch';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
+import { writeFileSync } from 'node:fs';
+import { EnvVar, readRunEnv } from '../../../functions/config/env.ts';
+import { runToEnd } from '../../helpers/child.ts';
+import { startEchoProxy } from '../../helpers/net/echo-proxy.ts';
+import { makePki } from '../../helpers/net/pki.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publishedOf, type StoredGrant } from '../../../functions/config/oauth-delegated.ts';
 import { refreshGrants } from '../../../functions/refresh/refresh.ts';
@@ -73,7 +82,7 @@ function sentValues(echo: EchoAuthServer): string[] {
   return values;
 }
 
-describeWithTools(['moto_server'], 'no delegated secret in any output, whatever the servers echo', () => {
+describeWithTools(['moto_server', 'openssl'], 'no delegated secret in any output, whatever the servers echo', () => {
   let echo: EchoAuthServer;
   let moto: Moto;
   let dir: string;
@@ -155,6 +164,101 @@ describeWithTools(['moto_server'], 'no delegated secret in any output, whatever 
     };
     for (const [where, text] of Object.entries(everything)) {
       for (const secret of forms(planted)) expect(text, `${where} shows a secret`).not.toContain(secret);
+    }
+  });
+
+  it('the client key, its passphrase and the proxy password: in no run result, log line or CLI output', async () => {
+    const pki = makePki();
+    const proxy = await startEchoProxy();
+    const PROXY_PASSWORD = 'prx-PASS-planted-71ac0e';
+    const WRONG_PASSPHRASE = 'wrong-PASSPHRASE-planted-c4d2';
+    const clients = motoSecretClients(moto.endpoint);
+    try {
+      await clients
+        .ssm(HOME)
+        .send(new PutParameterCommand({ Name: '/mcp-canary/echo-proxy', Value: `canary:${PROXY_PASSWORD}`, Type: 'SecureString' }));
+      for (const [Name, SecretString] of [
+        ['mcp-canary/mesh/cert', pki.encrypted.cert],
+        ['mcp-canary/mesh/key', pki.encrypted.key],
+        ['mcp-canary/mesh/pass', pki.passphrase],
+        ['mcp-canary/mesh/wrong', WRONG_PASSPHRASE],
+        ['mcp-canary/mesh/ca', pki.caPem],
+      ])
+        await clients.secretsManager(HOME).send(new CreateSecretCommand({ Name, SecretString }));
+      const { proxy: fleetProxy } = readRunEnv({
+        [EnvVar.proxy]: JSON.stringify({ url: proxy.url, credentials: { ssmParameter: '/mcp-canary/echo-proxy' } }),
+        [EnvVar.homeRegion]: HOME,
+        AWS_REGION: HOME,
+      });
+      const tls = (passphrase: string) => ({
+        clientCertificate: { secretsManager: 'mcp-canary/mesh/cert' },
+        clientKey: { secretsManager: 'mcp-canary/mesh/key' },
+        passphrase: { secretsManager: passphrase },
+        ca: { secretsManager: 'mcp-canary/mesh/ca' },
+      });
+      const runLogs: string[] = [];
+      const summary = await run(
+        {
+          targets: [
+            { name: 'mesh', url: 'https://mesh.example.com/mcp', tls: tls('mcp-canary/mesh/pass') },
+            { name: 'mesh-wrong', url: 'https://mesh.example.com/mcp', tls: tls('mcp-canary/mesh/wrong') },
+          ],
+        },
+        {
+          probeRegion: HOME,
+          homeRegion: HOME,
+          namespace: NAMESPACE,
+          cloudWatch: cloudWatchAt(moto.endpoint, HOME),
+          secrets: new SecretReader(clients, { defaultRegion: HOME, proxy: fleetProxy }),
+          log: (l) => runLogs.push(l),
+        },
+      );
+      expect(summary.verdicts.map((v) => v.outcome)).toEqual(['failed', 'inconclusive']);
+      expect(runLogs.join('\n')).toMatch(/the proxy http:\/\/127\.0\.0\.1:\d+ refused CONNECT: 407/);
+      expect(runLogs.join('\n')).toMatch(/passphrase/);
+      expect(
+        proxy.seen.some((a) => a.startsWith('Basic ')),
+        'the proxy was sent the credentials',
+      ).toBe(true);
+
+      const passFile = join(dir, 'pass.txt');
+      writeFileSync(passFile, pki.passphrase);
+      const fleetFile = join(dir, 'fleet.json');
+      writeFileSync(
+        fleetFile,
+        JSON.stringify({
+          homeRegion: HOME,
+          proxy: { url: proxy.url, credentials: { ssmParameter: '/mcp-canary/echo-proxy' } },
+          targets: [
+            {
+              name: 'mesh',
+              url: 'https://mesh.example.com/mcp',
+              tls: {
+                clientCertificate: `file:${pki.encrypted.certFile}`,
+                clientKey: `file:${pki.encrypted.keyFile}`,
+                passphrase: `file:${passFile}`,
+              },
+            },
+          ],
+        }),
+      );
+      const aws = { AWS_ENDPOINT_URL: moto.endpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: HOME };
+      const cli = await runToEnd(process.execPath, [BIN, 'check', '--config', fleetFile, '--json'], {
+        env: { ...process.env, ...aws },
+      });
+      expect(cli.stdout).toMatch(/refused CONNECT: 407/);
+
+      const keyLines = [pki.encrypted.key, pki.client.key].flatMap((k) =>
+        k.split('\n').filter((l) => l.length > 20 && !l.startsWith('-----')),
+      );
+      const planted = [PROXY_PASSWORD, `canary:${PROXY_PASSWORD}`, pki.passphrase, WRONG_PASSPHRASE, ...keyLines];
+      const everything = { run: runLogs.join('\n') + JSON.stringify(summary), cli: cli.stdout + cli.stderr };
+      for (const [where, text] of Object.entries(everything)) {
+        for (const secret of forms(planted)) expect(text, `${where} shows a secret`).not.toContain(secret);
+      }
+    } finally {
+      await proxy.close();
+      pki.cleanup();
     }
   });
 });
