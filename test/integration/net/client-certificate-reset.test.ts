@@ -12,11 +12,12 @@ import { Target } from '../../../functions/config/target.ts';
 import { readReach } from '../../../functions/secrets/reach.ts';
 import { makePki, type ClientCert, type Pki } from '../../helpers/net/pki.ts';
 import { startResettingTls, type ResettingServer } from '../../helpers/net/resetting-tls-server.ts';
+import { startForwardProxy } from '../../helpers/net/forward-proxy.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
 
 const noStore = () => Promise.reject(new Error('no store in this test'));
 
-async function run(pki: Pki, url: string, client: ClientCert | null) {
+async function run(pki: Pki, url: string, client: ClientCert | null, proxyUrl?: string) {
   const tls = Target.parse({
     name: 't',
     url,
@@ -25,7 +26,8 @@ async function run(pki: Pki, url: string, client: ClientCert | null) {
       ...(client ? { clientCertificate: `file:${client.certFile}`, clientKey: `file:${client.keyFile}` } : {}),
     },
   }).tls;
-  const { reach } = await readReach(tls, undefined, noStore, { files: true, now: Date.now() });
+  const proxy = proxyUrl ? { url: proxyUrl, noProxy: [] } : undefined;
+  const { reach } = await readReach(tls, proxy, noStore, { files: true, now: Date.now() });
   return judge(Target.parse({ name: 'reset', url, tool: { name: 'get_rate', expectText: 'EURUSD' }, timeoutMs: 5_000 }), { reach });
 }
 
@@ -68,6 +70,18 @@ describeWithTools(['openssl'], 'a server that refuses the client certificate by 
       const v = await run(pki, server.url, pki.client);
       expect(v.outcome).toBe('healthy');
     });
+  });
+
+  it('through a forward proxy too: the tunnel carries the handshake, and the reset is still the certificate', async () => {
+    const [server, proxy] = await Promise.all([startResettingTls(pki, { version: 'TLSv1.3', end: 'reset' }), startForwardProxy()]);
+    try {
+      const v = await run(pki, server.url, pki.untrusted, proxy.url);
+      expect(proxy.connects.length).toBeGreaterThan(0);
+      expect(v.failure).toBe('tls');
+      expect(v.detail).toMatch(/the server refused the client certificate the canary presented/);
+    } finally {
+      await Promise.all([server.close(), proxy.close()]);
+    }
   });
 
   it('a server that resets without asking for a certificate stays unreachable', async () => {
