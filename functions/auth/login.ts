@@ -149,6 +149,8 @@ class LoginProvider implements OAuthClientProvider {
     this.authorizationUrl = url;
   }
   saveCodeVerifier(v: string): void {
+    // The verifier redeems the code: a token endpoint that quotes the request back must not show it.
+    this.o.onSecret(v);
     this.verifier = v;
   }
   codeVerifier(): string {

@@ -10,7 +10,7 @@
  *   the refresher tries again on its next run, and the access token in hand stays good until it expires.
  */
 import { OAuthError, refreshAuthorization, type AuthorizationServerMetadata } from '@modelcontextprotocol/client';
-import { oneLine } from '../common/redact.ts';
+import { oneLine, Redactor } from '../common/redact.ts';
 import type { StoredGrant } from '../config/oauth-delegated.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
@@ -65,11 +65,14 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
       fetchFn,
     });
   } catch (e) {
+    // The server's words are stored in the grant, published to every probe region and logged: a token
+    // endpoint that quotes the request back (refresh token, client secret) must leave none of it there.
+    const own = new Redactor([grant.refreshToken, grant.accessToken, ...(grant.client.client_secret ? [grant.client.client_secret] : [])]);
     if (e instanceof OAuthError && REFUSED.has(e.code)) {
-      const why = e.message && e.message !== e.code ? `: ${oneLine(e.message, 160)}` : '';
+      const why = e.message && e.message !== e.code ? `: ${oneLine(own.text(e.message), 160)}` : '';
       return { kind: 'refused', detail: `token endpoint ${endpoint} refused the refresh token: ${e.code}${why}` };
     }
-    const why = e instanceof OAuthError ? e.code : oneLine(e instanceof Error ? `${e.name}: ${e.message}` : String(e), 160);
+    const why = e instanceof OAuthError ? e.code : oneLine(own.text(e instanceof Error ? `${e.name}: ${e.message}` : String(e)), 160);
     return { kind: 'unavailable', detail: `token endpoint ${endpoint} did not refresh the grant (${why})` };
   }
   d.onSecret(tokens.access_token);

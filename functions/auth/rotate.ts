@@ -25,7 +25,15 @@ export const DEFAULT_REFRESH_LEAD_MS = 10 * 60_000;
 /** A lease outlives one refresh request (its timeout) with room to store the answer. */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/**
+ * Waits between tries of storing a rotated refresh token: about 15 s in all, inside the lease (60 s) and
+ * the refresher's timeout, beside the SDK's own 3 attempts per try.
+ */
+export const STORE_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
 export interface KeepFreshDeps extends RefreshDeps {
+  /** @default STORE_RETRY_DELAYS_MS */
+  readonly storeRetryDelaysMs?: readonly number[];
   /** Who takes the lease (a request id): two holders never share one. */
   readonly holder: string;
   /** @default DEFAULT_REFRESH_LEAD_MS */
@@ -77,7 +85,7 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
       : outcome.kind === 'refused'
         ? { ...unleased, status: 'refused', problem: { kind: 'refused', detail: outcome.detail, since } }
         : { ...unleased, problem: { kind: 'unavailable', detail: outcome.detail, since } };
-  const stored = await store.swap(leaseVersion, next);
+  const stored = await storeRotated(store, leaseVersion, next, d);
   if (stored === false) {
     // Our lease ran out while the token endpoint was slow and someone else swapped: if they did not
     // refresh (the stored refresh token is still the one we sent), ours is the only live one: store it.
@@ -87,6 +95,31 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
     }
   }
   return outcome.kind === 'refreshed' ? { kind: 'refreshed', grant: next } : { kind: outcome.kind, grant: next, detail: outcome.detail };
+}
+
+/**
+ * The store of a refresh answer, tried until it lands: the server has already rotated, so the refresh
+ * token in `next` is the grant's only live one, and an error here (throttled, an answer lost after the
+ * write landed or before it) would lose it — the next run would send the old one, which a rotating
+ * server refuses and may take as theft, revoking the grant. Each try is the same swap from the same
+ * version with the same value, so a write that landed answers the retry as done (Secrets Manager's
+ * ClientRequestToken; a file store sees its own write and says false, read below).
+ */
+async function storeRotated(store: GrantStore, leaseVersion: string, next: StoredGrant, d: KeepFreshDeps): Promise<string | false> {
+  const delays = d.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await store.swap(leaseVersion, next);
+    } catch (e) {
+      if (attempt >= delays.length) {
+        throw new Error(
+          `${(e as Error).message} The refresh token was rotated but could not be stored after ${attempt + 1} tries: if the next refresh is refused, run \`mcp-canary login\` again.`,
+          { cause: e },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
+  }
 }
 
 async function busyNow(store: GrantStore, grant: StoredGrant, d: KeepFreshDeps): Promise<KeepFreshResult> {

@@ -7,6 +7,7 @@
  * and reference it could not read, and what to set: never a silent skip that then reads as a 401.
  */
 import type { Fleet } from '../config/fleet.ts';
+import type { ProxyRuntime } from '../config/proxy.ts';
 import type { Target } from '../config/target.ts';
 import { configError } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
@@ -16,10 +17,6 @@ import { tlsRefs } from '../config/tls.ts';
 
 /** The references a target holds in Secrets Manager or SSM, as `field: kind "id"`. */
 export function storedReferences(target: Target): string[] {
-  const name = (ref: object) =>
-    'secretsManager' in ref
-      ? `Secrets Manager secret ${JSON.stringify(ref.secretsManager)}`
-      : `SSM parameter ${JSON.stringify((ref as { ssmParameter: string }).ssmParameter)}`;
   const oauth = target.auth?.oauth;
   const refs: Array<[string, object | undefined]> = [
     ...Object.entries(target.headerSecrets).map(([header, ref]): [string, object] => [`headerSecrets.${header}`, ref]),
@@ -29,7 +26,28 @@ export function storedReferences(target: Target): string[] {
     // A delegated grant in Secrets Manager: check reads the access token the refresher published.
     ['auth.authorizationCode.store', target.auth?.authorizationCode?.store],
   ];
-  return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${name(ref)}`] : []));
+  return refs.flatMap(([field, ref]) => (ref && ('secretsManager' in ref || 'ssmParameter' in ref) ? [`${field}: ${refName(ref)}`] : []));
+}
+
+function refName(ref: object): string {
+  return 'secretsManager' in ref
+    ? `Secrets Manager secret ${JSON.stringify(ref.secretsManager)}`
+    : `SSM parameter ${JSON.stringify((ref as { ssmParameter: string }).ssmParameter)}`;
+}
+
+/**
+ * The proxy `check --config` sends through. The fleet's `proxy` when it has one: it is what the scheduled
+ * run uses, and a check that went another way would prove nothing about the Lambda; its credentials are
+ * read like the run's, with the caller's AWS identity. Else HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either
+ * case), as curl reads them. A fleet proxy the laptop cannot reach is named as the proxy in the verdict.
+ */
+export function checkProxy(
+  fleet: Pick<Fleet, 'proxy'> | undefined,
+  env: NodeJS.ProcessEnv,
+): ProxyRuntime | { readonly fromEnv: true } | undefined {
+  const p = fleet?.proxy;
+  if (p) return { url: p.url, noProxy: p.noProxy, ...(p.credentials ? { credentials: p.credentials } : {}) };
+  return hasEnvProxy(env) ? { fromEnv: true } : undefined;
 }
 
 /**
@@ -39,11 +57,11 @@ export function storedReferences(target: Target): string[] {
  */
 export async function readStoredSecrets(
   targets: readonly Target[],
-  fleet: Pick<Fleet, 'homeRegion' | 'probeRegions' | 'targets'> | undefined,
+  fleet: Pick<Fleet, 'homeRegion' | 'probeRegions' | 'targets' | 'proxy'> | undefined,
 ): Promise<Array<ResolvedHeaders | undefined>> {
-  const wanted = targets.map(storedReferences);
-  // HTTPS_PROXY / HTTP_PROXY (either case) send the CLI's requests through a proxy, as curl's do.
-  const proxy = hasEnvProxy(process.env) ? ({ fromEnv: true } as const) : undefined;
+  const proxy = checkProxy(fleet, process.env);
+  const proxyRefs = proxy && 'url' in proxy && proxy.credentials ? [`proxy.credentials: ${refName(proxy.credentials)}`] : [];
+  const wanted = targets.map((t) => [...storedReferences(t), ...proxyRefs]);
   if (wanted.every((refs) => refs.length === 0)) return Promise.all(targets.map((t) => localReach(t, proxy)));
   // Loaded only here: a check without stored references never pays for the AWS SDK's start.
   const [{ SecretsManagerClient }, { SSMClient }, { SecretReader }, { perRegion }] = await Promise.all([
@@ -86,8 +104,8 @@ async function needCredentials(load: () => Promise<unknown>, targets: readonly T
   }
 }
 
-/** A target without stored references: its `file:` TLS material and the environment's proxy, or undefined when it has neither. */
-async function localReach(t: Target, proxy: { readonly fromEnv: true } | undefined): Promise<ResolvedHeaders | undefined> {
+/** A target without stored references (and a proxy without stored credentials): its `file:` TLS material and its proxy, or undefined when it has neither. */
+async function localReach(t: Target, proxy: ProxyRuntime | { readonly fromEnv: true } | undefined): Promise<ResolvedHeaders | undefined> {
   if (!t.tls && !proxy) return undefined;
   const noStore = () => Promise.reject(new Error('unreachable: stored references are read by the SecretReader'));
   try {

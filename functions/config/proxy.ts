@@ -2,13 +2,14 @@
  * The fleet's egress proxy, for probe functions that reach the internet only through one: its URL,
  * its credentials by reference (never in the URL, which CloudFormation would keep in clear text), the
  * hosts that go direct, and the VPC the functions must run in to reach it, per probe region (a VPC is
- * regional). The CLI does not read this: it honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl does.
+ * regional). `mcp-canary check --config` uses it too (what the Lambda will do), its credentials read with
+ * the caller's AWS identity; without a `proxy` here the CLI honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl does.
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { secretRefProblem } from './arns.ts';
+import { secretRefProblem, ssmRefProblem } from './arns.ts';
 import { regionProblem } from './regions.ts';
-import { refineBy } from './words.ts';
+import { refineBy, unionError } from './words.ts';
 
 const proxyUrl = z.string().superRefine((s, ctx) => {
   let u: URL | null = null;
@@ -33,19 +34,36 @@ const proxyUrl = z.string().superRefine((s, ctx) => {
 });
 
 /**
- * Where the proxy's `user:password` is read: a Secrets Manager secret under mcp-canary/ (a credential
- * pair is a secret; one place to rotate it).
+ * Where the proxy's `user:password` is read, like every other credential: a Secrets Manager secret under
+ * mcp-canary/ (a JSON key of it, optionally), or an SSM SecureString parameter under /mcp-canary/.
  */
-export const ProxyCredentialsRef = z
-  .object({
-    secretsManager: z
-      .string()
-      .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/proxy"; it holds "user:password"')
-      .superRefine(refineBy(secretRefProblem)),
-    /** When the secret is a JSON object, the key whose value is `user:password`. */
-    jsonKey: z.string().optional(),
-  })
-  .strict();
+export const ProxyCredentialsRef = z.union(
+  [
+    z
+      .object({
+        secretsManager: z
+          .string()
+          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/proxy"; it holds "user:password"')
+          .superRefine(refineBy(secretRefProblem)),
+        /** When the secret is a JSON object, the key whose value is `user:password`. */
+        jsonKey: z.string().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        ssmParameter: z
+          .string()
+          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/proxy"; it holds "user:password"')
+          .superRefine(refineBy(ssmRefProblem)),
+      })
+      .strict(),
+  ],
+  {
+    error: unionError(
+      'must be a reference, never the credentials themselves: { secretsManager: "mcp-canary/<name>" } or { ssmParameter: "/mcp-canary/<name>" }, holding "user:password"',
+    ),
+  },
+);
 export type ProxyCredentialsRef = z.output<typeof ProxyCredentialsRef>;
 
 export const VpcPlacement = z

@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts';
 import { acceptInterimResponses } from './interim.ts';
 import { refuseThroughProxy } from './proxy-words.ts';
@@ -43,6 +44,8 @@ export class Connections {
   private readonly judged = new Map<string, Promise<void>>();
   /** TLS alerts the server sent on connected sockets, in order (the socket error undici reports is often only "other side closed"). */
   readonly tlsAlerts: string[] = [];
+  /** The TLS connections these requests opened, in order: whether the server asked for a client certificate, and whether it answered. */
+  readonly tlsConnections: TlsConnection[] = [];
 
   /**
    * `injected`: a fetch given by a test (a custom CA), which may not be Node's: its requests get no pool
@@ -99,7 +102,16 @@ export class Connections {
       socket.on('error', (e: NodeJS.ErrnoException) => {
         if (e.code && serverAlert(e.code)) this.tlsAlerts.push(e.code);
       });
+      this.tlsConnections.push(watchTls(socket as TLSSocket));
     }
+  }
+
+  /**
+   * A TLS connection opened since the `since`-th that asked for a client certificate and then ended
+   * without a byte of an answer: what a server that resets instead of sending an alert leaves.
+   */
+  resetAfterCertificateRequest(since: number): boolean {
+    return this.tlsConnections.slice(since).some((c) => c.certificateRequested && !c.answered);
   }
 
   /** Closes every socket these requests opened, a connect still in progress included. */
@@ -109,4 +121,29 @@ export class Connections {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
   }
+}
+
+/** One TLS connection, as far as a reset with no alert needs it. */
+export interface TlsConnection {
+  /** The server sent a CertificateRequest in the handshake. */
+  readonly certificateRequested: boolean;
+  /** Any byte of an HTTP answer was read from it. */
+  answered: boolean;
+}
+
+/**
+ * Whether the server asked for a client certificate, read once the handshake is done: OpenSSL fills a
+ * client's shared signature algorithms only from the server's CertificateRequest (TLS 1.2 and 1.3), and
+ * Node shows no other trace of it. Hand-written: no library says whether a server asked. Wraps the
+ * socket's read (as interim.ts does) to see whether any answer came before the connection ended.
+ */
+function watchTls(socket: TLSSocket): TlsConnection {
+  const record: TlsConnection = { certificateRequested: (socket.getSharedSigalgs?.() ?? []).length > 0, answered: false };
+  const read = socket.read.bind(socket);
+  socket.read = ((size?: number) => {
+    const chunk = read(size) as unknown;
+    if (chunk !== null) record.answered = true;
+    return chunk;
+  }) as TLSSocket['read'];
+  return record;
 }

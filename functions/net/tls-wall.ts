@@ -11,8 +11,12 @@
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 
-/** Where a TLS 1.2 `handshake_failure` stopped: after the key exchange (the client's certificate refused), or before it. */
-export type TlsWall = 'client_certificate' | 'no_common_parameters';
+/**
+ * Where a TLS failure stopped: a TLS 1.2 `handshake_failure` after the key exchange (the client's
+ * certificate refused), or before it; or a connection the server reset, with no alert, right after a
+ * handshake in which it asked for a client certificate and before any HTTP answer (wire.ts).
+ */
+export type TlsWall = 'client_certificate' | 'no_common_parameters' | 'reset_after_certificate_request';
 
 const SERVER_ALERT = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13|SSL\/TLS)_ALERT_([A-Z_]+)$/;
 const CERTIFICATE_ALERTS: ReadonlySet<string> = new Set([
@@ -41,6 +45,12 @@ export function isHandshakeFailure(code: string): boolean {
  * certificate is the server refusing that one, not asking for one.
  */
 export function describeTls(code: string, wall: TlsWall | null | undefined, sentCertificate = false): string {
+  if (wall === 'reset_after_certificate_request') {
+    const how = `it asked for a client certificate in the TLS handshake, then ended the connection before any HTTP answer, with no TLS alert: ${code}`;
+    if (sentCertificate)
+      return `the server refused the client certificate the canary presented (${how}): check that tls.clientCertificate is issued by a CA the server trusts and is for this server`;
+    return `the server requires a client certificate, which the canary does not send (${how}); set the target's tls.clientCertificate and tls.clientKey`;
+  }
   const alert = serverAlert(code);
   if (alert) {
     if (CERTIFICATE_ALERTS.has(alert.toUpperCase()) || wall === 'client_certificate') {

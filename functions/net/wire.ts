@@ -22,6 +22,9 @@ import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 
+/** A connection the server ended: reset, closed, or gone under a write. */
+const RESET = /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/;
+
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export type { FetchLike } from '../common/run-context.ts';
@@ -106,6 +109,7 @@ export class Wire {
   /** The request on the wire's pool; a failure below HTTP (socket, TLS, timeout) is recorded, then thrown on. */
   private async sent(exchange: Exchange, url: string | URL, init: RequestInit, timeout: AbortSignal, why: (e: unknown) => WireErrorKind) {
     const alertsBefore = this.connections.tlsAlerts.length;
+    const connectionsBefore = this.connections.tlsConnections.length;
     try {
       return await this.send(url, init);
     } catch (e) {
@@ -113,6 +117,12 @@ export class Wire {
       const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
       const cut = timeout.aborted || this.options.budget.aborted;
       exchange.error = alert && !cut ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
+      // No alert, but the server asked for a client certificate and then cut the connection before any
+      // answer (Node's own TLS 1.3 server, many Go and Java ones): the certificate, not the network.
+      if (!cut && RESET.test(exchange.error.code) && this.connections.resetAfterCertificateRequest(connectionsBefore)) {
+        exchange.error = { kind: 'tls', code: exchange.error.code };
+        exchange.tlsWall = 'reset_after_certificate_request';
+      }
       const proxyUrl = cut || this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
       const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
       if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };

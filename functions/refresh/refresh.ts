@@ -104,8 +104,10 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
       } catch (e) {
         report = { target: g.target, result: 'error', published: [], detail: oneLine(e instanceof Error ? e.message : String(e), 300) };
       }
-      log(JSON.stringify(new Redactor(secrets).value({ message: REFRESH_LOG_MESSAGE, ...report })));
-      return report;
+      // The report is the function's result too (the invocation's response, its destinations): redacted as the log line is.
+      const shown = new Redactor(secrets).value(report);
+      log(JSON.stringify({ message: REFRESH_LOG_MESSAGE, ...shown }));
+      return shown;
     }),
   );
   await putMetrics(d, reports, now());

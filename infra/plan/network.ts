@@ -7,7 +7,7 @@
 import { configError } from '../../functions/common/errors.ts';
 import type { Fleet } from '../../functions/config/fleet.ts';
 import type { ProxyRuntime, VpcPlacement } from '../../functions/config/proxy.ts';
-import { scopeOf, type SecretScope } from './secret-scope.ts';
+import { proxyCredentialsRef, scopeOf, type SecretScope } from './secret-scope.ts';
 
 export interface NetworkPlan {
   /** What the run reads from `MCP_CANARY_PROXY`. */
@@ -22,9 +22,7 @@ export function networkPlan(fleet: Fleet, region: string): NetworkPlan {
   const p = fleet.proxy;
   if (!p) return {};
   const runtime: ProxyRuntime = { url: p.url, noProxy: p.noProxy, ...(p.credentials ? { credentials: p.credentials } : {}) };
-  const ref = p.credentials
-    ? { field: 'credentials.secretsManager', service: 'secretsmanager' as const, id: p.credentials.secretsManager }
-    : undefined;
+  const ref = proxyCredentialsRef(p.credentials);
   const proxyScope = ref
     ? scopeOf(-1, '', ref, (field, message) => configError(`mcp-canary fleet config: proxy.${field} ${message}.`))
     : undefined;

@@ -20,6 +20,7 @@
  */
 import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
 import type { FleetTarget } from '../../functions/config/fleet.ts';
+import type { ProxyCredentialsRef } from '../../functions/config/proxy.ts';
 import type { HeaderSecretRef } from '../../functions/config/target.ts';
 import type { CanaryError } from '../../functions/common/errors.ts';
 import { tlsRefs } from '../../functions/config/tls.ts';
@@ -72,6 +73,14 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
   // The probe runs read the access token the refresher publishes in their own region, never the grant.
   add('auth.authorizationCode.store', delegatedAccessRef(t.auth?.authorizationCode));
   return out;
+}
+
+/** The fleet's proxy credentials as a store reference (Secrets Manager or SSM), for its grant. */
+export function proxyCredentialsRef(ref: ProxyCredentialsRef | undefined): SecretRefAt | undefined {
+  if (!ref) return undefined;
+  return 'secretsManager' in ref
+    ? { field: 'credentials.secretsManager', service: 'secretsmanager', id: ref.secretsManager }
+    : { field: 'credentials.ssmParameter', service: 'ssm', id: ref.ssmParameter };
 }
 
 /**

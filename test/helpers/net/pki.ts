@@ -28,6 +28,8 @@ export interface Pki {
   readonly passphrase: string;
   /** Expires in 3 days. */
   readonly expiring: ClientCert;
+  /** Valid, but signed by another CA the servers here do not trust. */
+  readonly untrusted: ClientCert;
   cleanup(): void;
 }
 
@@ -78,6 +80,7 @@ export function makePki(): Pki {
     return { cert: readFileSync(f(`${name}.pem`), 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile: f(`${name}.pem`), keyFile };
   };
   ca('canary-test-ca');
+  ca('stranger-ca');
   const server = leaf('server', 'canary-test-ca', 60, 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth');
   const clientExt = 'extendedKeyUsage=clientAuth';
   return {
@@ -89,6 +92,7 @@ export function makePki(): Pki {
     encrypted: leaf('canary-client-enc', 'canary-test-ca', 90, clientExt, true),
     passphrase: PASSPHRASE,
     expiring: leaf('canary-client-soon', 'canary-test-ca', 3, clientExt),
+    untrusted: leaf('canary-client-stranger', 'stranger-ca', 90, clientExt),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

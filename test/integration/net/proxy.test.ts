@@ -4,17 +4,21 @@
  *   proxy (it saw the CONNECT), direct when NO_PROXY names the host (it saw none);
  * - a proxy that refuses (407 without credentials, 500 when it cannot reach the host) or does not
  *   answer is named as the proxy — `unreachable`, the proxy's origin, "the endpoint was not reached";
- * - the scheduled run's fleet proxy with credentials from Secrets Manager (moto): healthy;
+ * - the scheduled run's fleet proxy with credentials from Secrets Manager or SSM (moto): healthy;
+ * - `check --config` uses the fleet's proxy (what the Lambda does), its credentials read from the store
+ *   with the caller's identity; the environment's proxy only when the fleet has none;
  * - the SSRF guard still refuses a cloud-metadata or loopback OAuth URL through the proxy, and the
  *   proxy is never asked for it;
  * - no proxy password, in any form, in any output.
  */
 import { join } from 'node:path';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import type { RunRecord } from '../../../functions/common/run-record.ts';
 import { run } from '../../../functions/run/run.ts';
+import { EnvVar, readRunEnv } from '../../../functions/config/env.ts';
 import { SecretReader } from '../../../functions/secrets/reader.ts';
 import { guardedFetch } from '../../../functions/net/ssrf-guard.ts';
 import { Wire } from '../../../functions/net/wire.ts';
@@ -156,6 +160,69 @@ describe('forward proxies', () => {
     expect(all).not.toContain(PASSWORD);
     expect(all).not.toContain(Buffer.from(CREDENTIALS).toString('base64'));
     expect(lines.map((l) => JSON.parse(l) as RunRecord).some((r) => r.message === 'mcp-canary run')).toBe(true);
+  });
+
+  it('the scheduled run: proxy credentials from an SSM SecureString, as every other credential may be', async () => {
+    await motoSecretClients(moto.endpoint)
+      .ssm(PROBE_REGION)
+      .send(new PutParameterCommand({ Name: '/mcp-canary/proxy', Value: CREDENTIALS, Type: 'SecureString' }));
+    // As the stack passes it: the function's environment, read by the run's own schema.
+    const { proxy } = readRunEnv({
+      [EnvVar.proxy]: JSON.stringify({ url: guarded.url, credentials: { ssmParameter: '/mcp-canary/proxy' } }),
+      [EnvVar.homeRegion]: PROBE_REGION,
+      AWS_REGION: PROBE_REGION,
+    });
+    const secrets = new SecretReader(motoSecretClients(moto.endpoint), { defaultRegion: PROBE_REGION, proxy });
+    await motoSecretClients(moto.endpoint)
+      .secretsManager(PROBE_REGION)
+      .send(new CreateSecretCommand({ Name: 'mcp-canary/ca', SecretString: pki.caPem }));
+    guarded.connects.length = 0;
+    const lines2: string[] = [];
+    const ok = await run(
+      { targets: [{ name: 'ssm-proxy', url: server.url, tool, tls: { ca: { secretsManager: 'mcp-canary/ca' } } }] },
+      motoRunDeps(moto.endpoint, lines2, { secrets }),
+    );
+    expect(ok.verdicts[0]).toMatchObject({ outcome: 'healthy' });
+    expect(guarded.connects).toContain(`127.0.0.1:${server.port}`);
+    const all = lines2.join('\n') + JSON.stringify(ok);
+    expect(all).not.toContain(PASSWORD);
+    expect(all).not.toContain(Buffer.from(CREDENTIALS).toString('base64'));
+  });
+
+  it("check --config goes through the fleet's proxy, whatever HTTPS_PROXY says; its credentials read from SSM", async () => {
+    await motoSecretClients(moto.endpoint)
+      .ssm('eu-west-1')
+      .send(new PutParameterCommand({ Name: '/mcp-canary/proxy', Value: CREDENTIALS, Type: 'SecureString' }));
+    const withProxy = join(pki.dir, 'fleet-with-proxy.json');
+    const fleetWith = (proxy: object) =>
+      writeFileSync(
+        withProxy,
+        JSON.stringify({
+          homeRegion: 'eu-west-1',
+          proxy,
+          targets: [{ name: 'behind-proxy', url: server.url, tool, tls: { ca: `file:${pki.caFile}` } }],
+        }),
+      );
+    const aws = {
+      AWS_ENDPOINT_URL: moto.endpoint,
+      AWS_ACCESS_KEY_ID: 'testing',
+      AWS_SECRET_ACCESS_KEY: 'testing',
+      AWS_REGION: 'eu-west-1',
+    };
+    const deadProxy = `http://127.0.0.1:${await freePort()}`;
+    fleetWith({ url: open.url });
+    const plain = await check({ HTTPS_PROXY: deadProxy }, withProxy);
+    expect(plain.verdict.outcome).toBe('healthy');
+    expect(open.connects).toContain(`127.0.0.1:${server.port}`);
+    fleetWith({ url: guarded.url, credentials: { ssmParameter: '/mcp-canary/proxy' } });
+    const credentialed = await check({ ...aws }, withProxy);
+    expect(credentialed.verdict.outcome).toBe('healthy');
+    expect(guarded.connects).toContain(`127.0.0.1:${server.port}`);
+    // The fleet's noProxy is the Lambda's; NO_PROXY in the laptop's environment does not change what is checked.
+    open.connects.length = 0;
+    fleetWith({ url: open.url, noProxy: ['127.0.0.1'] });
+    expect((await check({}, withProxy)).verdict.outcome).toBe('healthy');
+    expect(open.connects).toEqual([]);
   });
 
   it('the SSRF guard still judges the final destination through the proxy: metadata and loopback refused, never sent', async () => {

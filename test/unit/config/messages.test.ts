@@ -350,6 +350,11 @@ function fieldsOf(n: Node, key: string, out: Set<string>): void {
 const schema = z.toJSONSchema(Fleet, { io: 'input', unrepresentable: 'any' }) as Node;
 const found = { mutations: [] as Mutation[], covered: new Set<string>() };
 walk(schema, RICH as Json, [], '', found);
+// A fleet has one proxy: its other credentials form (SSM) is covered by a second fleet, whose mutations are not repeated.
+const SSM_PROXY = { ...RICH, proxy: { ...RICH.proxy!, credentials: { ssmParameter: '/mcp/proxy' } } };
+const ssmProxy = { mutations: [] as Mutation[], covered: new Set<string>() };
+walk(schema, SSM_PROXY as Json, [], '', ssmProxy);
+for (const k of ssmProxy.covered) found.covered.add(k);
 
 function refusal(m: Mutation): string | null {
   const config = structuredClone(RICH) as Json;

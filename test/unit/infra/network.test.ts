@@ -84,6 +84,20 @@ describe('TLS references, the proxy and its VPC, deployed', () => {
     expect(() => planFleet(proxyOutside)).toThrow(/proxy\.credentials\.secretsManager \("corp\/proxy"\) is outside mcp-canary\//);
   });
 
+  it('grants proxy credentials in SSM like every other SSM reference, and refuses one outside /mcp-canary/ with the fix', () => {
+    const ssm = fleet({ proxy: { url: 'http://proxy.internal:3128', credentials: { ssmParameter: '/mcp-canary/proxy' } } });
+    const t = ssm.targets[0]!.tls as Record<string, unknown>;
+    delete t.passphrase;
+    expect(planFleet(ssm).regions[0]!.secretScopes).toEqual([{ service: 'secretsmanager' }, { service: 'ssm' }]);
+    const outside = fleet({ proxy: { url: 'http://proxy.internal:3128', credentials: { ssmParameter: '/corp/proxy' } } });
+    expect(() => planFleet(outside)).toThrow(
+      /proxy\.credentials\.ssmParameter \("\/corp\/proxy"\) is outside \/mcp-canary\/.*"\/mcp-canary\/corp\/proxy"/,
+    );
+    expect(() => planFleet(fleet({ proxy: { url: 'http://proxy.internal:3128', credentials: 'canary:hunter2' as never } }))).toThrow(
+      /proxy\.credentials must be a reference, never the credentials themselves/,
+    );
+  });
+
   it('refuses a proxy URL with a password (it would be in the template) and a probe region without its VPC', () => {
     expect(() => planFleet(fleet({ proxy: { url: 'http://user:hunter2-secret@proxy.internal:3128' } }))).toThrow(
       /proxy\.url carries credentials before its host .* reference it in proxy\.credentials/,
