@@ -146,6 +146,12 @@ export function windowEnd(w: Pick<MaintenanceWindow, 'schedule' | 'duration' | '
  * offset): two passes of "wall clock minus the zone's offset there", which settles across a DST change.
  */
 function zonedToUtc(wall: number, zone: string): number {
+  const first = wall - zoneOffsetMs(wall, zone);
+  return wall - zoneOffsetMs(first, zone);
+}
+
+/** Wall clock minus UTC at instant t in an IANA zone, to the minute (functions/history expands windows with it too). */
+export function zoneOffsetMs(t: number, zone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',
@@ -154,11 +160,7 @@ function zonedToUtc(wall: number, zone: string): number {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
-  });
-  const offset = (t: number) => {
-    const p = Object.fromEntries(parts.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
-    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - Math.floor(t / 60_000) * 60_000;
-  };
-  const first = wall - offset(wall);
-  return wall - offset(first);
+  }).formatToParts(new Date(t));
+  const p = Object.fromEntries(parts.map((x) => [x.type, Number(x.value)]));
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - Math.floor(t / 60_000) * 60_000;
 }

@@ -5,8 +5,8 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { secretRefProblem, ssmRefProblem } from './arns.ts';
-import { refineBy, unionError } from './words.ts';
+import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
+import { unionError } from './words.ts';
 import { AuthorizationCodeSettings } from './oauth-delegated.ts';
 
 export const DEFAULT_CERT_WARNING_DAYS = 14;
@@ -32,20 +32,14 @@ export const OAuthSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z
-          .string()
-          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
-          .superRefine(refineBy(secretRefProblem)),
+        secretsManager: secretsManagerName('mcp-canary/my-target'),
         jsonKey: z.string().optional(),
         expiresAt: expiresAt.optional(),
       })
       .strict(),
     z
       .object({
-        ssmParameter: z
-          .string()
-          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
-          .superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: ssmParameterName('/mcp-canary/my-target/api-key'),
         expiresAt: expiresAt.optional(),
       })
       .strict(),

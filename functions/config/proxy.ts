@@ -7,7 +7,7 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { secretRefProblem, ssmRefProblem } from './arns.ts';
+import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
 import { regionProblem } from './regions.ts';
 import { refineBy, unionError } from './words.ts';
 
@@ -41,20 +41,14 @@ export const ProxyCredentialsRef = z.union(
   [
     z
       .object({
-        secretsManager: z
-          .string()
-          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/proxy"; it holds "user:password"')
-          .superRefine(refineBy(secretRefProblem)),
+        secretsManager: secretsManagerName('mcp-canary/proxy', '"user:password"'),
         /** When the secret is a JSON object, the key whose value is `user:password`. */
         jsonKey: z.string().optional(),
       })
       .strict(),
     z
       .object({
-        ssmParameter: z
-          .string()
-          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/proxy"; it holds "user:password"')
-          .superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: ssmParameterName('/mcp-canary/proxy', '"user:password"'),
       })
       .strict(),
   ],

@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { CatalogSetting } from './catalog.ts';
 import { PostureSetting } from './posture.ts';
-import { secretRefProblem, ssmRefProblem } from './arns.ts';
+import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
 import { authFields, checkAuth } from './oauth.ts';
 import { TlsSetting } from './tls.ts';
-import { refineBy, unionError } from './words.ts';
+import { unionError } from './words.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -99,10 +99,7 @@ export const HeaderSecretRef = z.union(
   [
     z
       .object({
-        secretsManager: z
-          .string()
-          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target"')
-          .superRefine(refineBy(secretRefProblem)),
+        secretsManager: secretsManagerName('mcp-canary/my-target'),
         /** When the secret is a JSON object, the key whose value to use. */
         jsonKey: z.string().optional(),
         /** Prepended to the secret, e.g. "Bearer ". */
@@ -111,10 +108,7 @@ export const HeaderSecretRef = z.union(
       .strict(),
     z
       .object({
-        ssmParameter: z
-          .string()
-          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/api-key"')
-          .superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: ssmParameterName('/mcp-canary/my-target/api-key'),
         prefix: z.string().optional(),
       })
       .strict(),

@@ -6,28 +6,22 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
-import { secretRefProblem, ssmRefProblem } from './arns.ts';
-import { refineBy, unionError } from './words.ts';
+import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
+import { unionError } from './words.ts';
 
 /** Where one piece of TLS material (PEM) is read from. `"file:./client.pem"` is short for `{ file: "./client.pem" }`. */
 export const TlsMaterialRef = z.union(
   [
     z
       .object({
-        secretsManager: z
-          .string()
-          .min(1, 'is empty: give the secret\'s name or ARN, e.g. "mcp-canary/my-target/client-cert"')
-          .superRefine(refineBy(secretRefProblem)),
+        secretsManager: secretsManagerName('mcp-canary/my-target/client-cert'),
         /** When the secret is a JSON object, the key whose value is the PEM. */
         jsonKey: z.string().optional(),
       })
       .strict(),
     z
       .object({
-        ssmParameter: z
-          .string()
-          .min(1, 'is empty: give the parameter\'s name, e.g. "/mcp-canary/my-target/client-cert"')
-          .superRefine(refineBy(ssmRefProblem)),
+        ssmParameter: ssmParameterName('/mcp-canary/my-target/client-cert'),
       })
       .strict(),
     z.object({ file: z.string().min(1, 'is empty: give the path of the PEM file') }).strict(),

@@ -5,7 +5,7 @@
  * a minute; the zone's offset is looked up once per hour (Intl knows the zones; no library needed).
  */
 import { cronFields, expand, MUTE_RULE_FIELDS } from '../config/cron.ts';
-import { durationMinutes, windowEnd, type MaintenanceWindow } from '../config/maintenance.ts';
+import { durationMinutes, windowEnd, zoneOffsetMs, type MaintenanceWindow } from '../config/maintenance.ts';
 
 export interface OpenWindow {
   readonly name: string;
@@ -63,19 +63,4 @@ export function maintenanceFor(target: string, windows: readonly MaintenanceWind
     .filter((w) => !w.targets || w.targets.includes(target))
     .flatMap((w) => openings(w, fromMs, toMs))
     .sort((a, b) => a.startMs - b.startMs);
-}
-
-/** Wall clock minus UTC at instant t in the zone. */
-function zoneOffsetMs(t: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(new Date(t));
-  const p = Object.fromEntries(parts.map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - Math.floor(t / MINUTE) * MINUTE;
 }
