@@ -48,13 +48,16 @@ describe('a warm function reuses its token', () => {
     const cache = new TokenCache();
     const before = as.tokenRequests();
     const first = await judge(target(), { oauthSecrets, tokenCache: cache });
+    const metadataAfterFirst = mcp.metadataRequests();
     const second = await judge(target(), { oauthSecrets, tokenCache: cache });
     expect([first.outcome, second.outcome]).toEqual(['healthy', 'healthy']);
     expect(as.tokenRequests() - before).toBe(1);
     expect(first.probes[0]!.detail).toContain('(new,');
     expect(second.probes[0]!.detail).toContain('(cached,');
-    // No discovery either: the cached token skips the metadata requests too.
-    expect(second.probes[0]!.durationMs).toBeLessThan(first.probes[0]!.durationMs + 1);
+    // No discovery either: the cached token skips the metadata requests too (counted, not timed: a step's
+    // duration is a coin toss on a loaded machine).
+    expect(metadataAfterFirst).toBeGreaterThan(0);
+    expect(mcp.metadataRequests()).toBe(metadataAfterFirst);
   });
 
   it(`refreshes a token ${REFRESH_BEFORE_MS / 1000} s before it expires, not earlier`, async () => {
