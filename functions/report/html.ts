@@ -23,6 +23,7 @@ const CSS = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
 main{max-width:1100px;margin:0 auto;padding:16px}
 h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:0 0 .4rem}
+h1,h2,.meta,.small{overflow-wrap:anywhere}
 .meta{color:#555;margin:0 0 1rem}
 section{background:#fff;border:1px solid #ddd;border-radius:8px;padding:14px;margin:0 0 16px}
 .figures{display:flex;flex-wrap:wrap;gap:12px 28px;margin:.4rem 0 .8rem}
