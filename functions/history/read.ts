@@ -7,7 +7,7 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../common/errors.ts';
 import type { Fleet } from '../config/fleet.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
-import { maintenanceFor, type OpenWindow } from './maintenance-windows.ts';
+import { maintenanceLookup, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
 import { failureClassOf, type RunLogSource } from './run-log.ts';
 import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, retainedPeriod, RETENTION, ruleAt, type Resolution } from './resolution.ts';
@@ -126,8 +126,9 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       ? []
       : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
 
+  const maintenanceFor = maintenanceLookup(fleet.maintenance);
   const targets = plans.map((x): TargetHistory => {
-    const maintenance = maintenanceFor(x.target, fleet.maintenance, x.startMs, x.endMs);
+    const maintenance = maintenanceFor(x.target, x.startMs, x.endMs);
     const timeline = buildTimeline({
       rule: ruleAt(x.rule, x.resolution),
       startMs: x.readFromMs,
