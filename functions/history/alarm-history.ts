@@ -97,7 +97,9 @@ export function confirmIncident(
 ): Confirmation {
   if (i.startMs < historyFromMs) return 'unknown';
   const from = Math.min(i.startMs, i.pagedAtMs - periodMs);
-  const until = (i.endMs ?? Number.POSITIVE_INFINITY) + periodMs;
+  // An incident still open at the window's end ends there for this question: an ALARM after it (history is
+  // read to now, and `--end` may be days back) belongs to whatever came later.
+  const until = i.startMs + i.durationMs + periodMs;
   const critical = transitions.filter((t) => t.kind === AlarmKind.critical);
   if (critical.some((t) => t.to === 'ALARM' && t.atMs >= from && t.atMs <= until)) return 'paged';
   const next = critical.find((t) => t.atMs >= i.startMs);

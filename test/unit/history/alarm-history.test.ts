@@ -47,6 +47,14 @@ describe('confirmIncident', () => {
     expect(confirmIncident(incident({}), late, T0, MIN)).toBe('not-paged');
   });
 
+  it('does not take a later page for one still open at the end of a window that ended in the past', () => {
+    // Open at the window's end (10 min in); the alarm went to ALARM a day later, for something else.
+    const t = transitionsOf('McpCanary', [item(T0 + 86_400_000, 'OK', 'ALARM')]);
+    expect(confirmIncident(incident({ endMs: null }), t, T0, MIN)).toBe('not-paged');
+    const paged = transitionsOf('McpCanary', [item(T0 + 10 * MIN + 6_000, 'OK', 'ALARM')]);
+    expect(confirmIncident(incident({ endMs: null }), paged, T0, MIN)).toBe('paged');
+  });
+
   it('says unknown for an incident older than the history read', () => {
     expect(confirmIncident(incident({}), [], T0 + MIN, MIN)).toBe('unknown');
   });
