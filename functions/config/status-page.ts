@@ -22,6 +22,20 @@ export const STATUS_EVERY_MINUTES = 5;
 /** How far ahead maintenance windows are listed as upcoming. */
 export const STATUS_UPCOMING_DAYS = 14;
 
+/**
+ * Control characters and the bidirectional controls (U+202A–U+202E, U+2066–U+2069, the marks U+200E/F,
+ * U+061C): the page puts a name inside its sentences, and an override there reverses the rest of the
+ * sentence for every reader ("…rof gniliaf si"), a line break splits it. Plain text only.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export function shownTextProblem(text: string): string | null {
+  const at = text.search(UNSHOWABLE);
+  if (at < 0) return null;
+  const code = text.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
+  return `has a control or text-direction character (U+${code} at position ${at + 1}), which would garble the page's sentences: write it as plain text`;
+}
+
 const hostname = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 
 /** CloudFront takes its certificate from ACM in us-east-1 only. */
@@ -38,6 +52,7 @@ export const StatusPage = z
       .trim()
       .min(1, 'is empty: give the page a title, or leave it out')
       .max(120, 'must be at most 120 characters')
+      .superRefine(refineBy(shownTextProblem))
       .optional(),
     /** Served to anyone through CloudFront. @default false - the page stays in a private bucket */
     public: z.boolean().default(false),
@@ -62,7 +77,13 @@ export type StatusPage = z.output<typeof StatusPage>;
 export const TargetStatusSetting = z
   .object({
     /** Shown instead of the target's name, e.g. "Search tools". @default - the target's name */
-    name: z.string().trim().min(1, 'is empty: give a display name, or leave it out').max(80, 'must be at most 80 characters').optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'is empty: give a display name, or leave it out')
+      .max(80, 'must be at most 80 characters')
+      .superRefine(refineBy(shownTextProblem))
+      .optional(),
     /** Never on the page, nor in its JSON. */
     hidden: z.boolean().default(false),
   })

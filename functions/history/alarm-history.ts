@@ -83,8 +83,11 @@ export async function readAlarmHistory(
 export type Confirmation = 'paged' | 'not-paged' | 'unknown';
 
 /**
- * An incident is confirmed when the critical alarm entered ALARM between its start and its end (or
- * within a period after the rule paged: CloudWatch evaluates seconds after the period closes).
+ * An incident is confirmed when the critical alarm was in ALARM for it: it entered ALARM between the
+ * incident's start (or its page, for one already open when the window began) and its end, within a
+ * period after (CloudWatch evaluates seconds after the period closes); or its first change after the
+ * start leaves ALARM, so it was in ALARM already (an outage open at the window's start, or one that
+ * followed another before the alarm went back to OK).
  */
 export function confirmIncident(
   i: Incident,
@@ -93,8 +96,12 @@ export function confirmIncident(
   periodMs: number,
 ): Confirmation {
   if (i.startMs < historyFromMs) return 'unknown';
-  const until = (i.endMs ?? Number.POSITIVE_INFINITY) + periodMs;
-  return transitions.some((t) => t.kind === AlarmKind.critical && t.to === 'ALARM' && t.atMs >= i.startMs && t.atMs <= until)
-    ? 'paged'
-    : 'not-paged';
+  const from = Math.min(i.startMs, i.pagedAtMs - periodMs);
+  // An incident still open at the window's end ends there for this question: an ALARM after it (history is
+  // read to now, and `--end` may be days back) belongs to whatever came later.
+  const until = i.startMs + i.durationMs + periodMs;
+  const critical = transitions.filter((t) => t.kind === AlarmKind.critical);
+  if (critical.some((t) => t.to === 'ALARM' && t.atMs >= from && t.atMs <= until)) return 'paged';
+  const next = critical.find((t) => t.atMs >= i.startMs);
+  return next && next.atMs <= until && next.from === 'ALARM' ? 'paged' : 'not-paged';
 }

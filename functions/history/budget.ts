@@ -64,7 +64,7 @@ export interface TimeToResolve {
   /** Incidents with time outside maintenance. */
   readonly incidents: number;
   readonly open: number;
-  /** Over resolved incidents; null when none resolved. */
+  /** Over incidents that began and were resolved in the window; null when none. */
   readonly meanMs: number | null;
   readonly maxMs: number | null;
 }
@@ -76,10 +76,12 @@ export function countedIncidents(incidents: readonly Incident[]): Incident[] {
 
 export function timeToResolve(incidents: readonly Incident[]): TimeToResolve {
   const counted = countedIncidents(incidents);
-  const resolved = counted.filter((i) => i.endMs !== null).map((i) => i.durationMs);
+  // Only an outage that began and ended in the window has a time to resolve: one already open at its
+  // start has only its tail inside, and would read as resolved faster than it was.
+  const resolved = counted.filter((i) => i.endMs !== null && !i.startedBeforeWindow).map((i) => i.durationMs);
   return {
     incidents: counted.length,
-    open: counted.length - resolved.length,
+    open: counted.filter((i) => i.endMs === null).length,
     meanMs: resolved.length ? resolved.reduce((a, b) => a + b, 0) / resolved.length : null,
     maxMs: resolved.length ? Math.max(...resolved) : null,
   };

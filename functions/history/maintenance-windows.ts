@@ -59,8 +59,24 @@ export function openings(w: MaintenanceWindow, fromMs: number, toMs: number): Op
 
 /** The windows open for one target in [fromMs, toMs), merged where they overlap. */
 export function maintenanceFor(target: string, windows: readonly MaintenanceWindow[], fromMs: number, toMs: number): OpenWindow[] {
-  return windows
-    .filter((w) => !w.targets || w.targets.includes(target))
-    .flatMap((w) => openings(w, fromMs, toMs))
-    .sort((a, b) => a.startMs - b.startMs);
+  return maintenanceLookup(windows)(target, fromMs, toMs);
+}
+
+/**
+ * `maintenanceFor` for many targets: each window's openings are found once per range and shared by the
+ * targets it covers (a minute-by-minute walk over 90 days per window and target added up to minutes for a
+ * large fleet).
+ */
+export function maintenanceLookup(windows: readonly MaintenanceWindow[]): (target: string, fromMs: number, toMs: number) => OpenWindow[] {
+  const found = new Map<string, OpenWindow[]>();
+  return (target, fromMs, toMs) =>
+    windows
+      .flatMap((w, i) => {
+        if (w.targets && !w.targets.includes(target)) return [];
+        const key = `${i} ${fromMs} ${toMs}`;
+        let open = found.get(key);
+        if (!open) found.set(key, (open = openings(w, fromMs, toMs)));
+        return open;
+      })
+      .sort((a, b) => a.startMs - b.startMs);
 }

@@ -7,12 +7,12 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../common/errors.ts';
 import type { Fleet } from '../config/fleet.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
-import { maintenanceFor, type OpenWindow } from './maintenance-windows.ts';
+import { maintenanceLookup, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
 import { failureClassOf, type RunLogSource } from './run-log.ts';
-import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, RETENTION, ruleAt, type Resolution } from './resolution.ts';
+import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, retainedPeriod, RETENTION, ruleAt, type Resolution } from './resolution.ts';
 import { pagingRuleOf, type PagingRule } from './rule.ts';
-import { buildTimeline, type Incident, type Timeline } from './timeline.ts';
+import { buildTimeline, EVALUATION_RANGE_EXTRA, type Incident, type Timeline } from './timeline.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_AGE_DAYS = RETENTION[RETENTION.length - 1]!.keptDays;
@@ -94,14 +94,20 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     const p = resolution.periodSeconds * 1000;
     const endMs = Math.floor(windowEnd / p) * p;
     const startMs = Math.ceil((endMs - opts.days * DAY_MS) / p) * p;
-    return { target: t.name, rule, resolution, startMs, endMs };
+    // The alarm's own evaluation range before the window (N + 2 points), read too: an outage already open
+    // when the window begins pages from those points, and is down from the window's first minute. Never
+    // older than CloudWatch keeps at this period (a 15-day window then has none: its start is the limit).
+    const kept = RETENTION.find((r) => r.periodSeconds === retainedPeriod(ageDays))!.keptDays;
+    const lookback = (ruleAt(rule, resolution).runsInARow + EVALUATION_RANGE_EXTRA) * p;
+    const readFromMs = Math.min(startMs, Math.max(startMs - lookback, Math.ceil((nowMs - kept * DAY_MS) / p) * p));
+    return { target: t.name, rule, resolution, startMs, endMs, readFromMs };
   });
   const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, logCalls: 0 };
   const samples = await aws(() =>
     readVerdicts(
       client,
       fleet.namespace,
-      plans.map((x) => ({ target: x.target, periodSeconds: x.resolution.periodSeconds, startMs: x.startMs, endMs: x.endMs })),
+      plans.map((x) => ({ target: x.target, periodSeconds: x.resolution.periodSeconds, startMs: x.readFromMs, endMs: x.endMs })),
       cost,
     ),
   );
@@ -112,17 +118,21 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       `no ${fleet.namespace}/Verdict datapoints for any target in ${fleet.homeRegion} over the last ${opts.days} day(s): check the config's namespace and homeRegion, that the fleet is deployed and running, and that AWS_REGION/credentials point at its account`,
     );
 
-  const historyFromMs = Math.max(startMs, nowMs - ALARM_HISTORY_DAYS * DAY_MS);
+  // From the lookback's start: the page of an outage open at the window's start fell in it.
+  const readFromMs = Math.min(...plans.map((x) => x.readFromMs));
+  const historyFromMs = Math.max(readFromMs, nowMs - ALARM_HISTORY_DAYS * DAY_MS);
   const transitions =
     opts.alarmHistory === false || historyFromMs >= endMs
       ? []
       : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
 
+  const maintenanceFor = maintenanceLookup(fleet.maintenance);
   const targets = plans.map((x): TargetHistory => {
-    const maintenance = maintenanceFor(x.target, fleet.maintenance, x.startMs, x.endMs);
+    const maintenance = maintenanceFor(x.target, x.startMs, x.endMs);
     const timeline = buildTimeline({
       rule: ruleAt(x.rule, x.resolution),
-      startMs: x.startMs,
+      startMs: x.readFromMs,
+      windowStartMs: x.startMs,
       samples: (samples.get(x.target) ?? []).map((s) => (s ? perRun(s, x.resolution) : undefined)),
       maintenance,
     });
@@ -165,7 +175,9 @@ async function classify(source: RunLogSource, fleet: Fleet, targets: TargetHisto
     all.map(({ t, i }) => {
       const config = fleet.targets.find((x) => x.name === t.target)!;
       const regions = config.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
-      return failureClassOf(source, { target: t.target, regions, fromMs: i.startMs, toMs: i.pagedAtMs }, cost);
+      // One already open at the window's start paged before it: its first N runs inside the window name it.
+      const toMs = i.startedBeforeWindow ? i.startMs + t.rule.runsInARow * t.rule.periodSeconds * 1000 : i.pagedAtMs;
+      return failureClassOf(source, { target: t.target, regions, fromMs: i.startMs, toMs }, cost);
     }),
   );
   all.forEach(({ ti, ii }, k) => {

@@ -43,6 +43,11 @@ export interface Incident {
   readonly maintenance: 'none' | 'partly' | 'inside';
   /** The failure class of the runs that paged, when the reader could learn it; null otherwise. */
   readonly failureClass: string | null;
+  /**
+   * Already open when the window began (its page came from the periods before it): start is the window's
+   * start, and duration the part inside the window, not the outage's whole length.
+   */
+  readonly startedBeforeWindow: boolean;
 }
 
 /** The rule as the timeline applies it (rule.ts's PagingRule, possibly coarsened: resolution.ts). */
@@ -61,6 +66,12 @@ export interface TimelineInput {
   readonly samples: ReadonlyArray<PeriodSample | undefined>;
   /** Maintenance windows of this target, epoch ms [start, end). */
   readonly maintenance?: ReadonlyArray<{ readonly startMs: number; readonly endMs: number }>;
+  /**
+   * Where the window begins (a whole number of periods after startMs): the samples before it only seed
+   * the rule, as the alarm's own evaluation range holds them, so an outage that began before the window
+   * is down from its first minute and marked as such. @default - startMs: no lookback
+   */
+  readonly windowStartMs?: number;
 }
 
 export interface Timeline {
@@ -131,6 +142,8 @@ export function buildTimeline(input: TimelineInput): Timeline {
   const p = rule.periodSeconds * 1000;
   const count = samples.length;
   const endMs = startMs + count * p;
+  const k0 = input.windowStartMs === undefined ? 0 : Math.max(0, Math.min(count, Math.round((input.windowStartMs - startMs) / p)));
+  const fromMs = startMs + k0 * p;
   const pages = episodes(
     samples.map((s) => pagePoint(s, rule.regions, rule.quorum)),
     rule.runsInARow,
@@ -152,25 +165,30 @@ export function buildTimeline(input: TimelineInput): Timeline {
   );
   const intervals: Interval[] = [];
   states.forEach((state, i) => {
+    if (i < k0) return;
     const last = intervals[intervals.length - 1];
     if (last && last.state === state) intervals[intervals.length - 1] = { ...last, endMs: startMs + (i + 1) * p };
     else intervals.push({ state, startMs: startMs + i * p, endMs: startMs + (i + 1) * p });
   });
 
-  const incidents = pages.map((e): Incident => {
-    const stop = e.end ?? count;
-    let muted = 0;
-    for (let i = e.first; i < stop; i++) if (inMaintenance(i)) muted++;
-    const periods = stop - e.first;
-    return {
-      startMs: startMs + e.first * p,
-      endMs: e.end === null ? null : startMs + e.end * p,
-      pagedAtMs: startMs + (e.alarmAt + 1) * p,
-      durationMs: periods * p,
-      countedMs: (periods - muted) * p,
-      maintenance: muted === 0 ? 'none' : muted === periods ? 'inside' : 'partly',
-      failureClass: null,
-    };
-  });
-  return { startMs, endMs, periodSeconds: rule.periodSeconds, intervals, incidents };
+  const incidents = pages
+    .filter((e) => (e.end ?? count) > k0)
+    .map((e): Incident => {
+      const first = Math.max(e.first, k0);
+      const stop = e.end ?? count;
+      let muted = 0;
+      for (let i = first; i < stop; i++) if (inMaintenance(i)) muted++;
+      const periods = stop - first;
+      return {
+        startMs: startMs + first * p,
+        endMs: e.end === null ? null : startMs + e.end * p,
+        pagedAtMs: startMs + (e.alarmAt + 1) * p,
+        durationMs: periods * p,
+        countedMs: (periods - muted) * p,
+        maintenance: muted === 0 ? 'none' : muted === periods ? 'inside' : 'partly',
+        failureClass: null,
+        startedBeforeWindow: e.first < k0,
+      };
+    });
+  return { startMs: fromMs, endMs, periodSeconds: rule.periodSeconds, intervals, incidents };
 }

@@ -25,7 +25,9 @@ export async function postBytes(
   const pool = new Connections(timeoutMs, injected);
   const signal = AbortSignal.timeout(Math.max(1, timeoutMs));
   try {
-    const res = await pool.fetch()(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal });
+    // Never followed: fetch would send the configured headers (an API key) on to wherever a 307/308 points,
+    // another host included. A collector that redirects is an answer to fix in the config.
+    const res = await pool.fetch()(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal, redirect: 'manual' });
     // Read (and drop) the answer within the same timeout: an OTLP answer is small, and the status is enough.
     await res.arrayBuffer();
     const retryAfter = res.headers.get('retry-after');

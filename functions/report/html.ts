@@ -23,6 +23,7 @@ const CSS = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
 main{max-width:1100px;margin:0 auto;padding:16px}
 h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:0 0 .4rem}
+h1,h2,.meta,.small{overflow-wrap:anywhere}
 .meta{color:#555;margin:0 0 1rem}
 section{background:#fff;border:1px solid #ddd;border-radius:8px;padding:14px;margin:0 0 16px}
 .figures{display:flex;flex-wrap:wrap;gap:12px 28px;margin:.4rem 0 .8rem}
@@ -135,7 +136,7 @@ function incidentTable(t: ReportTarget): string {
   const rows = t.incidents
     .map(
       (i) =>
-        `<tr><td>${esc(when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
+        `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
   // A region that scrolls on a narrow screen takes the keyboard focus (WCAG 2.1.1: keyboard users can scroll it too).

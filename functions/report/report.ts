@@ -15,9 +15,13 @@ export const USD_PER_1000_METRICS = 0.01;
 export const USD_PER_1000_REQUESTS = 0.01;
 
 export interface ReportIncident {
+  /** The window's start for one already open then (startedBeforeWindow). */
   readonly start: string;
+  /** Open when the window began: start and duration are its part inside the window, and it has no time to resolve. */
+  readonly startedBeforeWindow: boolean;
   /** null: still open at the window's end. */
   readonly end: string | null;
+  /** When the rule paged; for one already open at the window's start, as far back as the report reads (the alarm's N + 2 periods). */
   readonly pagedAt: string;
   readonly durationSeconds: number;
   /** Outside maintenance: what availability counts. */
@@ -141,6 +145,7 @@ export function buildReport(h: FleetHistory, fleet: Fleet): Report {
             : null,
         incidents: t.incidents.map((i) => ({
           start: iso(i.startMs),
+          startedBeforeWindow: i.startedBeforeWindow,
           end: i.endMs === null ? null : iso(i.endMs),
           pagedAt: iso(i.pagedAtMs),
           durationSeconds: s(i.durationMs),

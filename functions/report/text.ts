@@ -61,7 +61,10 @@ export function renderText(r: Report): string {
             ? [`${span(i.countedSeconds)} outside maintenance`]
             : []),
       ];
-      out.push(`  ${visible(t)}  ${when(i.start)} → ${end}  ${span(i.durationSeconds)}  ${visible(notes.join(', '))}`);
+      const start = i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start);
+      out.push(
+        `  ${visible(t)}  ${start} → ${end}  ${span(i.durationSeconds)}${i.startedBeforeWindow ? ' in the window' : ''}  ${visible(notes.join(', '))}`,
+      );
     }
   }
   const windows = r.targets.flatMap((t) => t.maintenance.map((w) => ({ t: t.target, w })));

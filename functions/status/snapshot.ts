@@ -120,7 +120,9 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
   );
   const targets = payload.targets.map((t) => {
     const history = byMetric.get(t.metric) ?? { metric: t.metric, segments: [], incidents: [] };
-    const own = windows.filter((w) => w.targets.includes(t.name));
+    // Two windows of one target may overlap (a weekly deploy and a one-off): their union is its
+    // maintenance, so that no minute is left out of uptime twice (dayBar subtracts each window's overlap).
+    const own = merged(windows.filter((w) => w.targets.includes(t.name)).map((w) => ({ startMs: w.start, endMs: w.end })));
     return targetStatus(t.name, t.periodSeconds, history, own, { from, today, now, windowStart });
   });
   const incidents = payload.targets.flatMap((t) =>

@@ -11,7 +11,7 @@ html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:va
 body{margin:0 auto;max-width:64rem;padding:1rem}
 a{color:#0b4a8b}
 a:focus-visible{outline:3px solid #0b4a8b;outline-offset:2px}
-h1{font-size:1.6rem;margin:.5rem 0}
+h1{font-size:1.6rem;margin:.5rem 0;overflow-wrap:anywhere}
 h2{font-size:1.25rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 h3{font-size:1.05rem;margin:0;overflow-wrap:anywhere}
 p{margin:.25rem 0}

@@ -51,11 +51,16 @@ export class TelemetryBatch {
       if (this.runs.length === 0) return undefined;
       if (timeoutMs < MIN_EXPORT_MS)
         return this.failed({ all: `not sent: ${Math.max(0, Math.round(remainingMs))} ms left in the invocation` }, []);
+      // One deadline for the whole flush: the wait for the headers and the module come out of the export's time.
+      const deadline = performance.now() + timeoutMs;
       const read = await within(this.headers, timeoutMs);
       if (read === undefined) return this.failed({ all: 'not sent: the telemetry headers were not read in time' }, []);
       secretValues = read.secretValues;
       const { exportBatch } = await loadExport();
-      const outcome = await exportBatch(this.runs, this.settings, timeoutMs, { ...this.deps, headers: read.headers });
+      const leftMs = Math.round(deadline - performance.now());
+      if (leftMs < MIN_EXPORT_MS)
+        return this.failed({ all: `not sent: ${Math.max(0, leftMs)} ms left after reading the telemetry headers` }, secretValues);
+      const outcome = await exportBatch(this.runs, this.settings, leftMs, { ...this.deps, headers: read.headers });
       const problems = Object.entries(outcome).filter(([, r]) => !r.ok) as Array<[string, { why: string }]>;
       if (problems.length > 0) this.failed(Object.fromEntries(problems.map(([signal, r]) => [signal, r.why])), secretValues);
       return outcome;

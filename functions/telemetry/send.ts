@@ -76,7 +76,9 @@ function words(o: PostOutcome, timeoutMs: number): SendResult {
         ? ' (throttled; the next batch will try again)'
         : o.status === 403
           ? ' (check the IAM permission or the API key)'
-          : '';
+          : o.status >= 300 && o.status < 400
+            ? ' (a redirect, not followed: the headers go only to the configured endpoint; set it to where the collector is)'
+            : '';
     return { ok: false, why: `the collector answered HTTP ${o.status}${o.retryAfter ? `, Retry-After ${o.retryAfter}` : ''}${hint}` };
   }
   if (o.error === 'timeout') return { ok: false, why: `no answer within ${timeoutMs} ms (the export's timeout)` };

@@ -2,7 +2,8 @@
  * `mcp-canary report --html` in a real browser, as the status page is checked (test/integration/status/
  * page.test.ts): Debian's headless Chromium through puppeteer-core, axe-core at WCAG 2.2 AA at 375 px and
  * 1280 px, and no horizontal scroll. The report is built from a history with every state in it (up, down,
- * degraded, maintenance, no data), an open incident and an SLO overspent, so each part of the page is drawn.
+ * degraded, maintenance, no data), an open incident and an SLO overspent, so each part of the page is drawn;
+ * a target with the longest name the config allows and a long fleet name, neither with a space to break at.
  */
 import axe from 'axe-core';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -16,6 +17,8 @@ import { describeNeeding, requireTool } from '../../helpers/tools.ts';
 
 const describe = describeNeeding(['chromium']);
 const MIN = 60_000;
+/** The longest target name the config allows, with no space to break at. */
+const LONG = 'search-production-eu-west-1.primary.internal-cluster-0001-abcde';
 const T0 = Date.UTC(2026, 10, 30, 10, 0);
 const fleet = parseFleet({
   homeRegion: 'us-east-1',
@@ -23,6 +26,7 @@ const fleet = parseFleet({
   targets: [
     { name: 'rates-prod', url: 'https://rates.example.com/mcp' },
     { name: 'search-prod', url: 'https://search.example.com/mcp' },
+    { name: LONG, url: 'https://long.example.com/mcp' },
   ],
 });
 
@@ -57,7 +61,7 @@ function target(
 function history(): FleetHistory {
   const window = [{ startMs: T0 + 100 * MIN, endMs: T0 + 110 * MIN }];
   return {
-    fleetName: 'McpCanary',
+    fleetName: 'McpCanaryProductionFleetForTheWholeCompanyAcrossAllRegions2026',
     namespace: 'McpCanary',
     homeRegion: 'us-east-1',
     days: 1,
@@ -73,6 +77,7 @@ function history(): FleetHistory {
         window,
       ),
       target('search-prod', () => 0, []),
+      target(LONG, (i) => (i >= 20 && i < 40 ? 3 : 0), []),
     ],
   };
 }

@@ -54,6 +54,7 @@ const EXPECTED = {
   incidents: [
     {
       start: at(5),
+      startedBeforeWindow: false,
       end: at(10),
       pagedAt: at(8),
       durationSeconds: 300,
@@ -64,6 +65,7 @@ const EXPECTED = {
     },
     {
       start: at(29),
+      startedBeforeWindow: false,
       end: at(33),
       pagedAt: at(32),
       durationSeconds: 240,

@@ -229,6 +229,10 @@ describe('the report and the status page agree', () => {
       [new Date(now - 7 * MIN).toISOString(), new Date(now - 3 * MIN).toISOString()],
     ]);
     expect(search.seconds.down).toBe(30 * 60);
+    // The cut one is marked as open when the window began (its page fell in the periods read before it), and
+    // only the two that began in the window have a time to resolve.
+    expect(search.incidents.map((i) => i.startedBeforeWindow)).toEqual([true, false, false]);
+    expect(search.timeToResolve).toMatchObject({ incidents: 2, meanSeconds: 10 * 60, maxSeconds: 10 * 60 });
     expect(page.targets.find((t) => t.name === 'rates-prod')!.uptime).toBe(100);
     // The runs that paged name the class, on both (the cut outage's runs two days back logged nothing: unknown).
     expect(search.incidents.map((i) => i.failureClass)).toEqual([null, 'unreachable', 'unreachable']);

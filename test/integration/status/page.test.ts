@@ -149,6 +149,37 @@ describe('the status page in Chromium', () => {
     await page.close();
   });
 
+  it('wraps the longest title (120 characters) and display name (80) the config allows, with no space to break at', async () => {
+    // Prepare
+    const title = 'AcmeCorporationModelContextProtocolServicesStatus'.repeat(3).slice(0, 120);
+    const name = 'SearchToolsForTheEnterpriseKnowledgeBaseAcrossAllRegions'.repeat(2).slice(0, 80);
+    const fleet = Fleet.parse({
+      ...plantedFleet(),
+      statusPage: { title, public: true },
+      targets: plantedFleet().targets.map((t, i) => (i === 0 ? { ...t, status: { name } } : t)),
+    });
+    const payload = statusPayload(
+      fleet,
+      'McpCanary',
+      fleet.targets.map((t) => ({ ...resolveTarget(fleet, t), name: t.name, status: t.status })),
+    );
+    const long = renderPage(buildSnapshot(payload, statusHistories(), { now: NOW, upcomingDays: 14 }), {
+      every: '5 minutes',
+      jsonHref: 'status.json',
+    });
+    for (const width of [320, 1280]) {
+      const page = await browser.newPage();
+      await page.setViewport({ width, height: 900 });
+      // Act
+      await page.setContent(long, { waitUntil: 'load' });
+      // Assess
+      const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      expect(fit.scroll, `at ${width} px`).toBeLessThanOrEqual(fit.inner);
+      expect(await page.evaluate(() => document.body.innerText)).toContain(title);
+      await page.close();
+    }
+  });
+
   it('runs no script: the markup name is text, and nothing executed', async () => {
     const page = await open(1280);
     expect(await page.evaluate(() => document.scripts.length)).toBe(0);

@@ -193,6 +193,28 @@ describe('a batch of runs', () => {
   });
 });
 
+describe('a collector that redirects', () => {
+  it('gets no second request: the API key never reaches the host a 307 points to, and the export is logged as failed', async () => {
+    // Prepare: the collector answers every export with a redirect to another origin.
+    const mcp = await server('modern');
+    const elsewhere = await startOtlpReceiver();
+    receiver.answer = { status: 307, headers: { location: `${elsewhere.url}/v1/traces` } };
+    try {
+      // Act
+      const { summary, parsed, lines } = await scheduledRun([{ name: 'rates', url: mcp.url, tool: { name: 'get_rate' } }]);
+      // Assess
+      expect(summary).toEqual({ verdicts: [{ target: 'rates', outcome: 'healthy', failure: null }], published: true });
+      expect(elsewhere.received).toEqual([]);
+      expect(receiver.received.map((r) => r.headers['x-api-key'])).toEqual([API_KEY, API_KEY]);
+      expect(parsed.map((l) => l.message)).toEqual(['mcp-canary run', TELEMETRY_FAILED_MESSAGE]);
+      expect(String(parsed[1]!.traces)).toMatch(/^the collector answered HTTP 307 \(a redirect, not followed/);
+      expect(lines.join('\n')).not.toContain(API_KEY);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
 describe('an exporter that misbehaves', () => {
   const cases: Array<[string, Answer | 'refused']> = [
     ['hangs', 'hang'],
@@ -219,7 +241,8 @@ describe('an exporter that misbehaves', () => {
     const failure = parsed[1]!;
     expect(failure.endpoints).toEqual([`${endpoint}/v1/traces`, `${endpoint}/v1/metrics`]);
     const why = String(failure.traces);
-    if (answer === 'hang') expect(why).toMatch(/no answer within 500 ms/);
+    // Within the configured 500 ms, less what reading the header secret took (one deadline for the whole flush).
+    if (answer === 'hang') expect(Number(/no answer within (\d+) ms/.exec(why)?.[1])).toBeLessThanOrEqual(500);
     if (answer === 'refused') expect(why).toMatch(/unreachable/);
     if (typeof answer === 'object') expect(why).toContain(`HTTP ${answer.status}`);
     expect(lines.join('\n')).not.toContain(API_KEY);

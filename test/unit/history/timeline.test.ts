@@ -44,6 +44,7 @@ describe('buildTimeline', () => {
         countedMs: 5 * MIN,
         maintenance: 'none',
         failureClass: null,
+        startedBeforeWindow: false,
       },
     ]);
   });
@@ -94,6 +95,44 @@ describe('buildTimeline', () => {
     const inside = buildTimeline({ rule, startMs: T0, samples, maintenance: [{ startMs: T0, endMs: T0 + 12 * MIN }] });
     expect(inside.incidents[0]!.maintenance).toBe('inside');
     expect(timeToResolve(inside.incidents)).toEqual({ incidents: 0, open: 0, meanMs: null, maxMs: null });
+  });
+});
+
+describe('an outage already open when the window begins', () => {
+  const one = { regions: 1, quorum: 1, runsInARow: 3, periodSeconds: 60 };
+  const window = T0 + 5 * MIN;
+
+  it("is down from the window's first minute, even with fewer than N failures left in it, and marked as begun before", () => {
+    // Prepare: five periods before the window, all failing (the alarm paged there); one more failing in it, then healthy.
+    const samples = periods('F F F F F F H H H H');
+    // Act
+    const t = buildTimeline({ rule: one, startMs: T0, windowStartMs: window, samples });
+    // Assess
+    expect(t.startMs).toBe(window);
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['down', 5, 6],
+      ['up', 6, 10],
+    ]);
+    expect(t.incidents).toEqual([
+      {
+        startMs: window,
+        endMs: T0 + 6 * MIN,
+        pagedAtMs: T0 + 3 * MIN,
+        durationMs: MIN,
+        countedMs: MIN,
+        maintenance: 'none',
+        failureClass: null,
+        startedBeforeWindow: true,
+      },
+    ]);
+    // Its length inside the window is not a time to resolve.
+    expect(timeToResolve(t.incidents)).toEqual({ incidents: 1, open: 0, meanMs: null, maxMs: null });
+  });
+
+  it('leaves out an outage that ended before the window, and starts one that begins at its first minute as its own', () => {
+    const t = buildTimeline({ rule: one, startMs: T0, windowStartMs: window, samples: periods('F F F H H F F F H H') });
+    expect(t.incidents.map((i) => [(i.startMs - T0) / MIN, i.startedBeforeWindow])).toEqual([[5, false]]);
+    expect(availabilityOf(t)).toMatchObject({ downMs: 3 * MIN, upMs: 2 * MIN, judgedMs: 5 * MIN });
   });
 });
 

@@ -1,6 +1,6 @@
 /** Maintenance openings from the config's windows, and the read resolution CloudWatch's retention allows. */
 import { describe, expect, it } from 'vitest';
-import { maintenanceFor, openings } from '../../../functions/history/maintenance-windows.ts';
+import { maintenanceFor, maintenanceLookup, openings } from '../../../functions/history/maintenance-windows.ts';
 import { resolutionFor, ruleAt } from '../../../functions/history/resolution.ts';
 import { MaintenanceWindow } from '../../../functions/config/maintenance.ts';
 
@@ -53,5 +53,33 @@ describe('resolutionFor', () => {
     const rule = { regions: 3, quorum: 2, runsInARow: 3, periodSeconds: 60 };
     expect(ruleAt(rule, resolutionFor(30, 60))).toEqual({ regions: 3, quorum: 2, runsInARow: 1, periodSeconds: 300 });
     expect(ruleAt(rule, resolutionFor(10, 60))).toEqual(rule);
+  });
+});
+
+describe('a fleet-wide lookup of maintenance openings', () => {
+  it('finds each window once per range for all the targets it covers, and asks Intl for one formatter per zone', () => {
+    // Prepare: 90 days of a weekly and a monthly window in two zones, for three targets.
+    const windows = [
+      w({ name: 'weekly', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', timezone: 'America/New_York' }),
+      w({ name: 'monthly', schedule: 'cron(30 3 1 * *)', duration: '1 hour', timezone: 'Australia/Lord_Howe', targets: ['a', 'c'] }),
+    ];
+    const from = at('2026-09-02T00:00Z');
+    const to = at('2026-12-01T00:00Z');
+    const Real = Intl.DateTimeFormat;
+    let made = 0;
+    Intl.DateTimeFormat = new Proxy(Real, {
+      construct: (target, args: ConstructorParameters<typeof Real>) => (made++, new target(...args)),
+    });
+    // Act
+    const lookup = maintenanceLookup(windows);
+    const [a, b, c] = ['a', 'b', 'c'].map((t) => lookup(t, from, to));
+    Intl.DateTimeFormat = Real;
+    // Assess: the same openings, shared, not walked again per target; weekly alone for b.
+    expect(a!.length).toBe(13 + 3);
+    expect(b!.map((o) => o.name)).toEqual(Array(13).fill('weekly'));
+    expect(c).toEqual(a);
+    expect(c!.every((o, i) => o === a![i])).toBe(true);
+    // Two zones: at most one formatter each, however many hours are looked up (2,160 per window in 90 days).
+    expect(made).toBeLessThanOrEqual(2);
   });
 });

@@ -75,6 +75,35 @@ describe('the status snapshot', () => {
   });
 });
 
+describe('overlapping maintenance windows', () => {
+  it('leaves their union out of uptime, once: down after the later window ends still counts', () => {
+    // Prepare: down 02:00–04:00; one window 02:00–03:00, another 02:30–03:30 (together 90 min, not 120).
+    const payload = {
+      ...statusPayload(),
+      targets: [statusPayload().targets[0]!],
+      maintenance: [
+        { schedule: 'at(2026-12-01T02:00)', duration: '1 hour', targets: ['Search tools'] },
+        { schedule: 'at(2026-12-01T02:30)', duration: '1 hour', targets: ['Search tools'] },
+      ],
+    };
+    const day = at(0, 0);
+    const history = {
+      metric: 'search-prod',
+      segments: [
+        { start: day, end: at(2, 0), state: 'up' as const },
+        { start: at(2, 0), end: at(4, 0), state: 'down' as const },
+        { start: at(4, 0), end: NOW, state: 'up' as const },
+      ],
+      incidents: [],
+    };
+    // Act
+    const today = buildSnapshot(payload, [history], { now: NOW, upcomingDays: 14 }).targets[0]!.days.at(-1)!;
+    // Assess: 15 h of the day, 90 min maintenance, 30 min down (03:30–04:00) of the 810 judged.
+    expect(today).toMatchObject({ state: 'down', downMinutes: 30, maintenanceMinutes: 90 });
+    expect(today.uptime).toBe(Math.floor(((810 - 30) / 810) * 10_000) / 100);
+  });
+});
+
 describe('the payload from a fleet', () => {
   it('carries display names, counts and maintenance of shown targets only', () => {
     const p = payloadOf(
