@@ -27,12 +27,18 @@ export function describeIssue(issue: z.core.$ZodIssue, root: string | FieldNamer
   return `${field} ${message}`;
 }
 
+/** The issues one config error lists before "and N more". */
+export const MAX_ISSUES_SHOWN = 10;
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root: string | FieldNamer = ''): z.output<S> {
   // reportInput: the issues keep what was given, so a left-out key is told from a wrong one (never printed).
   const result = schema.safeParse(input, { error: ourErrorMap, reportInput: true });
   if (result.success) return result.data;
   const lines = withoutExplained(result.error.issues).map((i) => describeIssue(i, root));
-  throw configError(`${what}: ${lines.join('; ')}`) as CanaryError;
+  // One line stays readable: a fleet generated wrong (5,000 targets, the same mistake in each) says the first few.
+  const shown =
+    lines.length > MAX_ISSUES_SHOWN ? [...lines.slice(0, MAX_ISSUES_SHOWN), `and ${lines.length - MAX_ISSUES_SHOWN} more`] : lines;
+  throw configError(`${what}: ${shown.join('; ')}`) as CanaryError;
 }
 
 /**
