@@ -21,7 +21,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
     return null;
   } catch (e) {
     if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
-    const before = text.slice(0, e.data.offset).split('\n');
+    // A lone CR ends a line too (editors count it), as CRLF and LF do.
+    const before = text.slice(0, e.data.offset).split(/\r\n|\r|\n/);
     return { line: before.length, column: before.at(-1)!.length + 1, problem: e.message };
   }
 }
@@ -40,8 +41,20 @@ class Scanner {
     throw new CanaryError(CanaryErrorCode.jsonSyntax, problem, { offset: this.i });
   }
 
+  /**
+   * Skips JSON's four spaces, and stops at what a user meant as space but JSON refuses, with its own
+   * message: a comment (JSONC habits), or a space character JSON does not know (a no-break space pasted
+   * from a web page looks like a space and is reported as one). Both are errors to JSON.parse too.
+   */
   private space(): void {
     while (' \t\n\r'.includes(this.text[this.i] ?? '.')) this.i++;
+    const c = this.text[this.i];
+    if (c === '/' && ['/', '*'].includes(this.text[this.i + 1] ?? ''))
+      this.fail('a comment: JSON has none, so remove it (or write the config as a .ts file, which may have comments)');
+    if (c !== undefined && /\s/.test(c)) {
+      const cp = c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      this.fail(`a space character JSON does not allow (U+${cp}, e.g. a no-break space pasted from a page): retype it as a plain space`);
+    }
   }
 
   private value(): void {

@@ -48,13 +48,17 @@ export async function readConfigFile(file: string, label = `--config ${file}`): 
   const path = resolve(file);
   const ext = extname(path);
   if (ext === '.json') {
-    let text: string;
+    let bytes: Buffer;
     try {
-      // An editor's byte-order mark is not part of the JSON.
-      text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+      bytes = await readFile(path);
     } catch (e) {
       throw configError(`${label}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}). Check the path.`, e);
     }
+    // Windows editors save "Unicode" as UTF-16 with a byte-order mark: read as UTF-8, every character is garbage.
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+      throw configError(`${label}: is UTF-16 text (it starts with a UTF-16 byte-order mark). Save it as UTF-8.`);
+    // An editor's byte-order mark is not part of the JSON.
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     try {
       return JSON.parse(text);
     } catch {

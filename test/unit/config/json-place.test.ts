@@ -22,7 +22,7 @@ describe('jsonSyntaxError', () => {
       fc.record({
         text: fc.constant(text),
         at: fc.nat({ max: Math.max(0, text.length) }),
-        insert: fc.constantFrom(',', '}', ']', '"', "'", ':', '\\', '\n', 'x', '0', ' ', '{', '['),
+        insert: fc.constantFrom(',', '}', ']', '"', "'", ':', '\\', '\n', 'x', '0', ' ', '{', '[', '/', '*', '\u00a0', '\r'),
         mode: fc.constantFrom('keep', 'insert', 'delete', 'replace'),
       }),
     );
@@ -55,6 +55,12 @@ describe('jsonSyntaxError', () => {
     ['{"a": 1', 1, 8, 'the file ends inside an object'],
     ['{} {}', 1, 4, 'more text after the end of the JSON value'],
     ['', 1, 1, 'the file ends where a value should be'],
+    ['{\n  // the rates server\n  "a": 1\n}', 2, 3, 'a comment: JSON has none, so remove it'],
+    ['{"a": [1, /* two */ 2]}', 1, 11, 'a comment: JSON has none'],
+    ['{\n\t"a":\u00a01}', 2, 6, 'a space character JSON does not allow (U+00A0'],
+    // Old Mac line ends (CR alone) count as lines, as an editor shows them.
+    ['{\r  "a": 1,\r  "b": }', 3, 8, 'a value is missing before "}"'],
+    ['{\r\n\t"a": 1,\r\n\t"b": 2,\r\n}', 4, 1, 'a comma before "}"'],
   ])('%j → line %i, column %i: %s', (text, line, column, problem) => {
     const found = jsonSyntaxError(text)!;
     expect([found.line, found.column]).toEqual([line, column]);
