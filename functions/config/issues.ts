@@ -71,12 +71,18 @@ function withoutExplained(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue
   const meant = new Set<string>();
   for (const i of issues) {
     if (i.code !== 'unrecognized_keys') continue;
-    const siblings = issues
-      .filter((j) => j.message === MISSING && at(j.path.slice(0, -1)) === at(i.path))
-      .map((j) => String(j.path.at(-1)));
+    const siblings = issues.filter((j) => leftOut(j) && at(j.path.slice(0, -1)) === at(i.path)).map((j) => String(j.path.at(-1)));
     for (const key of i.keys) for (const near of closest(key, siblings)) meant.add(at([...i.path, near]));
   }
-  return issues.filter((i) => !(isMissing(i) && meant.has(at(i.path))));
+  return issues.filter((i) => !(leftOut(i) && meant.has(at(i.path))));
+}
+
+/**
+ * A sibling key reported as absent, whatever its schema says about it ("must be a number: the percentage…",
+ * "must be a reference…"): the issue reports no input for it.
+ */
+function leftOut(i: z.core.$ZodIssue): boolean {
+  return 'input' in i ? i.input === undefined : i.message === MISSING;
 }
 
 /** A key left out: known by the input the issue reports, or by the words zod or we wrote for it. */

@@ -64,6 +64,17 @@ describe('fleet config', () => {
     expect(errorOf(raw)).toContain(message);
   });
 
+  it('says a misspelt key once, as a misspelling, not also as its right spelling missing', () => {
+    // Both keys have a message of their own for when they are left out; the misspelling explains it.
+    expect(errorOf({ ...ok, slo: { objectve: 99 } })).toBe(
+      'mcp-canary.config.ts: slo has unknown field(s) "objectve" (did you mean "objective"?)',
+    );
+    const pkj = { clientId: 'c', privateKeyJwt: { privateKy: { secretsManager: 'mcp-canary/k' } } };
+    expect(errorOf({ ...ok, targets: [{ ...ok.targets[0], auth: { oauth: pkj } }] })).toBe(
+      'mcp-canary.config.ts: targets[0].auth.oauth.privateKeyJwt has unknown field(s) "privateKy" (did you mean "privateKey"?)',
+    );
+  });
+
   it('says to drop the quotes from a number or true/false written as text', () => {
     expect(errorOf({ ...ok, failureThreshold: '3' })).toContain(
       'failureThreshold must be a number, got "3": write it without the quotes, 3',
