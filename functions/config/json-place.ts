@@ -21,15 +21,38 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
     return null;
   } catch (e) {
     if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
-    // A lone CR ends a line too (editors count it), as CRLF and LF do.
-    const before = text.slice(0, e.data.offset).split(/\r\n|\r|\n/);
-    return { line: before.length, column: before.at(-1)!.length + 1, problem: e.message };
+    return place(text, e.data.offset, e.message);
   }
+}
+
+/**
+ * The first field named twice in one object of valid JSON, or null. JSON.parse keeps the last silently, so
+ * a copied block that sets `schedule` twice would deploy whichever came last; the config refuses it
+ * instead. The key is named only when it looks like a field name (never a value-like string).
+ */
+export function jsonDuplicateKey(text: string): JsonSyntaxError | null {
+  try {
+    new Scanner(text, true).document();
+    return null;
+  } catch (e) {
+    if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
+    return place(text, e.data.offset, e.message);
+  }
+}
+
+function place(text: string, offset: number, problem: string): JsonSyntaxError {
+  // A lone CR ends a line too (editors count it), as CRLF and LF do.
+  const before = text.slice(0, offset).split(/\r\n|\r|\n/);
+  return { line: before.length, column: before.at(-1)!.length + 1, problem };
 }
 
 class Scanner {
   private i = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** Also fail on a field named twice in one object (valid JSON, so off for syntax errors). */
+    private readonly duplicates = false,
+  ) {}
 
   document(): void {
     this.value();
@@ -83,13 +106,16 @@ class Scanner {
       this.i++;
       return;
     }
+    const seen = new Map<string, number>();
     for (;;) {
       this.space();
       const c = this.text[this.i];
       if (c === '}') this.fail('a comma before "}": JSON allows no trailing comma');
       if (c !== '"')
         this.fail(c === undefined ? 'the file ends inside an object: close it with "}"' : 'a field name must be in double quotes');
+      const start = this.i;
       this.string();
+      if (this.duplicates) this.once(seen, start);
       this.space();
       if (this.text[this.i] !== ':') this.fail('a colon ":" is missing after the field name');
       this.i++;
@@ -104,6 +130,20 @@ class Scanner {
         this.fail(next === undefined ? 'the file ends inside an object: close it with "}"' : 'a comma "," or "}" is missing here');
       this.i++;
     }
+  }
+
+  private once(seen: Map<string, number>, start: number): void {
+    const key = JSON.parse(this.text.slice(start, this.i)) as string;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const at = place(this.text, first, '');
+      const named = /^[A-Za-z_$][\w$.-]{0,63}$/.test(key) ? `the field ${JSON.stringify(key)}` : 'a field';
+      this.i = start;
+      this.fail(
+        `${named} is given twice in one object (first at ${at.line}:${at.column}): JSON would keep the last one silently, so remove one`,
+      );
+    }
+    seen.set(key, start);
   }
 
   private array(): void {

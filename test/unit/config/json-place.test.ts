@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError } from '../../../functions/config/json-place.ts';
+import { jsonDuplicateKey, jsonSyntaxError } from '../../../functions/config/json-place.ts';
 
 const parses = (s: string) => {
   try {
@@ -65,6 +65,33 @@ describe('jsonSyntaxError', () => {
     const found = jsonSyntaxError(text)!;
     expect([found.line, found.column]).toEqual([line, column]);
     expect(found.problem).toContain(problem);
+  });
+
+  it('finds no field named twice in any document JSON.stringify writes (its keys are unique)', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(jsonDuplicateKey(text)).toBeNull();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each([
+    [
+      '{\n  "schedule": "rate(1 minute)",\n  "schedule": "rate(5 minutes)"\n}',
+      3,
+      3,
+      'the field "schedule" is given twice in one object (first at 2:3)',
+    ],
+    ['{"a": {"b": 1}, "c": {"b": 2, "b": 3}}', 1, 31, 'the field "b" is given twice in one object (first at 1:23)'],
+    // Written another way, the same name: JSON.parse reads both as "ab".
+    ['{"ab": 1, "a\\u0062": 2}', 1, 11, 'the field "ab" is given twice'],
+    ['{"Bearer sk-live-1": 1, "Bearer sk-live-1": 2}', 1, 25, 'a field is given twice in one object'],
+  ])('%j → line %i, column %i: %s', (text, line, column, problem) => {
+    const found = jsonDuplicateKey(text)!;
+    expect([found.line, found.column]).toEqual([line, column]);
+    expect(found.problem).toContain(problem);
+    expect(found.problem).not.toContain('sk-live');
   });
 
   it('quotes nothing from the file', () => {

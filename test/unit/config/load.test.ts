@@ -51,6 +51,14 @@ describe('readConfigFile', () => {
     );
   });
 
+  it('refuses a field named twice, which JSON.parse would settle silently by keeping the last', async () => {
+    const file = join(dir, 'twice.json');
+    writeFileSync(file, '{\n  "homeRegion": "us-east-1",\n  "schedule": "rate(1 minute)",\n  "schedule": "rate(5 minutes)"\n}\n');
+    await expect(readConfigFile(file)).rejects.toThrow(
+      `--config ${file}: names a field twice (${file}:4:3: the field "schedule" is given twice in one object (first at 3:3): JSON would keep the last one silently, so remove one).`,
+    );
+  });
+
   it('reads an editor byte-order mark as nothing', async () => {
     const file = join(dir, 'bom.json');
     writeFileSync(file, '\uFEFF{"homeRegion": "us-east-1", "targets": []}');
