@@ -116,6 +116,9 @@ export const LAMBDA_FUNCTION_ARN: ArnKind = {
 export function arnProblem(s: string, kind: ArnKind): string | null {
   const arn = parseArn(s);
   const eg = (p = 'aws', r = 'us-east-1') => `, e.g. ${kind.example(p, r)}`;
+  const written = /^\s*arn:/i.exec(s);
+  if (written && !s.startsWith('arn:'))
+    return `is an ARN written ${JSON.stringify(written[0])}: an ARN starts with "arn:" exactly (lower case, no space before it): write ${JSON.stringify(`arn:${s.slice(written[0].length)}`.trim())}`;
   if (!s.startsWith('arn:')) return `is not an ARN: give ${kind.what}${eg()}`;
   if (!arn) return `is not a complete ARN (it needs arn:<partition>:<service>:<region>:<account>:<resource>): give ${kind.what}${eg()}`;
   const region = partitionOf(arn.region) ? arn.region : 'us-east-1';
@@ -137,12 +140,12 @@ export function arnProblem(s: string, kind: ArnKind): string | null {
 
 /** A Secrets Manager reference: the secret's name (read in the probe region) or its ARN. */
 export function secretRefProblem(ref: string): string | null {
-  return ref.startsWith('arn:') ? arnProblem(ref, SECRET_ARN) : secretNameProblem(ref);
+  return /^\s*arn:/i.test(ref) ? arnProblem(ref, SECRET_ARN) : secretNameProblem(ref);
 }
 
 /** An SSM reference: the parameter's name (read in the probe region) or its ARN. */
 export function ssmRefProblem(ref: string): string | null {
-  return ref.startsWith('arn:') ? arnProblem(ref, SSM_PARAMETER_ARN) : ssmNameProblem(ref);
+  return /^\s*arn:/i.test(ref) ? arnProblem(ref, SSM_PARAMETER_ARN) : ssmNameProblem(ref);
 }
 
 function secretNameProblem(name: string): string | null {

@@ -23,11 +23,15 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates nearest to `word`, when near enough to be a typo: at most a third of the word's
+ * The candidates `word` is the start of (at least four letters), else the candidates nearest to it, when near enough to be a typo: at most a third of the word's
  * letters changed (at least one, at most three). Ties are all returned (`us-east-3` is as near to
  * `us-east-1` as to `us-east-2`), at most three.
  */
 export function closest(word: string, candidates: Iterable<string>): string[] {
+  // A shortened word (`clientCert` for clientCertificate) is no typo by distance, but means the one it begins.
+  const lower = word.toLowerCase();
+  const shortened = lower.length >= 4 ? [...new Set(candidates)].filter((c) => c !== word && c.toLowerCase().startsWith(lower)) : [];
+  if (shortened.length > 0) return shortened.slice(0, 3);
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
   let best = Infinity;
   let found: string[] = [];

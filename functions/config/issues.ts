@@ -27,12 +27,18 @@ export function describeIssue(issue: z.core.$ZodIssue, root: string | FieldNamer
   return `${field} ${message}`;
 }
 
+/** The issues one config error lists before "and N more". */
+export const MAX_ISSUES_SHOWN = 10;
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string, root: string | FieldNamer = ''): z.output<S> {
   // reportInput: the issues keep what was given, so a left-out key is told from a wrong one (never printed).
   const result = schema.safeParse(input, { error: ourErrorMap, reportInput: true });
   if (result.success) return result.data;
   const lines = withoutExplained(result.error.issues).map((i) => describeIssue(i, root));
-  throw configError(`${what}: ${lines.join('; ')}`) as CanaryError;
+  // One line stays readable: a fleet generated wrong (5,000 targets, the same mistake in each) says the first few.
+  const shown =
+    lines.length > MAX_ISSUES_SHOWN ? [...lines.slice(0, MAX_ISSUES_SHOWN), `and ${lines.length - MAX_ISSUES_SHOWN} more`] : lines;
+  throw configError(`${what}: ${shown.join('; ')}`) as CanaryError;
 }
 
 /**
@@ -65,12 +71,18 @@ function withoutExplained(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue
   const meant = new Set<string>();
   for (const i of issues) {
     if (i.code !== 'unrecognized_keys') continue;
-    const siblings = issues
-      .filter((j) => j.message === MISSING && at(j.path.slice(0, -1)) === at(i.path))
-      .map((j) => String(j.path.at(-1)));
+    const siblings = issues.filter((j) => leftOut(j) && at(j.path.slice(0, -1)) === at(i.path)).map((j) => String(j.path.at(-1)));
     for (const key of i.keys) for (const near of closest(key, siblings)) meant.add(at([...i.path, near]));
   }
-  return issues.filter((i) => !(isMissing(i) && meant.has(at(i.path))));
+  return issues.filter((i) => !(leftOut(i) && meant.has(at(i.path))));
+}
+
+/**
+ * A sibling key reported as absent, whatever its schema says about it ("must be a number: the percentage…",
+ * "must be a reference…"): the issue reports no input for it.
+ */
+function leftOut(i: z.core.$ZodIssue): boolean {
+  return 'input' in i ? i.input === undefined : i.message === MISSING;
 }
 
 /** A key left out: known by the input the issue reports, or by the words zod or we wrote for it. */

@@ -21,14 +21,38 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
     return null;
   } catch (e) {
     if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
-    const before = text.slice(0, e.data.offset).split('\n');
-    return { line: before.length, column: before.at(-1)!.length + 1, problem: e.message };
+    return place(text, e.data.offset, e.message);
   }
+}
+
+/**
+ * The first field named twice in one object of valid JSON, or null. JSON.parse keeps the last silently, so
+ * a copied block that sets `schedule` twice would deploy whichever came last; the config refuses it
+ * instead. The key is named only when it looks like a field name (never a value-like string).
+ */
+export function jsonDuplicateKey(text: string): JsonSyntaxError | null {
+  try {
+    new Scanner(text, true).document();
+    return null;
+  } catch (e) {
+    if (!isCanaryError(e, CanaryErrorCode.jsonSyntax)) throw e;
+    return place(text, e.data.offset, e.message);
+  }
+}
+
+function place(text: string, offset: number, problem: string): JsonSyntaxError {
+  // A lone CR ends a line too (editors count it), as CRLF and LF do.
+  const before = text.slice(0, offset).split(/\r\n|\r|\n/);
+  return { line: before.length, column: before.at(-1)!.length + 1, problem };
 }
 
 class Scanner {
   private i = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** Also fail on a field named twice in one object (valid JSON, so off for syntax errors). */
+    private readonly duplicates = false,
+  ) {}
 
   document(): void {
     this.value();
@@ -40,8 +64,20 @@ class Scanner {
     throw new CanaryError(CanaryErrorCode.jsonSyntax, problem, { offset: this.i });
   }
 
+  /**
+   * Skips JSON's four spaces, and stops at what a user meant as space but JSON refuses, with its own
+   * message: a comment (JSONC habits), or a space character JSON does not know (a no-break space pasted
+   * from a web page looks like a space and is reported as one). Both are errors to JSON.parse too.
+   */
   private space(): void {
     while (' \t\n\r'.includes(this.text[this.i] ?? '.')) this.i++;
+    const c = this.text[this.i];
+    if (c === '/' && ['/', '*'].includes(this.text[this.i + 1] ?? ''))
+      this.fail('a comment: JSON has none, so remove it (or write the config as a .ts file, which may have comments)');
+    if (c !== undefined && /\s/.test(c)) {
+      const cp = c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      this.fail(`a space character JSON does not allow (U+${cp}, e.g. a no-break space pasted from a page): retype it as a plain space`);
+    }
   }
 
   private value(): void {
@@ -70,13 +106,16 @@ class Scanner {
       this.i++;
       return;
     }
+    const seen = new Map<string, number>();
     for (;;) {
       this.space();
       const c = this.text[this.i];
       if (c === '}') this.fail('a comma before "}": JSON allows no trailing comma');
       if (c !== '"')
         this.fail(c === undefined ? 'the file ends inside an object: close it with "}"' : 'a field name must be in double quotes');
+      const start = this.i;
       this.string();
+      if (this.duplicates) this.once(seen, start);
       this.space();
       if (this.text[this.i] !== ':') this.fail('a colon ":" is missing after the field name');
       this.i++;
@@ -91,6 +130,20 @@ class Scanner {
         this.fail(next === undefined ? 'the file ends inside an object: close it with "}"' : 'a comma "," or "}" is missing here');
       this.i++;
     }
+  }
+
+  private once(seen: Map<string, number>, start: number): void {
+    const key = JSON.parse(this.text.slice(start, this.i)) as string;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const at = place(this.text, first, '');
+      const named = /^[A-Za-z_$][\w$.-]{0,63}$/.test(key) ? `the field ${JSON.stringify(key)}` : 'a field';
+      this.i = start;
+      this.fail(
+        `${named} is given twice in one object (first at ${at.line}:${at.column}): JSON would keep the last one silently, so remove one`,
+      );
+    }
+    seen.set(key, start);
   }
 
   private array(): void {

@@ -6,7 +6,7 @@ import { CanaryError, configError } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
 import { Fleet } from './fleet.ts';
 import { parseOrThrow } from './issues.ts';
-import { jsonSyntaxError } from './json-place.ts';
+import { jsonDuplicateKey, jsonSyntaxError } from './json-place.ts';
 import { moduleSyntaxError, placeIn } from './module-place.ts';
 
 /** The fleet in a file, or a config error whose fields name their target too: `targets[1] ("docs").url …`. */
@@ -48,20 +48,28 @@ export async function readConfigFile(file: string, label = `--config ${file}`): 
   const path = resolve(file);
   const ext = extname(path);
   if (ext === '.json') {
-    let text: string;
+    let bytes: Buffer;
     try {
-      // An editor's byte-order mark is not part of the JSON.
-      text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+      bytes = await readFile(path);
     } catch (e) {
       throw configError(`${label}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}). Check the path.`, e);
     }
+    // Windows editors save "Unicode" as UTF-16 with a byte-order mark: read as UTF-8, every character is garbage.
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+      throw configError(`${label}: is UTF-16 text (it starts with a UTF-16 byte-order mark). Save it as UTF-8.`);
+    // An editor's byte-order mark is not part of the JSON.
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch {
       const at = jsonSyntaxError(text);
       const where = at ? `${file}:${at.line}:${at.column}: ${at.problem}` : `${file}: a syntax error`;
       throw configError(`${label}: is not valid JSON (${where}). Fix the syntax.`);
     }
+    const twice = jsonDuplicateKey(text);
+    if (twice) throw configError(`${label}: names a field twice (${file}:${twice.line}:${twice.column}: ${twice.problem}).`);
+    return value;
   }
   if (['.ts', '.mts', '.js', '.mjs'].includes(ext)) {
     let mod: { default?: unknown };

@@ -16,6 +16,8 @@
 // The namespace import, not `{ z }`: esbuild then keeps only what is used.
 import * as z from 'zod';
 import { cronFields, expand, fieldProblem, MUTE_RULE_FIELDS, neverFires } from './cron.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { refineBy } from './words.ts';
 
 /** A mute rule lasts 1 minute to 15 days (CloudWatch's limits). */
 export const MIN_WINDOW_MINUTES = 1;
@@ -61,13 +63,25 @@ export function durationMinutes(s: string): number | null {
   return null;
 }
 
-function isTimeZone(tz: string): boolean {
+/**
+ * Why `tz` is not a time zone a mute rule can take, or null. CloudWatch's `Timezone` is an IANA zone name,
+ * as the database writes it: Intl (which also reads "europe/berlin" and "+05:00") says whether the zone
+ * exists and how its name is written, and a name that is only a spelling of that one, or an offset, is
+ * refused with the name to write.
+ */
+export function timeZoneProblem(tz: string): string | null {
+  let resolved: string;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
+    resolved = new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return `${JSON.stringify(tz)} is not an IANA time zone${didYouMean(tz, [...Intl.supportedValuesOf('timeZone'), 'UTC'])}, e.g. "Europe/Berlin"`;
   }
+  if (/^[+-]/.test(tz))
+    return `${JSON.stringify(tz)} is a UTC offset, not an IANA time zone: give the zone of the place, e.g. "Asia/Karachi", so its daylight-saving changes are followed`;
+  // Every IANA name has a capital letter ("UTC", "Europe/Berlin"): one written all in lower case is a spelling.
+  if (tz !== resolved && (tz.toLowerCase() === resolved.toLowerCase() || tz === tz.toLowerCase()))
+    return `${JSON.stringify(tz)} is not written as the IANA time zone database writes it: write ${JSON.stringify(resolved)}`;
+  return null;
 }
 
 export const MaintenanceWindow = z
@@ -92,10 +106,7 @@ export const MaintenanceWindow = z
         });
     }),
     /** IANA time zone of the schedule. @default - UTC */
-    timezone: z
-      .string()
-      .refine(isTimeZone, { error: (i) => `${JSON.stringify(i.input)} is not an IANA time zone, e.g. "Europe/Berlin"` })
-      .optional(),
+    timezone: z.string().superRefine(refineBy(timeZoneProblem)).optional(),
     /** The targets whose paging and ticket alarms are muted. @default - every target of the fleet */
     targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional(),
   })
@@ -117,7 +128,17 @@ export function checkMaintenance(
         message: `"${w.name}" is used by another window: window names must be unique`,
       });
     seen.add(w.name);
+    // A target listed twice would give its alarms twice to one mute rule, which CloudFormation refuses.
+    const listed = new Map<string, number>();
     (w.targets ?? []).forEach((t, j) => {
+      const first = listed.get(t);
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maintenance', i, 'targets', j],
+          message: `"${t}" is already listed at maintenance[${i}].targets[${first}]: list each target once`,
+        });
+      listed.set(t, first ?? j);
       if (!known.has(t)) {
         ctx.addIssue({
           code: 'custom',

@@ -124,6 +124,20 @@ function size(issue: Issue & { origin: string; minimum?: number | bigint; maximu
   return `must be ${bound} ${limit}${given(issue)}`;
 }
 
+/**
+ * `"5000"` where a number belongs, `"true"` where true or false does: the value is right and only its
+ * quotes are wrong, so the fix is to drop them (a JSON config quotes everything by habit).
+ */
+function unquote(issue: Issue & { expected?: string }): string {
+  const v = issue.input;
+  if (typeof v !== 'string' || v.trim() !== v || v === '') return '';
+  const number = ['number', 'int'].includes(issue.expected ?? '') && Number.isFinite(Number(v)) && /^-?\d/.test(v);
+  const boolean = issue.expected === 'boolean' && (v === 'true' || v === 'false');
+  if (!number && !boolean) return '';
+  const secret = (issue.path ?? []).some((k) => SECRET_FIELDS.has(String(k)));
+  return secret ? ': write it without the quotes' : `: write it without the quotes, ${v}`;
+}
+
 /** The sentence for one issue, to follow the field's name. */
 export function inOurWords(issue: Issue): string {
   switch (issue.code) {
@@ -134,7 +148,7 @@ export function inOurWords(issue: Issue): string {
       const want = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
       const plain = typeof issue.input === 'number' || typeof issue.input === 'string' || typeof issue.input === 'boolean';
       const got = 'input' in issue ? (plain ? given(issue) : `, got ${typeName(issue.input)}`) : '';
-      return `must be ${want}${got}`;
+      return `must be ${want}${got}${unquote(issue)}`;
     }
     case 'too_small':
     case 'too_big':

@@ -3,7 +3,8 @@
  * of each grant. Reserved concurrency 1 (a duplicate or overlapping delivery waits, never races the one
  * refresh token a rotating server accepts), a schedule every REFRESH_EVERY with the grants as its input,
  * no retries (the next run is minutes away), and least privilege: read and write exactly each grant
- * secret in the home region, and write exactly each `<grant>/access` in its target's probe regions.
+ * secret in the home region, and write the `mcp-canary/…/access` tokens in the probe regions (a name
+ * pattern per region, so the policy does not grow by a region's ARN for every grant).
  * A refused grant alarms the canary owner (CanaryCredentialRefused), never a target's pager.
  */
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
@@ -13,9 +14,11 @@ import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { configError } from '../../functions/common/errors.ts';
 import { EnvVar } from '../../functions/config/env.ts';
 import { accessSecretName, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
+import { SECRET_NAME_PREFIX } from '../plan/secret-scope.ts';
 import type { FleetPlan } from '../plan/plan.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
@@ -63,8 +66,9 @@ export class Refresher extends Construct {
     const event = refreshEventOf(plan);
     const input = JSON.stringify(event);
     if (input.length > MAX_RULE_INPUT_CHARS) {
-      throw new Error(
-        `mcp-canary: ${event.grants.length} delegated grants make the refresher's schedule input ${input.length} characters, over EventBridge's ${MAX_RULE_INPUT_CHARS}: shorten the grant secret names, or split the fleet.`,
+      // The config's doing, not the construct's: a config error (exit 2, one line), never a stack trace.
+      throw configError(
+        `mcp-canary fleet config: ${event.grants.length} targets with auth.authorizationCode make the refresher's schedule input ${input.length} characters, over the ${MAX_RULE_INPUT_CHARS} EventBridge allows a rule target's Input: shorten their grant secret names (auth.authorizationCode.store.secretsManager) or their probeRegions, or split the fleet in two (two fleet configs, each with its own \`name\`).`,
       );
     }
     const stack = Stack.of(this);
@@ -78,7 +82,13 @@ export class Refresher extends Construct {
         arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       });
     const grants = event.grants.map((g) => secretArn(plan.homeRegion, g.secret));
-    const published = event.grants.flatMap((g) => g.regions.map((r) => secretArn(r, accessSecretName(g.secret))));
+    // The access tokens it publishes, by one name pattern per probe region rather than one ARN per grant and
+    // region: those grew the role's inline policy by ~90 characters a region for every delegated target, over
+    // IAM's 10,240 at ~18 targets in 5 regions. `mcp-canary/*/access` is the name only `accessSecretName`
+    // gives (the grant's name plus /access), under the prefix the run already reads; the grants themselves,
+    // which hold refresh tokens, stay exact (and are bounded by the schedule input's 8,192 characters).
+    const regions = [...new Set(event.grants.flatMap((g) => g.regions))];
+    const published = regions.map((r) => secretArn(r, accessSecretName(`${SECRET_NAME_PREFIX}*`)));
     const logGroup = canaryLogGroup(this, 'Logs', `/mcp-canary/${names.fleet}/refresh`, props.logRetention);
     const role = new Role(this, 'Role', {
       description:
@@ -112,6 +122,11 @@ export class Refresher extends Construct {
         }),
       },
     });
+    acknowledgeWildcardResources(
+      role,
+      published,
+      "The delegated access tokens the refresher publishes, by their name pattern (mcp-canary/<grant>/access) in each probe region: one resource per region instead of one per grant and region, which IAM's 10,240-character role policy limit would not hold.",
+    );
     acknowledgeWildcardResources(
       role,
       ['*'],

@@ -94,6 +94,26 @@ export interface MuteRulePlan {
   readonly alarmNames: readonly string[];
 }
 
+/**
+ * A window over more than 100 alarms becomes rules `<window>-1`, `<window>-2`, …, which another window may
+ * already be called: two rules of one name (and one construct id) cannot deploy. The names stay as they
+ * are (renaming would replace the deployed rules), and the clash is a config error saying which to rename.
+ */
+function refuseSameRuleName(windows: readonly MaintenanceWindow[], rules: readonly MuteRulePlan[]): void {
+  const byName = new Map<string, MuteRulePlan>();
+  for (const r of rules) {
+    const other = byName.get(r.ruleName);
+    if (other) {
+      const [split, whole] = other.id === other.window.name ? [r, other] : [other, r];
+      const parts = rules.filter((x) => x.window === split.window).map((x) => x.id);
+      throw configError(
+        `mcp-canary fleet config: maintenance[${windows.indexOf(whole.window)}].name ${JSON.stringify(whole.window.name)} is also the name of a mute rule of maintenance[${windows.indexOf(split.window)}] (${JSON.stringify(split.window.name)}), which mutes more than ${MAX_ALARMS_PER_MUTE_RULE} alarms and so becomes ${parts.length} rules (${parts.join(', ')}). Rename one of the two windows.`,
+      );
+    }
+    byName.set(r.ruleName, r);
+  }
+}
+
 /** CloudWatch: a mute rule targets at most 100 alarms; a bigger window becomes several rules. */
 export const MAX_ALARMS_PER_MUTE_RULE = 100;
 
@@ -122,6 +142,7 @@ export function placeMuteRules(fleet: Pick<Fleet, 'maintenance' | 'targets' | 's
       };
     });
   });
+  refuseSameRuleName(fleet.maintenance, rules);
   return splitBySize(rules, {
     key: (r) => r.ruleName,
     size: (r) => ({ resources: 1, bytes: muteRuleBytes(r.ruleName, r.description, r.alarmNames) }),

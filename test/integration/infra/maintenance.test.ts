@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../../functions/config/fleet.ts';
+import { parseFleet } from '../../../functions/config/load.ts';
 import { durationMinutes, scheduleProblem } from '../../../functions/config/maintenance.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { newTestApp, resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
@@ -94,12 +95,14 @@ it('adds no stack to a fleet without windows', () => {
 });
 
 describe('synth refuses a bad window with one line naming the field', () => {
-  function synthError(maintenance: unknown[]): string {
+  function synthError(maintenance: unknown[], fleet = withWindows(maintenance)): string {
     const { app, cleanup } = newTestApp();
     try {
-      new McpCanaryFleet(app, 'McpCanary', withWindows(maintenance));
+      new McpCanaryFleet(app, 'McpCanary', fleet);
       app.synth();
     } catch (e) {
+      // A config error, never a construct's crash: the app prints it alone and exits 2.
+      expect((e as Error).name).toBe('CanaryError');
       return (e as Error).message;
     } finally {
       cleanup();
@@ -132,10 +135,49 @@ describe('synth refuses a bad window with one line naming the field', () => {
       { name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone: 'Mars/Olympus' },
       'maintenance[0].timezone "Mars/Olympus" is not an IANA time zone',
     ],
+    [
+      { name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone: 'Europe/Berln' },
+      'maintenance[0].timezone "Europe/Berln" is not an IANA time zone (did you mean "Europe/Berlin"?)',
+    ],
+    // Intl reads these; CloudWatch's Timezone is the IANA name as the database writes it.
+    [
+      { name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone: 'europe/berlin' },
+      'maintenance[0].timezone "europe/berlin" is not written as the IANA time zone database writes it: write "Europe/Berlin"',
+    ],
+    [{ name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone: 'utc' }, 'write "UTC"'],
+    [
+      { name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone: '+05:00' },
+      'maintenance[0].timezone "+05:00" is a UTC offset, not an IANA time zone',
+    ],
+    [
+      { name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', targets: ['docs', 'rates-prod', 'docs'] },
+      'maintenance[0].targets[2] "docs" is already listed at maintenance[0].targets[0]: list each target once',
+    ],
   ])('%j', (window, message) => {
     const e = synthError([window]);
     expect(e).toContain(message);
     expect(e.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a window named like a rule another window is split into', () => {
+    // 60 targets: 120 alarms, so "all" becomes the rules all-1 and all-2, and "all-1" is taken.
+    const many = smallFleet({ targets: Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, url: `https://t${i}.example.com/mcp` })) });
+    const maintenance = [
+      { name: 'all', schedule: 'cron(0 3 * * *)', duration: '1 hour' },
+      { name: 'all-1', schedule: 'cron(0 4 * * *)', duration: '1 hour', targets: ['t1'] },
+    ];
+    const e = synthError([], { ...many, maintenance } as FleetInput);
+    expect(e).toContain(
+      'maintenance[1].name "all-1" is also the name of a mute rule of maintenance[0] ("all"), which mutes more than 100 alarms and so becomes 2 rules (all-1, all-2). Rename one of the two windows.',
+    );
+    expect(e.split('\n')).toHaveLength(1);
+  });
+
+  it('takes the IANA names as written, links among them', () => {
+    for (const timezone of ['Europe/Berlin', 'UTC', 'Etc/GMT+5', 'US/Pacific', 'America/Argentina/Buenos_Aires'])
+      expect(
+        parseFleet(withWindows([{ name: 'w', schedule: 'cron(0 2 * * SUN)', duration: '1 hour', timezone }])).maintenance[0]!.timezone,
+      ).toBe(timezone);
   });
 });
 

@@ -38,6 +38,12 @@ describe('Secrets Manager references', () => {
     ['arn:aws:secretsmanager:us-east-1:1111:secret:x', 'has account "1111"; an AWS account ID is 12 digits'],
     ['arn:aws:secretsmanager:us-east-1:111122223333:key:x', 'has resource "key:x"; a secret\'s is "secret:<name>"'],
     ['my secret', 'has a space at character 3 in the secret name'],
+    // Read as an ARN, not as a name with a ":" at character 4.
+    [
+      'ARN:aws:secretsmanager:us-east-1:111122223333:secret:x',
+      'is an ARN written "ARN:": an ARN starts with "arn:" exactly (lower case, no space before it): write "arn:aws:secretsmanager:us-east-1:111122223333:secret:x"',
+    ],
+    [' arn:aws:secretsmanager:us-east-1:111122223333:secret:x', 'is an ARN written " arn:"'],
     ['x'.repeat(513), 'is a secret name of 513 characters; Secrets Manager allows 512'],
   ])('refuses %s', (ref, why) => expect(secretRefProblem(ref)).toContain(why));
 });
@@ -66,6 +72,7 @@ describe('SSM parameter references', () => {
       'is a Secrets Manager ARN, not an SSM parameter ARN (a secret belongs in { secretsManager: "<name or ARN>" })',
     ],
     ['arn:aws:ssm:us-east-1:111122223333:document/x', 'has resource "document/x"; a parameter\'s is "parameter/<name>"'],
+    ['Arn:aws:ssm:us-east-1:111122223333:parameter/mcp/x', 'is an ARN written "Arn:": an ARN starts with "arn:" exactly'],
   ])('refuses %s', (ref, why) => expect(ssmRefProblem(ref)).toContain(why));
 
   it('counts the ARN before the name in the 1,011 characters, per region', () => {

@@ -20,6 +20,11 @@ describe('did you mean', () => {
     expect(didYouMean('expectJsonn', ['expectJson', 'expectText'])).toBe(' (did you mean "expectJson"?)');
   });
 
+  it('suggests the key a shortened word begins (four letters or more)', () => {
+    expect(closest('clientCert', ['clientCertificate', 'clientKey', 'passphrase', 'ca'])).toEqual(['clientCertificate']);
+    expect(closest('cli', ['clientCertificate'])).toEqual([]);
+  });
+
   it('suggests nothing for a word that is not a typo of any', () => {
     expect(closest('vault', ['secretsManager', 'ssmParameter'])).toEqual([]);
     expect(closest('x', ['url', 'email'])).toEqual([]);

@@ -64,6 +64,36 @@ describe('fleet config', () => {
     expect(errorOf(raw)).toContain(message);
   });
 
+  it('says a misspelt key once, as a misspelling, not also as its right spelling missing', () => {
+    // Both keys have a message of their own for when they are left out; the misspelling explains it.
+    expect(errorOf({ ...ok, slo: { objectve: 99 } })).toBe(
+      'mcp-canary.config.ts: slo has unknown field(s) "objectve" (did you mean "objective"?)',
+    );
+    const pkj = { clientId: 'c', privateKeyJwt: { privateKy: { secretsManager: 'mcp-canary/k' } } };
+    expect(errorOf({ ...ok, targets: [{ ...ok.targets[0], auth: { oauth: pkj } }] })).toBe(
+      'mcp-canary.config.ts: targets[0].auth.oauth.privateKeyJwt has unknown field(s) "privateKy" (did you mean "privateKey"?)',
+    );
+  });
+
+  it('says to drop the quotes from a number or true/false written as text', () => {
+    expect(errorOf({ ...ok, failureThreshold: '3' })).toContain(
+      'failureThreshold must be a number, got "3": write it without the quotes, 3',
+    );
+    expect(errorOf({ ...ok, targets: [{ ...ok.targets[0], tool: { name: 'x', allowUnsafe: 'false' } }] })).toContain(
+      'targets[0].tool.allowUnsafe must be true or false, got "false": write it without the quotes, false',
+    );
+    // Text that is not the value itself gets no such advice: "10s" is not 10.
+    expect(errorOf({ ...ok, targets: [{ ...ok.targets[0], timeoutMs: '10s' }] })).not.toContain('quotes');
+  });
+
+  it('lists the first ten problems of a fleet generated wrong, and how many more', () => {
+    const targets = Array.from({ length: 40 }, (_, i) => ({ name: `t ${i}`, url: `https://t${i}.example/mcp` }));
+    const message = errorOf({ ...ok, targets });
+    expect(message.match(/must be 1–64 letters/g)).toHaveLength(10);
+    expect(message).toMatch(/; and 30 more$/);
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
   it('defaults the quorum to more than half of the probe regions, at least one', () => {
     expect([1, 2, 3, 4, 5].map(defaultQuorum)).toEqual([1, 2, 2, 3, 3]);
   });

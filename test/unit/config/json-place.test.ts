@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError } from '../../../functions/config/json-place.ts';
+import { jsonDuplicateKey, jsonSyntaxError } from '../../../functions/config/json-place.ts';
 
 const parses = (s: string) => {
   try {
@@ -22,7 +22,7 @@ describe('jsonSyntaxError', () => {
       fc.record({
         text: fc.constant(text),
         at: fc.nat({ max: Math.max(0, text.length) }),
-        insert: fc.constantFrom(',', '}', ']', '"', "'", ':', '\\', '\n', 'x', '0', ' ', '{', '['),
+        insert: fc.constantFrom(',', '}', ']', '"', "'", ':', '\\', '\n', 'x', '0', ' ', '{', '[', '/', '*', '\u00a0', '\r'),
         mode: fc.constantFrom('keep', 'insert', 'delete', 'replace'),
       }),
     );
@@ -55,10 +55,43 @@ describe('jsonSyntaxError', () => {
     ['{"a": 1', 1, 8, 'the file ends inside an object'],
     ['{} {}', 1, 4, 'more text after the end of the JSON value'],
     ['', 1, 1, 'the file ends where a value should be'],
+    ['{\n  // the rates server\n  "a": 1\n}', 2, 3, 'a comment: JSON has none, so remove it'],
+    ['{"a": [1, /* two */ 2]}', 1, 11, 'a comment: JSON has none'],
+    ['{\n\t"a":\u00a01}', 2, 6, 'a space character JSON does not allow (U+00A0'],
+    // Old Mac line ends (CR alone) count as lines, as an editor shows them.
+    ['{\r  "a": 1,\r  "b": }', 3, 8, 'a value is missing before "}"'],
+    ['{\r\n\t"a": 1,\r\n\t"b": 2,\r\n}', 4, 1, 'a comma before "}"'],
   ])('%j → line %i, column %i: %s', (text, line, column, problem) => {
     const found = jsonSyntaxError(text)!;
     expect([found.line, found.column]).toEqual([line, column]);
     expect(found.problem).toContain(problem);
+  });
+
+  it('finds no field named twice in any document JSON.stringify writes (its keys are unique)', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(jsonDuplicateKey(text)).toBeNull();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each([
+    [
+      '{\n  "schedule": "rate(1 minute)",\n  "schedule": "rate(5 minutes)"\n}',
+      3,
+      3,
+      'the field "schedule" is given twice in one object (first at 2:3)',
+    ],
+    ['{"a": {"b": 1}, "c": {"b": 2, "b": 3}}', 1, 31, 'the field "b" is given twice in one object (first at 1:23)'],
+    // Written another way, the same name: JSON.parse reads both as "ab".
+    ['{"ab": 1, "a\\u0062": 2}', 1, 11, 'the field "ab" is given twice'],
+    ['{"Bearer sk-live-1": 1, "Bearer sk-live-1": 2}', 1, 25, 'a field is given twice in one object'],
+  ])('%j → line %i, column %i: %s', (text, line, column, problem) => {
+    const found = jsonDuplicateKey(text)!;
+    expect([found.line, found.column]).toEqual([line, column]);
+    expect(found.problem).toContain(problem);
+    expect(found.problem).not.toContain('sk-live');
   });
 
   it('quotes nothing from the file', () => {

@@ -43,6 +43,22 @@ describe('readConfigFile', () => {
     expect(error?.message).toBe(`--config ${file}: has a syntax error (${file}:3:25: Expected "}" but found a name). Fix the syntax.`);
   });
 
+  it('says to save a UTF-16 file as UTF-8, instead of a syntax error at every character', async () => {
+    const file = join(dir, 'utf16.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"homeRegion": "us-east-1"}', 'utf16le')]));
+    await expect(readConfigFile(file)).rejects.toThrow(
+      `--config ${file}: is UTF-16 text (it starts with a UTF-16 byte-order mark). Save it as UTF-8.`,
+    );
+  });
+
+  it('refuses a field named twice, which JSON.parse would settle silently by keeping the last', async () => {
+    const file = join(dir, 'twice.json');
+    writeFileSync(file, '{\n  "homeRegion": "us-east-1",\n  "schedule": "rate(1 minute)",\n  "schedule": "rate(5 minutes)"\n}\n');
+    await expect(readConfigFile(file)).rejects.toThrow(
+      `--config ${file}: names a field twice (${file}:4:3: the field "schedule" is given twice in one object (first at 3:3): JSON would keep the last one silently, so remove one).`,
+    );
+  });
+
   it('reads an editor byte-order mark as nothing', async () => {
     const file = join(dir, 'bom.json');
     writeFileSync(file, '\uFEFF{"homeRegion": "us-east-1", "targets": []}');

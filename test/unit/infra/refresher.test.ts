@@ -56,7 +56,9 @@ describe('the refresher', () => {
     });
     const policies = JSON.stringify(t.findResources('AWS::IAM::Role'));
     expect(policies).toContain('secret:mcp-canary/jira/grant-??????');
-    expect(policies).toContain('secret:mcp-canary/jira/grant/access-??????');
+    // The access tokens by their name pattern, one resource per probe region.
+    expect(policies).toContain('secret:mcp-canary/*/access-??????');
+    expect(policies).not.toContain('secret:mcp-canary/jira/grant/access-??????');
     expect(policies).not.toMatch(/mcp-canary\/jira\/grant\*|secret:mcp-canary\/\*"[^]*PutSecretValue/);
     t.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'McpCanary/canary/jira-credential',
@@ -65,6 +67,49 @@ describe('the refresher', () => {
         'mcp-canary login https://mcp.atlassian.example.com/v1/mcp --store-secret mcp-canary/jira/grant',
       ),
     });
+  });
+
+  it("refuses more grants than the refresher's schedule input holds with a config error naming the field", () => {
+    const targets = Array.from({ length: 60 }, (_, i) => ({
+      name: `jira-${i}`,
+      url: `https://mcp${i}.atlassian.example.com/v1/mcp`,
+      auth: { authorizationCode: { store: { secretsManager: `mcp-canary/jira-${i}/grant` } } },
+    }));
+    const error = (() => {
+      try {
+        homeTemplate(smallFleet({ probeRegions: ['us-east-1'], targets } as never));
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    // A CanaryError: the app prints its message alone and exits 2 (it was a plain Error, a stack trace).
+    expect(error?.name).toBe('CanaryError');
+    expect(error?.message).toMatch(
+      /^mcp-canary fleet config: 60 targets with auth\.authorizationCode make the refresher's schedule input \d+ characters, over the 8192 EventBridge allows a rule target's Input: shorten their grant secret names \(auth\.authorizationCode\.store\.secretsManager\)/,
+    );
+  });
+
+  it('keeps its role policy the same size however many delegated targets there are, within IAM at 30 × 5 regions', () => {
+    const regions = ['us-east-1', 'eu-west-1', 'ap-southeast-2', 'us-west-2', 'eu-central-1'];
+    const targets = Array.from({ length: 30 }, (_, i) => ({
+      name: `jira-${i}`,
+      url: `https://mcp${i}.atlassian.example.com/v1/mcp`,
+      auth: { authorizationCode: { store: { secretsManager: `mcp-canary/jira-${i}/grant` } } },
+    }));
+    const { app, cleanup } = newTestApp();
+    try {
+      const fleet = new McpCanaryFleet(app, 'McpCanary', smallFleet({ probeRegions: regions, targets } as never));
+      app.synth();
+      // One access-token resource per region, not 30 × 5 (which put the role over IAM's 10,240 characters).
+      expect(fleet.quotas.findings.map((f) => f.message)).toEqual([]);
+      const role = Object.values(Template.fromStack(fleet.home).findResources('AWS::IAM::Role')).find((r) =>
+        JSON.stringify(r).includes('/access-'),
+      );
+      expect(JSON.stringify(role).match(/\/access-\?{6}/g)).toHaveLength(regions.length);
+    } finally {
+      cleanup();
+    }
   });
 
   it('is not there without delegated grants', () => {
