@@ -5,9 +5,15 @@
  * time), `land-then-drop` (the write reaches moto and is stored, then the connection is cut before
  * the answer). Faults are planned per operation (`PutItem` is the claim, `UpdateItem` the completion),
  * in call order; then calls pass. Every call is recorded.
+ *
+ * It also makes moto's writes to one item atomic, as DynamoDB's are: moto checks a ConditionExpression and
+ * writes in two steps without a lock, so two concurrent conditional PutItems of one key can both succeed
+ * (measured: 1 key in 200, three puts at once). That let two deliveries both claim a run, which is what the
+ * ledger tests must tell from a bug. Calls for the same item key wait for each other; others do not.
  */
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
 
 export type LedgerFault = 'pass' | 'throttle' | 'hang' | 'land-then-drop';
 
@@ -28,12 +34,24 @@ export async function startLedgerFaultProxy(motoEndpoint: string): Promise<Ledge
   const plans = new Map<string, LedgerFault[]>();
   const standing = new Map<string, LedgerFault>();
   const sockets = new Set<Socket>();
+  const itemLocks = new Map<string, Promise<void>>();
   const server = createServer(async (req, res) => {
     const body = await readAll(req);
     const operation = String(req.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, '');
     calls.push(operation);
     const fault = plans.get(operation)?.shift() ?? standing.get(operation) ?? 'pass';
     if (fault === 'hang') return;
+    const key = itemKey(body);
+    const previous = itemLocks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const chained = previous.then(() => mine);
+    itemLocks.set(key, chained);
+    res.once('close', () => {
+      release();
+      if (itemLocks.get(key) === chained) itemLocks.delete(key);
+    });
+    await previous;
     if (fault === 'throttle') {
       res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
       return res.end(
@@ -70,6 +88,21 @@ export async function startLedgerFaultProxy(motoEndpoint: string): Promise<Ledge
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The item a call is about (`Item` or `Key`, as JSON), or the whole body for calls without one. */
+function itemKey(body: Buffer): string {
+  try {
+    const call = JSON.parse(body.toString() || '{}') as {
+      TableName?: string;
+      Item?: Record<string, unknown>;
+      Key?: Record<string, unknown>;
+    };
+    const id = call.Key ?? (call.Item && { [LEDGER_KEY_ATTRIBUTE]: call.Item[LEDGER_KEY_ATTRIBUTE] });
+    return id ? `${call.TableName} ${JSON.stringify(id)}` : body.toString();
+  } catch {
+    return body.toString();
+  }
 }
 
 async function readAll(s: IncomingMessage): Promise<Buffer> {
