@@ -27,13 +27,23 @@
  * - a claim that cannot be written (DynamoDB unreachable, throttled past its retries, or too slow) is not
  *   run: without a claim nothing can tell it from a duplicate. That region misses one run, which the
  *   alarms are built to tolerate, and a region that keeps missing tells the canary owner (the dead-man);
- * - an SDK retry of our own claim whose first attempt was stored reads as IN_PROGRESS too: the target is
- *   skipped, a lost run rather than a double one.
+ * - an SDK retry of our own claim whose first attempt was stored (the answer lost to a timeout or a reset)
+ *   finds our own claim, not another delivery's: each claim carries a token of its delivery (Powertools'
+ *   payload validation hash), so the retry knows the record is its own and runs. Without the token it
+ *   read as "another delivery is running": nobody judged the target that period, and the log said a
+ *   duplicate was running when none was.
  * The key is the period, not the delivery: a manual test invoke in the same minute as the scheduled run
  * of the same target is the same run.
  */
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { IdempotencyAlreadyInProgressError, IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyRecordStatus,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { oneLine } from '../common/redact.ts';
 import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../common/run-record.ts';
@@ -84,6 +94,11 @@ export interface DynamoRunLedgerOptions {
   readonly claimTimeoutMs?: number;
 }
 
+/** What is claimed: the run, and a token of this delivery (stored as the record's validation hash). */
+interface Claim extends RunIdentity {
+  readonly delivery: string;
+}
+
 /** What the completed record stores: only that the run happened (the summary would cost write units). */
 const DONE = { done: true } as const;
 
@@ -94,7 +109,14 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
     keyAttr: LEDGER_KEY_ATTRIBUTE,
     expiryAttr: LEDGER_TTL_ATTRIBUTE,
   });
-  const config = new IdempotencyConfig({ expiresAfterSeconds: LEDGER_RECORD_SECONDS });
+  const config = new IdempotencyConfig({
+    expiresAfterSeconds: LEDGER_RECORD_SECONDS,
+    // The key is the run alone (the same JSON the key hashed before the token existed, so records of the
+    // previous release still dedupe); the token only tells whose claim a record is.
+    eventKeyJmesPath: '{period: period, target: target}',
+    throwOnNoIdempotencyKey: true,
+    payloadValidationJmesPath: 'delivery',
+  });
   // Powertools lets an IN_PROGRESS record be taken over once the first run's remaining time has passed.
   // A crashed run may already have published, so our claim lasts as long as the record.
   config.registerLambdaContext({ getRemainingTimeInMillis: () => LEDGER_RECORD_SECONDS * 1000 } as unknown as Parameters<
@@ -110,7 +132,7 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
       let started!: () => void;
       const claimed = new Promise<void>((resolve) => (started = resolve));
       const idempotent = makeIdempotent(
-        async (_identity: RunIdentity) => {
+        async (_claim: Claim) => {
           // Claimed too late: the caller has already given up on this run.
           if (abandoned) return DONE;
           started();
@@ -124,7 +146,7 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
         },
         { persistenceStore, config, keyPrefix: LEDGER_KEY_PREFIX },
       );
-      const settled = idempotent(identity).then(
+      const settled = idempotent({ period: identity.period, target: identity.target, delivery: randomUUID() }).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -140,8 +162,16 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
       if (failed) throw failed.error;
       if (ran)
         return error === undefined ? { kind: 'ran', value: ran.value } : { kind: 'ran', value: ran.value, ledgerError: describe(error) };
+      if (error instanceof IdempotencyValidationError) {
+        // Another delivery's claim (its token differs from ours), or one from before tokens existed.
+        return { kind: 'duplicate', state: error.existingRecord?.getStatus() === IdempotencyRecordStatus.COMPLETED ? 'done' : 'running' };
+      }
+      if (error instanceof IdempotencyAlreadyInProgressError) {
+        // Our own token: an attempt of this claim was stored and its answer lost. The claim is ours; run.
+        // Its record stays IN_PROGRESS, which every other delivery reads as a duplicate for the record's life.
+        return { kind: 'ran', value: await work() };
+      }
       if (error === undefined) return { kind: 'duplicate', state: 'done' };
-      if (error instanceof IdempotencyAlreadyInProgressError) return { kind: 'duplicate', state: 'running' };
       return { kind: 'unclaimed', error: describe(error) };
     },
   };

@@ -12,6 +12,7 @@ import { dynamoRunLedger } from '../../../functions/run/ledger.ts';
 import { planFleet, SCHEDULED_TIME_PLACEHOLDER } from '../../../infra/plan/plan.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../helpers/run/fixtures.ts';
+import { startLedgerFaultProxy, type LedgerFaultProxy } from '../../helpers/run/ledger-fault-proxy.ts';
 import { cloudWatchAt, readRuns } from '../../helpers/run/readback.ts';
 import { describeNeeding } from '../../helpers/tools.ts';
 
@@ -24,14 +25,20 @@ let moto: Moto;
 let api: RatesApi;
 let server: RunningServer;
 let hanging: { url: string; close(): Promise<void> };
+/**
+ * moto's DynamoDB with its writes to one item made atomic, as DynamoDB's are (ledger-fault-proxy.ts; no
+ * faults planned): two deliveries at once otherwise both won the claim about once in four runs here.
+ */
+let dynamoEndpoint: LedgerFaultProxy;
 const saved = { ...process.env };
 
 beforeAll(async () => {
   [moto, api, hanging] = await Promise.all([startMoto(), startRatesApi(), startHangingServer()]);
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
+  dynamoEndpoint = await startLedgerFaultProxy(moto.endpoint);
 });
 afterAll(async () => {
-  await Promise.all([server?.close(), api?.close(), hanging?.close()]);
+  await Promise.all([server?.close(), api?.close(), hanging?.close(), dynamoEndpoint?.close()]);
   await moto?.stop();
 });
 beforeEach(async () => {
@@ -54,12 +61,14 @@ function dynamo(): DynamoDBClient {
   return new DynamoDBClient({ region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials });
 }
 
-async function freshHandler(table: string | null = TABLE) {
+/** `dynamo`: where DynamoDB calls go (moto itself, or through the proxy that makes its item writes atomic). */
+async function freshHandler(table: string | null = TABLE, dynamo = moto.endpoint) {
   const env = {
     ...saved,
     AWS_ACCESS_KEY_ID: 'testing',
     AWS_SECRET_ACCESS_KEY: 'testing',
     AWS_ENDPOINT_URL: moto.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo,
     AWS_REGION: PROBE_REGION,
     AWS_LAMBDA_FUNCTION_NAME: 'McpCanary-run-1m',
     MCP_CANARY_HOME_REGION: HOME_REGION,
@@ -115,7 +124,7 @@ describe('a scheduled event delivered twice', () => {
 
   it('publishes each target once, and neither delivery fails, when the second arrives while the first is still judging', async () => {
     // Prepare: a target that holds the first run open for its whole (short) budget
-    const handler = await freshHandler();
+    const handler = await freshHandler(TABLE, dynamoEndpoint.endpoint);
     captureStdout();
     const event = scheduled(9, [
       { name: 'rates-hanging', url: hanging.url, timeoutMs: 1_000, budgetMs: 1_500 },
