@@ -2,6 +2,7 @@
  * The record of one HTTP exchange — the evidence the classifier judges by — and how a network error
  * is read from the cause chain undici wraps it in.
  */
+import type { RecordedRpcError } from './answer.ts';
 import type { TlsWall } from './tls-wall.ts';
 
 export type WireErrorKind =
@@ -33,7 +34,7 @@ export interface Exchange {
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
   /** The JSON-RPC error of the answer (JSON or event stream), when it was one. */
-  rpcError: { code: number; message: string; data?: unknown } | null;
+  rpcError: RecordedRpcError | null;
   /** A `server/discover` result's `supportedVersions`, as the server offered them. */
   supportedVersions?: string[] | null;
   /** A `tools/list` result's tool names as they came over the wire, before the client dropped any. */
