@@ -4,6 +4,7 @@
  * waits out its request timeout, which would call a fast, broken server a slow one. These checks let
  * the wire end such an answer at once, with a description of what came instead.
  */
+import { shownName } from '../common/names.ts';
 import { oneLine } from '../common/redact.ts';
 
 export type RequestId = string | number;
@@ -115,9 +116,7 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
       asked && typeof asked === 'object'
         ? Object.entries(asked)
             .slice(0, 8)
-            .map(
-              ([key, req]) => `${oneLine(String((req as { method?: unknown })?.method ?? '?'), 60)} (${JSON.stringify(oneLine(key, 40))})`,
-            )
+            .map(([key, req]) => `${shownName(String((req as { method?: unknown })?.method ?? '?'), 60)} ("${shownName(key, 40)}")`)
         : [];
   }
   if (r && typeof r === 'object' && Array.isArray(r.supportedVersions)) {

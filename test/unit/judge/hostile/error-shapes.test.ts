@@ -102,3 +102,40 @@ describe("-32000 is any server's own failure: era evidence only with a 2025 serv
     );
   });
 });
+
+describe('identifiers a server chose are shown with look-alike and invisible characters as code points', () => {
+  it('a resultType with a bidi override → failed/tool_error naming it as \\u202e', async () => {
+    const { v } = await judgeFault(modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ resultType: 'task\u202e' }) }));
+    expectVerdict(v, 'failed', 'tool_error', /resultType "task\\u202e"/);
+    expect(v.detail).not.toContain('\u202e');
+  });
+
+  it('an input request whose key holds a Cyrillic letter → failed/tool_error, the key as code points', async () => {
+    const call = () => ({ resultType: 'input_required', inputRequests: { 'c\u043enfirm': { method: 'roots/list', params: {} } } });
+    const { v } = await judgeFault(modernEndpoint({ tools: [readOnlyRateTool], call }));
+    expectVerdict(v, 'failed', 'tool_error', /roots\/list \("c\\u043enfirm"\)/);
+  });
+
+  it('a healthy call of a look-alike name the target asked for → its healthy detail shows the code point', async () => {
+    const tool = { ...readOnlyRateTool, name: 'get_r\u0430te' };
+    const { v } = await judgeFault(modernEndpoint({ tools: [tool], call: () => ({ content: [], structuredContent: { rate: 1 } }) }), {
+      tool: { name: 'get_r\u0430te' },
+    });
+    expectVerdict(v, 'healthy', null, /get_r\\u0430te answered as expected/);
+  });
+});
+
+describe('input_required off tools/call: no tool ran, so the server is named', () => {
+  it("tools/list answered input_required with requestState forever → failed/server_error after the SDK's 10 rounds", async () => {
+    const rest = modernEndpoint({ tools: [readOnlyRateTool] });
+    const shedding: FaultHandler = (req, res, rx) =>
+      rx.rpcMethod === 'tools/list'
+        ? answer(res, 200, { jsonrpc: '2.0', id: rx.rpcId, result: { resultType: 'input_required', requestState: 'busy' } }, false)
+        : rest(req, res, rx);
+    const { v, received } = await judgeFault(shedding, { budgetMs: 6_000 });
+    expect(v.failure).toBe('server_error');
+    expect(v.detail).toMatch(/^tools\/list: the server still answered input_required after 10 rounds .* this step never completes$/);
+    expect(received).not.toContain('tools/call');
+    expect(v.durationMs).toBeLessThanOrEqual(6_000 * 1.1 + latenessOf(v));
+  });
+});
