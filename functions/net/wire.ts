@@ -17,8 +17,8 @@ import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
 import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
-import { proxyUrlOf } from './reach.ts';
-import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
+import { proxyUrlOf, tlsOptions } from './reach.ts';
+import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 
@@ -124,6 +124,19 @@ export class Wire {
         exchange.tlsWall = 'reset_after_certificate_request';
       }
       const proxyUrl = cut || this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      // A reset before any TLS connection completed (TLS 1.2 servers that verify the client's certificate
+      // and reset rather than alert): one watched handshake tells whether the server had asked for one.
+      const https = new URL(url).protocol === 'https:';
+      if (!cut && !proxyUrl && https && RESET.test(exchange.error.code) && this.connections.tlsConnections.length === connectionsBefore) {
+        const wall = await diagnoseHandshakeReset(
+          new URL(url),
+          this.options.timeoutMs,
+          this.options.budget,
+          tlsOptions(this.options.reach?.tls),
+        );
+        if (wall) exchange.error = { kind: 'tls', code: exchange.error.code };
+        if (wall) exchange.tlsWall = wall;
+      }
       const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
       if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };
       if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);

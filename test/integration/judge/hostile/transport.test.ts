@@ -100,6 +100,48 @@ describe('TLS walls, on every TLS version', () => {
     }
   });
 
+  it.each(['TLSv1.2', 'TLSv1.3'])(
+    'a server on %s that resets, with no alert, on a client certificate of another CA → failed/tls naming the refusal, never "cannot connect"',
+    async (version) => {
+      // Node's own TLS server verifies the client's certificate and destroys the socket: on TLS 1.2 that
+      // reset comes before the handshake completes, so no connected socket ever showed the request for one.
+      const stranger = expiringCertificate(30);
+      const server = await tlsEndpoint({
+        requestCert: true,
+        rejectUnauthorized: true,
+        ca: pki.caPem,
+        minVersion: version,
+        maxVersion: version,
+      });
+      try {
+        const reach = { tls: { cert: stranger.cert, key: stranger.key, ca: pki.caPem } };
+        const v = await judge(target(server.url, LIMITS), { reach });
+        expectVerdict(v, 'failed', 'tls', /^discover: the server refused the client certificate the canary presented/);
+        expect(v.detail).not.toMatch(/cannot connect/);
+        expect(server.requests()).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('a server that resets right after a handshake that asked for no client certificate stays unreachable', async () => {
+    const server = await tlsEndpoint({});
+    const inner = server.url;
+    const { createServer: tcp } = await import('node:net');
+    // A TCP front that resets every connection once the client has spoken: no TLS was ever answered.
+    const front = tcp((c) => c.once('data', () => c.resetAndDestroy()));
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const url = inner.replace(/:\d+\//, `:${(front.address() as AddressInfo).port}/`);
+      const v = await judge(target(url, LIMITS), { fetch: trusting });
+      expectVerdict(v, 'failed', 'unreachable', /cannot connect \(ECONNRESET\)/);
+    } finally {
+      front.close();
+      await server.close();
+    }
+  });
+
   it('a server of TLS 1.1 at most → failed/tls: no TLS version in common', async () => {
     const server = await tlsEndpoint({ minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
     try {
