@@ -15,7 +15,7 @@ import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
-import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
+import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
 import { proxyUrlOf, tlsOptions } from './reach.ts';
 import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
@@ -117,6 +117,8 @@ export class Wire {
       const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
       const cut = timeout.aborted || this.options.budget.aborted;
       exchange.error = alert && !cut ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
+      const answeredOtherwise = cut ? null : notHttp(e);
+      if (answeredOtherwise) exchange.error = { kind: 'not_http', code: answeredOtherwise };
       // No alert, but the server asked for a client certificate and then cut the connection before any
       // answer (Node's own TLS 1.3 server, many Go and Java ones): the certificate, not the network.
       if (!cut && RESET.test(exchange.error.code) && this.connections.resetAfterCertificateRequest(connectionsBefore)) {

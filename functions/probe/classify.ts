@@ -57,6 +57,8 @@ export const wireRow: RequestRow = ({ what, exchange }) => {
     case 'wrong_answer':
     case 'truncated':
       return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}${answerShape(exchange)}`, retryable: false };
+    case 'not_http':
+      return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}`, retryable: false };
     case 'other':
       return null;
   }

@@ -62,7 +62,9 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
       const discover = discoverFailure(discoverX);
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
-    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision)
+    // An answer that is not HTTP (a TLS or SSH port, HTTP/2 only) is no era evidence: the fallback would only repeat it.
+    const notHttp = o.wire.last('server/discover')?.error?.kind === 'not_http';
+    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision || notHttp)
       return failed(step, first);
     try {
       const s = await openSession('legacy', o);

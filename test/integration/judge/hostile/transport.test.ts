@@ -11,7 +11,7 @@ import { judge } from '../../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../../functions/net/wire.ts';
 import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
 import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
-import { target } from '../../../helpers/probe.ts';
+import { SECRET, target } from '../../../helpers/probe.ts';
 import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
 
@@ -218,5 +218,63 @@ describe('interim (1xx) answers before the real one are accepted (RFC 9110 §15.
       res.socket!.end(raw.slice(24));
     });
     expectVerdict(v, 'healthy', null);
+  });
+});
+
+describe('a server that answers, but not in HTTP/1.1, is never "cannot connect"', () => {
+  /** A TCP server that answers the first bytes of every connection with `answer`. */
+  async function answering(answer: string | Buffer): Promise<{ url: string; close(): void }> {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', () => c.write(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, close: () => server.close() };
+  }
+
+  it.each([
+    ['an SSH banner', 'SSH-2.0-OpenSSH_9.6\r\n', /it began "SSH-2\.0-OpenSSH_9\.6\\x0d\\x0a" — an SSH server: check the port$/],
+    [
+      'a TLS alert (an https port behind an http:// URL)',
+      Buffer.from('150301000202', 'hex'),
+      /it began "\\x15\\x03.*" — a TLS server: the URL should be https:\/\/$/,
+    ],
+    [
+      'an HTTP/2 SETTINGS frame',
+      Buffer.from('000000040000000000', 'hex'),
+      /HTTP\/2 only \(prior knowledge\); the canary speaks HTTP\/1\.1$/,
+    ],
+    [
+      'an unasked 101 Switching Protocols',
+      'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n',
+      /101 Switching Protocols to a request that asked for no upgrade$/,
+    ],
+  ] as const)('%s → failed/protocol saying what came, and no fallback', async (_, answer, detail) => {
+    const server = await answering(answer);
+    try {
+      const v = await judge(target(server.url, LIMITS));
+      expectVerdict(v, 'failed', 'protocol', detail);
+      expect(v.detail).toMatch(/^discover: /);
+      expect(v.detail).not.toMatch(/cannot connect|fetch failed|initialize/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a server that echoes the request back raw: the secret header never appears, not even its head', async () => {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', (d) => c.write(`Authorization: ${SECRET}\r\n${String(d)}`));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const v = await judge(target(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, LIMITS));
+      expect(v.failure).toBe('protocol');
+      expect(JSON.stringify(v)).not.toContain(SECRET.slice(7, 19));
+    } finally {
+      server.close();
+    }
   });
 });
