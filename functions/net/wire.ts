@@ -81,6 +81,8 @@ export class Wire {
     const why = (e: unknown): WireErrorKind => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
     const response = await this.sent(exchange, url, { ...init, signal }, timeout, why);
     readHeaders(exchange, response, url);
+    // A TLS wall may answer in HTTP too (nginx's 400 "No required SSL certificate was sent"): whether the canary presented one.
+    if (new URL(url).protocol === 'https:') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
     if (request.id !== undefined && response.status === 202) {
       // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
       // take it as "nothing to read" and wait for its timeout.

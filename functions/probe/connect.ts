@@ -60,6 +60,8 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
       const mixed = erasMixed(discoverX, o.wire.last('initialize'), first);
       if (mixed) return failed(step, mixed);
       const discover = discoverFailure(discoverX);
+      // A TLS wall answered in HTTP stands whatever the fallback met: the same wall, again.
+      if (discover?.failure === FailureClass.tls) return failed('discover', discover);
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
     // An answer that is not HTTP (a TLS or SSH port, HTTP/2 only) is no era evidence: the fallback would only repeat it.
@@ -105,6 +107,9 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
     };
   }
   if (x.error) return null;
+  // nginx's client-certificate wall (classify.ts) is a 400 like a 2025 server's, but no era evidence.
+  const wall = x.status === 400 ? classifyStatus('discover', 400, x) : null;
+  if (wall?.failure === FailureClass.tls) return wall;
   // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
   if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400)))
     return classifyStatus('discover', x.status, x);

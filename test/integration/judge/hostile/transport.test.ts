@@ -125,6 +125,44 @@ describe('TLS walls, on every TLS version', () => {
     },
   );
 
+  it.each([
+    [
+      'none',
+      '400 No required SSL certificate was sent',
+      /^discover: the server requires a client certificate, which the canary does not send \(HTTP 400, text\/html: "400 No required SSL certificate was sent", nginx's ssl_verify_client\)/,
+    ],
+    [
+      'a stranger',
+      '400 The SSL certificate error',
+      /^discover: the server refused the client certificate the canary presented \(HTTP 400, text\/html: "400 The SSL certificate error"/,
+    ],
+  ] as const)(
+    "nginx's ssl_verify_client answer in HTTP (client certificate: %s) → failed/tls, judged by discover, not http_status",
+    async (sent, title, detail) => {
+      // nginx's own page for a missing or refused client certificate, after a handshake that completed.
+      const page = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>${title.slice(4)}</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+      let posts = 0;
+      const server = createServer({ key: pki.key, cert: pki.cert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+        posts++;
+        req.resume();
+        res.writeHead(400, { server: 'nginx', 'content-type': 'text/html' }).end(page);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+        const stranger = sent === 'none' ? null : expiringCertificate(30);
+        const reach = { tls: { ca: pki.caPem, ...(stranger ? { cert: stranger.cert, key: stranger.key } : {}) } };
+        const v = await judge(target(url, LIMITS), { reach });
+        expectVerdict(v, 'failed', 'tls', detail);
+        // The SDK's own fallback sends the one initialize a 4xx to discover allows; no more.
+        expect(posts).toBeLessThanOrEqual(2);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    },
+  );
+
   it('a server that resets right after a handshake that asked for no client certificate stays unreachable', async () => {
     const server = await tlsEndpoint({});
     const inner = server.url;
