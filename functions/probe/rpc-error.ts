@@ -94,7 +94,7 @@ export function classifyRpcError(what: string, e: RpcError, x: Exchange | undefi
   if (e.code === ProtocolErrorCode.UrlElicitationRequired) {
     return {
       failure: FailureClass.toolError,
-      detail: `${what}: the tool needs the user to open a URL (URL elicitation, ${describeRpcError(e)}), which the canary cannot — a canary tool must answer unattended`,
+      detail: `${what}: the ${x?.rpcMethod === 'tools/call' ? 'tool' : 'server'} needs the user to open a URL (URL elicitation, ${describeRpcError(e)}), which the canary cannot — a canary tool must answer unattended`,
       retryable: false,
     };
   }

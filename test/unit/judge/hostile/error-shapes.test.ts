@@ -139,3 +139,15 @@ describe('input_required off tools/call: no tool ran, so the server is named', (
     expect(v.durationMs).toBeLessThanOrEqual(6_000 * 1.1 + latenessOf(v));
   });
 });
+
+describe('-32042 (URL elicitation) names who asked', () => {
+  it('tools/list → -32042 → failed/tool_error: "the server needs the user to open a URL", not "the tool"', async () => {
+    const { v } = await judgeFault(failing('tools/list', 200, { code: -32042, message: 'sign in first' }, false));
+    expectVerdict(v, 'failed', 'tool_error', /^tools\/list: the server needs the user to open a URL/);
+  });
+
+  it('tools/call → -32042 → failed/tool_error: "the tool needs the user to open a URL"', async () => {
+    const { v } = await judgeFault(failing('tools/call', 200, { code: -32042, message: 'authorize upstream' }, true));
+    expectVerdict(v, 'failed', 'tool_error', /^tools\/call: the tool needs the user to open a URL/);
+  });
+});
