@@ -4,13 +4,31 @@
  * waits out its request timeout, which would call a fast, broken server a slow one. These checks let
  * the wire end such an answer at once, with a description of what came instead.
  */
+import { shownName } from '../common/names.ts';
 import { oneLine } from '../common/redact.ts';
 
 export type RequestId = string | number;
 
+/** A JSON-RPC error as the server sent it; `codeAsSent` when its code is not an integer (`"E_UPSTREAM"`, none). */
+export interface RecordedRpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly codeAsSent?: string;
+  readonly data?: unknown;
+}
+
+/**
+ * Whether the SDK's schema takes this error (an integer code, a string message): one it does not is
+ * dropped from an event stream, and the request waits for its timeout.
+ */
+export function wellFormedError(m: unknown): boolean {
+  const e = (m as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return !e || (Number.isInteger(e.code) && typeof e.message === 'string');
+}
+
 /** What a JSON-RPC answer showed: the error it carried and a discover's offered revisions. */
 export interface AnswerFacts {
-  rpcError: { code: number; message: string; data?: unknown } | null;
+  rpcError: RecordedRpcError | null;
   supportedVersions: string[] | null;
   /** The tool names a `tools/list` result carried on the wire (before the client dropped any). */
   toolNames?: string[] | null;
@@ -79,8 +97,16 @@ export function readMessage(msg: unknown, id: RequestId, facts: AnswerFacts): Me
 
 function record(m: Record<string, unknown>, facts: AnswerFacts): void {
   const e = m.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  if (e && typeof e === 'object' && typeof e.code === 'number') {
-    facts.rpcError = { code: e.code, message: oneLine(String(e.message ?? ''), 300), ...(e.data !== undefined ? { data: e.data } : {}) };
+  // An error object is the server's refusal even when it breaks JSON-RPC's shape (a string code, no
+  // message): kept as the server's error, its code shown as sent.
+  if (e && typeof e === 'object' && !Array.isArray(e) && ('code' in e || 'message' in e)) {
+    const integer = typeof e.code === 'number' && Number.isInteger(e.code);
+    facts.rpcError = {
+      code: typeof e.code === 'number' ? e.code : Number.NaN,
+      message: typeof e.message === 'string' ? oneLine(e.message, 300) : '',
+      ...(integer ? {} : { codeAsSent: oneLine(JSON.stringify(e.code) ?? 'no code', 40) }),
+      ...(e.data !== undefined ? { data: e.data } : {}),
+    };
   }
   const r = m.result as { supportedVersions?: unknown; tools?: unknown; resultType?: unknown } | undefined;
   if (r && typeof r === 'object' && typeof r.resultType === 'string' && r.resultType !== 'complete') {
@@ -90,9 +116,7 @@ function record(m: Record<string, unknown>, facts: AnswerFacts): void {
       asked && typeof asked === 'object'
         ? Object.entries(asked)
             .slice(0, 8)
-            .map(
-              ([key, req]) => `${oneLine(String((req as { method?: unknown })?.method ?? '?'), 60)} (${JSON.stringify(oneLine(key, 40))})`,
-            )
+            .map(([key, req]) => `${shownName(String((req as { method?: unknown })?.method ?? '?'), 60)} ("${shownName(key, 40)}")`)
         : [];
   }
   if (r && typeof r === 'object' && Array.isArray(r.supportedVersions)) {

@@ -4,7 +4,7 @@
  */
 import { oneLine } from '../common/redact.ts';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
-import { readJsonBody, readMessage, SseScanner, type AnswerFacts, type RequestId } from './answer.ts';
+import { readJsonBody, readMessage, SseScanner, wellFormedError, type AnswerFacts, type RequestId } from './answer.ts';
 import { errorCode, type Exchange, type WireErrorKind } from './exchange.ts';
 
 /** A failed answer's body is read for the server's own words up to this many bytes. */
@@ -120,9 +120,22 @@ class AnswerBody {
       controller.enqueue(Buffer.concat(this.kept));
     } else if (mode === 'words') {
       const text = Buffer.concat(this.kept).toString('utf8');
-      exchange.serverWords = serverWords(text, exchange.contentType);
-      // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server).
-      readJsonBody(text, id ?? '', this.facts);
+      // The JSON-RPC error of a failed answer is evidence too (-32021, -32022, an uninitialized 2025 server),
+      // in a JSON body or in an event stream a framework sent with a failed status.
+      if (mediaType(exchange.contentType) === 'text/event-stream') {
+        const events = new SseScanner().push(`${text}\n\n`).filter((d) => d !== '');
+        for (const data of events) {
+          try {
+            readMessage(JSON.parse(data), id ?? '', this.facts);
+          } catch {
+            // not JSON: its words are the event's text
+          }
+        }
+        exchange.serverWords = this.facts.rpcError?.message || serverWords(events[0] ?? text, null);
+      } else {
+        exchange.serverWords = serverWords(text, exchange.contentType);
+        readJsonBody(text, id ?? '', this.facts);
+      }
       this.keepFacts();
       controller.enqueue(Buffer.concat(this.kept));
     } else if (mode === 'sse' && !this.answered) {
@@ -183,6 +196,7 @@ class AnswerBody {
       if (r.kind === 'answers') {
         this.answered = true;
         if (this.keepsAnswer) this.c.exchange.answerText = data;
+        if (!wellFormedError(msg)) return this.answerMalformedError(controller);
       }
     }
     return false;
@@ -198,6 +212,22 @@ class AnswerBody {
     this.complete = true;
     this.reader.cancel().catch(() => {});
     const message = { jsonrpc: '2.0', id: this.c.id, error: { code: -32603, message: `mcp-canary: ${code}` } };
+    controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    controller.close();
+    return true;
+  }
+
+  /**
+   * The server's error broke JSON-RPC's shape (a string code, no message): the SDK would drop the event
+   * and wait for its timeout. The record keeps the error as sent (the classifier reads that); the SDK
+   * gets it well formed, now.
+   */
+  private answerMalformedError(controller: ReadableStreamDefaultController<Uint8Array>): true {
+    const e = this.c.exchange.rpcError;
+    this.complete = true;
+    this.reader.cancel().catch(() => {});
+    const error = { code: e && Number.isInteger(e.code) ? e.code : -32603, message: e?.message ?? '' };
+    const message = { jsonrpc: '2.0', id: this.c.id, error };
     controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
     controller.close();
     return true;

@@ -2,6 +2,8 @@
  * The record of one HTTP exchange — the evidence the classifier judges by — and how a network error
  * is read from the cause chain undici wraps it in.
  */
+import { oneLine } from '../common/redact.ts';
+import type { RecordedRpcError } from './answer.ts';
 import type { TlsWall } from './tls-wall.ts';
 
 export type WireErrorKind =
@@ -16,6 +18,8 @@ export type WireErrorKind =
   | 'no_answer'
   | 'wrong_answer'
   | 'truncated'
+  /** The server answered, but not in HTTP/1.1 (an SSH banner, TLS on an http:// URL, HTTP/2 only, an unasked 101): `code` says what came. */
+  | 'not_http'
   | 'other';
 
 export interface Exchange {
@@ -33,7 +37,7 @@ export interface Exchange {
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
   /** The JSON-RPC error of the answer (JSON or event stream), when it was one. */
-  rpcError: { code: number; message: string; data?: unknown } | null;
+  rpcError: RecordedRpcError | null;
   /** A `server/discover` result's `supportedVersions`, as the server offered them. */
   supportedVersions?: string[] | null;
   /** A `tools/list` result's tool names as they came over the wire, before the client dropped any. */
@@ -99,4 +103,38 @@ export function networkErrorKind(e: unknown): WireErrorKind {
   if (NET_CODE.test(code)) return code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'timeout' : 'unreachable';
   if (code === 'TimeoutError') return 'timeout';
   return 'other';
+}
+
+/**
+ * An answer undici's HTTP/1.1 parser refused, in words with its first bytes (escaped) and what they
+ * look like — or null when the failure was not one. A server that answered is never "cannot connect".
+ */
+export function notHttp(e: unknown): string | null {
+  for (let cur: unknown = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const c = cur as { name?: unknown; message?: unknown; data?: unknown; code?: unknown };
+    if (c.code === 'UND_ERR_SOCKET' && c.message === 'bad upgrade')
+      return 'the server answered 101 Switching Protocols to a request that asked for no upgrade';
+    if (c.name !== 'HTTPParserError') continue;
+    const why = typeof c.message === 'string' ? (/\(([^)]*)\)\s*$/.exec(c.message)?.[1] ?? c.message) : 'unparsable';
+    const data = typeof c.data === 'string' ? c.data : '';
+    // Cut through oneLine (its ellipsis): a server that echoes the request may echo a header's secret.
+    const began = data ? `; it began "${oneLine(escaped(data.slice(0, 64)), 32)}"` : '';
+    return `the answer is not HTTP/1.1 (${escaped(String(why)).slice(0, 80)})${began}${looksLike(data)}`;
+  }
+  return null;
+}
+
+/** Control and non-ASCII characters as code points: a banner's bytes may be anything. */
+function escaped(s: string): string {
+  return s.replace(/[^\x20-\x21\x23-\x7e]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function looksLike(data: string): string {
+  const b0 = data.charCodeAt(0);
+  if ((b0 === 0x15 || b0 === 0x16) && data.charCodeAt(1) === 0x03) return ' — a TLS server: the URL should be https://';
+  if (data.startsWith('SSH-')) return ' — an SSH server: check the port';
+  // An HTTP/2 frame header (a SETTINGS frame, type 4, on stream 0): the server speaks HTTP/2 only.
+  if (data.length >= 9 && data.charCodeAt(3) === 0x04 && data.slice(5, 9) === '\0\0\0\0')
+    return ' — HTTP/2 only (prior knowledge); the canary speaks HTTP/1.1';
+  return '';
 }

@@ -9,7 +9,7 @@
  * in common"; one more handshake, watched, tells which (`diagnoseHandshakeFailure`).
  */
 import { isIP } from 'node:net';
-import { connect } from 'node:tls';
+import { connect, type ConnectionOptions } from 'node:tls';
 
 /**
  * Where a TLS failure stopped: a TLS 1.2 `handshake_failure` after the key exchange (the client's
@@ -113,5 +113,50 @@ export function diagnoseHandshakeFailure(url: URL, timeoutMs: number, signal: Ab
       done(isHandshakeFailure(e.code ?? '') ? (keyed ? 'client_certificate' : 'no_common_parameters') : null),
     );
     socket.once('close', () => done(null));
+  });
+}
+
+/**
+ * A connection reset during the TLS handshake, before it completed (a TLS 1.2 server that verifies the
+ * client's certificate and then resets instead of sending an alert: Node's own, with
+ * `rejectUnauthorized`): one more handshake with the same client material, watched, tells whether the
+ * server had asked for a client certificate before it reset. OpenSSL fills a client's shared signature
+ * algorithms only from a CertificateRequest, and they can be read at each keylog line, while the
+ * handshake is under way. `reset_after_certificate_request` when it had; null when it cannot tell.
+ */
+export function diagnoseHandshakeReset(
+  url: URL,
+  timeoutMs: number,
+  signal: AbortSignal,
+  material: ConnectionOptions,
+): Promise<TlsWall | null> {
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let requested = false;
+    const socket = connect({
+      ...material,
+      host,
+      port: Number(url.port) || 443,
+      ...(isIP(host) ? {} : { servername: host }),
+      ALPNProtocols: ['http/1.1'],
+      // It sends nothing and only watches the handshake: trust is the real request's to judge.
+      rejectUnauthorized: false,
+    });
+    const done = (wall: TlsWall | null) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(wall);
+    };
+    const onAbort = () => done(null);
+    const timer = setTimeout(onAbort, timeoutMs);
+    if (signal.aborted) return done(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.on('keylog', () => (requested ||= (socket.getSharedSigalgs?.() ?? []).length > 0));
+    socket.once('secureConnect', () => done(null));
+    socket.once('error', (e: NodeJS.ErrnoException) =>
+      done(requested && /^(ECONNRESET|EPIPE)$/.test(e.code ?? '') ? 'reset_after_certificate_request' : null),
+    );
+    socket.once('close', () => done(requested ? 'reset_after_certificate_request' : null));
   });
 }

@@ -15,10 +15,10 @@ import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
-import { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
+import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
-import { proxyUrlOf } from './reach.ts';
-import { diagnoseHandshakeFailure, isHandshakeFailure } from './tls-wall.ts';
+import { proxyUrlOf, tlsOptions } from './reach.ts';
+import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 
@@ -81,6 +81,8 @@ export class Wire {
     const why = (e: unknown): WireErrorKind => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
     const response = await this.sent(exchange, url, { ...init, signal }, timeout, why);
     readHeaders(exchange, response, url);
+    // A TLS wall may answer in HTTP too (nginx's 400 "No required SSL certificate was sent"): whether the canary presented one.
+    if (new URL(url).protocol === 'https:') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
     if (request.id !== undefined && response.status === 202) {
       // 202 Accepted is the answer to a notification; a request needs its response. The SDK would
       // take it as "nothing to read" and wait for its timeout.
@@ -117,6 +119,8 @@ export class Wire {
       const alert = this.connections.tlsAlerts.slice(alertsBefore).at(-1);
       const cut = timeout.aborted || this.options.budget.aborted;
       exchange.error = alert && !cut ? { kind: 'tls', code: alert } : { kind: why(e), code: errorCode(e) };
+      const answeredOtherwise = cut ? null : notHttp(e);
+      if (answeredOtherwise) exchange.error = { kind: 'not_http', code: answeredOtherwise };
       // No alert, but the server asked for a client certificate and then cut the connection before any
       // answer (Node's own TLS 1.3 server, many Go and Java ones): the certificate, not the network.
       if (!cut && RESET.test(exchange.error.code) && this.connections.resetAfterCertificateRequest(connectionsBefore)) {
@@ -124,6 +128,19 @@ export class Wire {
         exchange.tlsWall = 'reset_after_certificate_request';
       }
       const proxyUrl = cut || this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      // A reset before any TLS connection completed (TLS 1.2 servers that verify the client's certificate
+      // and reset rather than alert): one watched handshake tells whether the server had asked for one.
+      const https = new URL(url).protocol === 'https:';
+      if (!cut && !proxyUrl && https && RESET.test(exchange.error.code) && this.connections.tlsConnections.length === connectionsBefore) {
+        const wall = await diagnoseHandshakeReset(
+          new URL(url),
+          this.options.timeoutMs,
+          this.options.budget,
+          tlsOptions(this.options.reach?.tls),
+        );
+        if (wall) exchange.error = { kind: 'tls', code: exchange.error.code };
+        if (wall) exchange.tlsWall = wall;
+      }
       const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
       if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };
       if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);

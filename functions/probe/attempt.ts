@@ -5,6 +5,7 @@
  * own sessions and sockets, so nothing carries over between attempts or runs.
  */
 import type { Tool } from '@modelcontextprotocol/client';
+import { shownName } from '../common/names.ts';
 import type { RunContext } from '../common/run-context.ts';
 import { faultOutcome, faulted, passed, timedStep, type Fault, type StepResult } from '../common/step.ts';
 import {
@@ -113,7 +114,7 @@ class AttemptRun {
       if (!called.ok) return this.failed(called.fault);
     }
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
-    const what = target.tool ? `${target.tool.name} answered as expected` : 'tools listed (no canary tool configured)';
+    const what = target.tool ? `${shownName(target.tool.name)} answered as expected` : 'tools listed (no canary tool configured)';
     return this.end(Outcome.healthy, null, `${this.identity()}: ${what}`);
   }
 

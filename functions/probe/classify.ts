@@ -57,6 +57,8 @@ export const wireRow: RequestRow = ({ what, exchange }) => {
     case 'wrong_answer':
     case 'truncated':
       return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}${answerShape(exchange)}`, retryable: false };
+    case 'not_http':
+      return { failure: FailureClass.protocol, detail: `${what}: ${wire.code}`, retryable: false };
     case 'other':
       return null;
   }
@@ -151,6 +153,8 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
       wall: { seen: `${seen}${challenge}`, ...(challengeError ? { challengeError } : {}) },
     };
   }
+  const wall = status === 400 ? clientCertificateWall(what, exchange) : null;
+  if (wall) return wall;
   if (status >= 300 && status < 400) {
     if (exchange?.redirectSameOrigin) {
       return {
@@ -177,6 +181,23 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
     retryable: status >= 500,
     status,
   };
+}
+
+/**
+ * nginx (and what is built on it: ingress-nginx, OpenResty) completes the TLS handshake with
+ * `ssl_verify_client on` and answers the missing or refused client certificate in HTTP: `400` with its
+ * own page, "400 No required SSL certificate was sent" or "400 The SSL certificate error". The wall is
+ * the certificate — `tls`, as on every TLS version — not an HTTP status. Its fixed words are the evidence.
+ */
+function clientCertificateWall(what: string, x: Exchange | undefined): Fault | null {
+  const words = x?.serverWords ?? '';
+  const missing = /no required ssl certificate was sent/i.test(words);
+  if (!missing && !/the ssl certificate error/i.test(words)) return null;
+  const seen = `HTTP 400${answerShape(x, false)}`;
+  const detail = x?.clientCertificateSent
+    ? `the server refused the client certificate the canary presented (${seen}, nginx's ssl_verify_client): check that tls.clientCertificate is issued by a CA the server trusts and is for this server`
+    : `the server requires a client certificate, which the canary does not send (${seen}, nginx's ssl_verify_client); set the target's tls.clientCertificate and tls.clientKey`;
+  return { failure: FailureClass.tls, detail: `${what}: ${detail}`, retryable: false, status: 400 };
 }
 
 function statusHint(status: number, exchange: Exchange | undefined): string {

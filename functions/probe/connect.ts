@@ -10,7 +10,7 @@ import { FailureClass, Revision, type ProbeName } from '../common/verdict.ts';
 import { oneLine } from '../common/redact.ts';
 import { passed, faulted, type Fault, type StepResult } from '../common/step.ts';
 import { classifyError, classifyStatus } from './classify.ts';
-import { describeRpcError, SPOKEN, supportedOf } from './rpc-error.ts';
+import { describeRpcError, LEGACY_WORDS, SPOKEN, supportedOf, type RpcError } from './rpc-error.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from '../net/wire.ts';
 
@@ -60,9 +60,13 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
       const mixed = erasMixed(discoverX, o.wire.last('initialize'), first);
       if (mixed) return failed(step, mixed);
       const discover = discoverFailure(discoverX);
+      // A TLS wall answered in HTTP stands whatever the fallback met: the same wall, again.
+      if (discover?.failure === FailureClass.tls) return failed('discover', discover);
       return discover ? failed('discover', bothFailed(discover, first)) : failed(step, first);
     }
-    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision)
+    // An answer that is not HTTP (a TLS or SSH port, HTTP/2 only) is no era evidence: the fallback would only repeat it.
+    const notHttp = o.wire.last('server/discover')?.error?.kind === 'not_http';
+    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision || notHttp)
       return failed(step, first);
     try {
       const s = await openSession('legacy', o);
@@ -80,9 +84,14 @@ function bothFailed(first: Fault, second: Fault): Fault {
 
 /**
  * JSON-RPC codes a 2025 server answers an unknown pre-initialize request with: "not modern", a normal
- * legacy signal rather than a failure (-32000 is the TypeScript SDK's "Server not initialized").
+ * legacy signal rather than a failure. -32000 is the TypeScript SDK's "Server not initialized", and any
+ * server's first code of its own (`-32000 "upstream down"`): a signal only with the 2025 SDKs' words.
  */
-const LEGACY_SIGNALS: ReadonlySet<number> = new Set([-32600, -32601, -32602, -32000]);
+const LEGACY_CODES: ReadonlySet<number> = new Set([-32600, -32601, -32602]);
+
+function legacySignal(e: RpcError): boolean {
+  return LEGACY_CODES.has(e.code) || (e.code === -32000 && LEGACY_WORDS.test(e.message));
+}
 
 /** What the discover probe showed, when it was a failure rather than a legacy signal or success. */
 export function discoverFailure(x: Exchange | undefined): Fault | null {
@@ -98,11 +107,14 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
     };
   }
   if (x.error) return null;
+  // nginx's client-certificate wall (classify.ts) is a 400 like a 2025 server's, but no era evidence.
+  const wall = x.status === 400 ? classifyStatus('discover', 400, x) : null;
+  if (wall?.failure === FailureClass.tls) return wall;
   // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
   if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400)))
     return classifyStatus('discover', x.status, x);
   // Any other JSON-RPC error is the server's own failure (server_error in a 2xx, its status class in a 4xx).
-  if (x.rpcError && !LEGACY_SIGNALS.has(x.rpcError.code)) return classifyError('discover', undefined, x);
+  if (x.rpcError && !legacySignal(x.rpcError)) return classifyError('discover', undefined, x);
   return null;
 }
 
@@ -116,16 +128,18 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
  */
 export function pinnedFailure(setting: string, c: Fault, x: Exchange | undefined): Fault {
   if (c.failure === FailureClass.revision) return c;
-  const code = x?.rpcError?.code;
-  if (code === undefined || (x?.status !== null && x?.status !== undefined && (x.status >= 500 || [401, 403, 408, 429].includes(x.status))))
-    return c;
-  const otherEra = setting === Revision.modern ? LEGACY_SIGNALS.has(code) : code === ProtocolErrorCode.MethodNotFound;
+  const rpc = x?.rpcError;
+  if (!rpc || (x.status !== null && (x.status >= 500 || [401, 403, 408, 429].includes(x.status)))) return c;
+  const otherEra = setting === Revision.modern ? legacySignal(rpc) : rpc.code === ProtocolErrorCode.MethodNotFound;
   if (!otherEra) return c;
   const like = setting === Revision.modern ? 'a 2025-era server' : 'a server without initialize (2026-07-28 only?)';
+  // Its own words, not the class's it replaces ("the MCP server … failed this step" would contradict it).
+  const step = x.rpcMethod === 'server/discover' ? 'discover' : (x.rpcMethod ?? 'initialize');
+  const status = x.status !== null && x.status !== 200 ? ` in an HTTP ${x.status} answer` : '';
   return {
     ...c,
     failure: FailureClass.revision,
-    detail: `${c.detail} — answered like ${like}: the server does not speak the pinned ${setting}`,
+    detail: `${step}: the server answered JSON-RPC error ${describeRpcError(rpc)}${status} — answered like ${like}: the server does not speak the pinned ${setting}`,
   };
 }
 
@@ -137,7 +151,7 @@ export function pinnedFailure(setting: string, c: Fault, x: Exchange | undefined
 export function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, first: Fault): Fault | null {
   if (!discover || !init?.rpcError) return null;
   const legacyDiscover = discover.rpcError
-    ? LEGACY_SIGNALS.has(discover.rpcError.code)
+    ? legacySignal(discover.rpcError)
     : discover.status !== null && discover.status >= 400 && discover.status < 500;
   if (!legacyDiscover) return null;
   const modernOnly =

@@ -8,6 +8,7 @@
  * those, never the message text.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { shownName } from '../common/names.ts';
 import { oneLine } from '../common/redact.ts';
 import type { Fault } from '../common/step.ts';
 import { FailureClass } from '../common/verdict.ts';
@@ -34,11 +35,12 @@ export function classifyRounds(what: string, error: unknown, calls: readonly Exc
   const onTool = calls.at(-1)?.rpcMethod === 'tools/call';
   switch (error.code) {
     case SdkErrorCode.UnsupportedResultType: {
-      const kind = typeof data.resultType === 'string' ? oneLine(data.resultType, 40) : (calls.at(-1)?.resultType ?? 'unknown');
+      // An identifier the server chose: look-alike and invisible characters as code points.
+      const kind = shownName(typeof data.resultType === 'string' ? data.resultType : (calls.at(-1)?.resultType ?? 'unknown'), 40);
       const what2 = kind === 'task' ? ' (a task: the work goes on and answers later)' : '';
       return {
         failure: onTool ? FailureClass.toolError : FailureClass.protocol,
-        detail: `${what}: the server answered resultType ${JSON.stringify(kind)}${what2}, a kind of result the canary's MCP client cannot consume — agents on the same client fail the same way; ${onTool ? 'a canary tool must answer within the call' : 'this step must answer complete'}`,
+        detail: `${what}: the server answered resultType "${kind}"${what2}, a kind of result the canary's MCP client cannot consume — agents on the same client fail the same way; ${onTool ? 'a canary tool must answer within the call' : 'this step must answer complete'}`,
         retryable: false,
       };
     }
@@ -46,18 +48,19 @@ export function classifyRounds(what: string, error: unknown, calls: readonly Exc
       if (typeof data.method !== 'string') return null;
       const asked = calls.at(-1)?.inputRequests?.length
         ? calls.at(-1)!.inputRequests!.join(', ')
-        : `${data.method} (${JSON.stringify(data.key)})`;
+        : `${shownName(data.method, 60)} ("${shownName(String(data.key), 40)}")`;
       return {
         failure: FailureClass.toolError,
-        detail: `${what}: the tool asked for ${ASKS[data.method] ?? oneLine(data.method, 60)} — input_required: ${oneLine(asked, 200)} — which the canary cannot grant${rounds > 1 ? ` (round ${rounds})` : ''}; ${UNATTENDED}`,
+        detail: `${what}: the ${onTool ? 'tool' : 'server'} asked for ${ASKS[data.method] ?? shownName(data.method, 60)} — input_required: ${oneLine(asked, 200)} — which the canary cannot grant${rounds > 1 ? ` (round ${rounds})` : ''}; ${UNATTENDED}`,
         retryable: false,
       };
     }
     case SdkErrorCode.InputRequiredRoundsExceeded: {
       const cap = typeof data.rounds === 'number' ? data.rounds : rounds;
+      // Off tools/call no tool ran: the MCP server itself keeps shedding the request (tools/list, …).
       return {
-        failure: FailureClass.toolError,
-        detail: `${what}: the server still answered input_required after ${cap} rounds (requestState echoed each time, the MCP client's cap) — the call never completes`,
+        failure: onTool ? FailureClass.toolError : FailureClass.serverError,
+        detail: `${what}: the server still answered input_required after ${cap} rounds (requestState echoed each time, the MCP client's cap) — ${onTool ? 'the call never completes' : 'this step never completes'}`,
         retryable: false,
       };
     }

@@ -30,11 +30,21 @@ import type { Exchange } from '../net/exchange.ts';
 export interface RpcError {
   readonly code: number;
   readonly message: string;
+  /** The code as the server sent it, when it is not an integer (`"E_UPSTREAM"`). */
+  readonly codeAsSent?: string;
   readonly data?: unknown;
 }
 
 /** Statuses that say why a call never reached its tool: they keep their own class even around a JSON-RPC error. */
 const STATUSES_BEFORE_THE_TOOL: ReadonlySet<number | undefined> = new Set([401, 403, 404, 429, 502, 503, 504]);
+
+/**
+ * What a 2025 server says to a request of a client that never initialized ("Bad Request: Server not
+ * initialized", "No valid session ID provided", "Mcp-Session-Id header is required") or that asked
+ * for a revision it lacks ("Unsupported protocol version: 2026-07-28"): era evidence by its words,
+ * since its code (-32000, -32600) is one any server may use for its own failures.
+ */
+export const LEGACY_WORDS = /not initiali[sz]ed|session|protocol version/i;
 
 /** The revisions the canary's client speaks (the SDK's list), for revision details. */
 export const SPOKEN_REVISIONS: readonly string[] = [Revision.modern, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -61,7 +71,8 @@ export function describeRpcError(e: RpcError): string {
     : e.code <= -32000 && e.code >= -32099
       ? 'server error'
       : null;
-  return `${e.code}${meaning ? ` (${meaning})` : ''}: ${JSON.stringify(oneLine(e.message, 300))}`;
+  const code = e.codeAsSent !== undefined ? `${e.codeAsSent} (not an integer code)` : `${e.code}${meaning ? ` (${meaning})` : ''}`;
+  return `${code}: ${e.message ? JSON.stringify(oneLine(e.message, 300)) : '(no message)'}`;
 }
 
 /**
@@ -83,7 +94,7 @@ export function classifyRpcError(what: string, e: RpcError, x: Exchange | undefi
   if (e.code === ProtocolErrorCode.UrlElicitationRequired) {
     return {
       failure: FailureClass.toolError,
-      detail: `${what}: the tool needs the user to open a URL (URL elicitation, ${describeRpcError(e)}), which the canary cannot — a canary tool must answer unattended`,
+      detail: `${what}: the ${x?.rpcMethod === 'tools/call' ? 'tool' : 'server'} needs the user to open a URL (URL elicitation, ${describeRpcError(e)}), which the canary cannot — a canary tool must answer unattended`,
       retryable: false,
     };
   }

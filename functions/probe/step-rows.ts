@@ -11,6 +11,7 @@ import { FailureClass, Revision } from '../common/verdict.ts';
 import type { Exchange } from '../net/wire.ts';
 import { classifyRequest, firstRow, requestFailure, type RequestFailure, type Rows } from './classify.ts';
 import { classifyRounds, roundsSoFar } from './rounds.ts';
+import { LEGACY_WORDS } from './rpc-error.ts';
 
 /** A failed step, normalized: the request's failure, and what the attempt knows around it. */
 export interface StepFailure extends RequestFailure {
@@ -51,15 +52,16 @@ export function stepFailure(
 
 /**
  * Discover said 2026-07-28, and a later call was answered the way a 2025 server answers a client that
- * never initialized (HTTP 400 with "Server not initialized", "no valid session", -32000/-32600): two
+ * never initialized (HTTP 400 with "Server not initialized", "no valid session ID"): two
  * eras behind one endpoint — a fleet mid-rollout behind one load balancer. `revision`, with both
  * answers. The server's own words are evidence here: a 2025 server has no code of its own for it.
  */
 export const eraFlipRow: StepRow = ({ what, exchange: x, era, revision, discover }) => {
   if (era !== Revision.modern || !x || x.status !== 400) return null;
   const words = x.rpcError?.message ?? x.serverWords ?? '';
-  const legacyAnswer = /not initialized|session/i.test(words) || x.rpcError?.code === -32000;
-  if (!legacyAnswer) return null;
+  // The words, not the code: -32000 is the first code every server may use for its own errors (a tool
+  // whose upstream is down answers `400 -32000 "upstream down"`), and only the 2025 SDKs' words name a session.
+  if (!LEGACY_WORDS.test(words)) return null;
   const offered = discover?.supportedVersions?.length ? discover.supportedVersions.join(', ') : revision;
   return {
     failure: FailureClass.revision,

@@ -11,7 +11,7 @@ import { judge } from '../../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../../functions/net/wire.ts';
 import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
 import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
-import { target } from '../../../helpers/probe.ts';
+import { SECRET, target } from '../../../helpers/probe.ts';
 import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
 
@@ -100,6 +100,86 @@ describe('TLS walls, on every TLS version', () => {
     }
   });
 
+  it.each(['TLSv1.2', 'TLSv1.3'])(
+    'a server on %s that resets, with no alert, on a client certificate of another CA → failed/tls naming the refusal, never "cannot connect"',
+    async (version) => {
+      // Node's own TLS server verifies the client's certificate and destroys the socket: on TLS 1.2 that
+      // reset comes before the handshake completes, so no connected socket ever showed the request for one.
+      const stranger = expiringCertificate(30);
+      const server = await tlsEndpoint({
+        requestCert: true,
+        rejectUnauthorized: true,
+        ca: pki.caPem,
+        minVersion: version,
+        maxVersion: version,
+      });
+      try {
+        const reach = { tls: { cert: stranger.cert, key: stranger.key, ca: pki.caPem } };
+        const v = await judge(target(server.url, LIMITS), { reach });
+        expectVerdict(v, 'failed', 'tls', /^discover: the server refused the client certificate the canary presented/);
+        expect(v.detail).not.toMatch(/cannot connect/);
+        expect(server.requests()).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.each([
+    [
+      'none',
+      '400 No required SSL certificate was sent',
+      /^discover: the server requires a client certificate, which the canary does not send \(HTTP 400, text\/html: "400 No required SSL certificate was sent", nginx's ssl_verify_client\)/,
+    ],
+    [
+      'a stranger',
+      '400 The SSL certificate error',
+      /^discover: the server refused the client certificate the canary presented \(HTTP 400, text\/html: "400 The SSL certificate error"/,
+    ],
+  ] as const)(
+    "nginx's ssl_verify_client answer in HTTP (client certificate: %s) → failed/tls, judged by discover, not http_status",
+    async (sent, title, detail) => {
+      // nginx's own page for a missing or refused client certificate, after a handshake that completed.
+      const page = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>${title.slice(4)}</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+      let posts = 0;
+      const server = createServer({ key: pki.key, cert: pki.cert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+        posts++;
+        req.resume();
+        res.writeHead(400, { server: 'nginx', 'content-type': 'text/html' }).end(page);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+        const stranger = sent === 'none' ? null : expiringCertificate(30);
+        const reach = { tls: { ca: pki.caPem, ...(stranger ? { cert: stranger.cert, key: stranger.key } : {}) } };
+        const v = await judge(target(url, LIMITS), { reach });
+        expectVerdict(v, 'failed', 'tls', detail);
+        // The SDK's own fallback sends the one initialize a 4xx to discover allows; no more.
+        expect(posts).toBeLessThanOrEqual(2);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    },
+  );
+
+  it('a server that resets right after a handshake that asked for no client certificate stays unreachable', async () => {
+    const server = await tlsEndpoint({});
+    const inner = server.url;
+    const { createServer: tcp } = await import('node:net');
+    // A TCP front that resets every connection once the client has spoken: no TLS was ever answered.
+    const front = tcp((c) => c.once('data', () => c.resetAndDestroy()));
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const url = inner.replace(/:\d+\//, `:${(front.address() as AddressInfo).port}/`);
+      const v = await judge(target(url, LIMITS), { fetch: trusting });
+      expectVerdict(v, 'failed', 'unreachable', /cannot connect \(ECONNRESET\)/);
+    } finally {
+      front.close();
+      await server.close();
+    }
+  });
+
   it('a server of TLS 1.1 at most → failed/tls: no TLS version in common', async () => {
     const server = await tlsEndpoint({ minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
     try {
@@ -176,5 +256,63 @@ describe('interim (1xx) answers before the real one are accepted (RFC 9110 §15.
       res.socket!.end(raw.slice(24));
     });
     expectVerdict(v, 'healthy', null);
+  });
+});
+
+describe('a server that answers, but not in HTTP/1.1, is never "cannot connect"', () => {
+  /** A TCP server that answers the first bytes of every connection with `answer`. */
+  async function answering(answer: string | Buffer): Promise<{ url: string; close(): void }> {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', () => c.write(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, close: () => server.close() };
+  }
+
+  it.each([
+    ['an SSH banner', 'SSH-2.0-OpenSSH_9.6\r\n', /it began "SSH-2\.0-OpenSSH_9\.6\\x0d\\x0a" — an SSH server: check the port$/],
+    [
+      'a TLS alert (an https port behind an http:// URL)',
+      Buffer.from('150301000202', 'hex'),
+      /it began "\\x15\\x03.*" — a TLS server: the URL should be https:\/\/$/,
+    ],
+    [
+      'an HTTP/2 SETTINGS frame',
+      Buffer.from('000000040000000000', 'hex'),
+      /HTTP\/2 only \(prior knowledge\); the canary speaks HTTP\/1\.1$/,
+    ],
+    [
+      'an unasked 101 Switching Protocols',
+      'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n',
+      /101 Switching Protocols to a request that asked for no upgrade$/,
+    ],
+  ] as const)('%s → failed/protocol saying what came, and no fallback', async (_, answer, detail) => {
+    const server = await answering(answer);
+    try {
+      const v = await judge(target(server.url, LIMITS));
+      expectVerdict(v, 'failed', 'protocol', detail);
+      expect(v.detail).toMatch(/^discover: /);
+      expect(v.detail).not.toMatch(/cannot connect|fetch failed|initialize/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a server that echoes the request back raw: the secret header never appears, not even its head', async () => {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', (d) => c.write(`Authorization: ${SECRET}\r\n${String(d)}`));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const v = await judge(target(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, LIMITS));
+      expect(v.failure).toBe('protocol');
+      expect(JSON.stringify(v)).not.toContain(SECRET.slice(7, 19));
+    } finally {
+      server.close();
+    }
   });
 });

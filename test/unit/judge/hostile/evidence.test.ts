@@ -338,6 +338,22 @@ describe('expectJson compares integers beyond 2^53 exactly (--expect-json, as ty
       }
     },
   );
+
+  it.each([
+    ['9.007199254740993e15', 'id=9007199254740993', 'healthy'],
+    ['90071992547409930E-1', 'id=9007199254740993', 'healthy'],
+    ['9007199254740993.000', 'id=9007199254740993', 'healthy'],
+    ['9007199254740992', 'id=9.007199254740993e15', 'failed'],
+    ['-9.007199254740993e15', 'id=-9007199254740992', 'failed'],
+  ] as const)('an integer beyond 2^53 in exponent or decimal form (%s, %s) is the integer it names → %s', async (id, flag, outcome) => {
+    const server = await startFaultServer(answering(id, 'modern'));
+    try {
+      const v = await judgeTimed(fromFlags(server.url, flag));
+      expectVerdict(v, outcome, outcome === 'healthy' ? null : 'assertion');
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 /** A round-robin proxy over `upstreams`, the first request to the first: replicas behind one load balancer. */
