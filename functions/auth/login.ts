@@ -73,10 +73,11 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
           throw loginError(`${e.message}: open the URL above, sign in and consent, then try again`);
         });
         const error = answer.get('error');
-        if (error)
-          throw loginError(
-            `the authorization server answered ${error}${answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : ''}`,
-          );
+        if (error) {
+          const why = answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : '';
+          const fix = error === 'access_denied' ? ' (consent was declined): run the login again and consent' : '';
+          throw loginError(`the authorization server answered ${error}${why}${fix}`);
+        }
         // state: the answer belongs to this login, not to a request someone else started (CSRF, RFC 6749 §10.12).
         if (answer.get('state') !== provider.stateValue)
           throw loginError('the answer carries another state than this login sent: ignored. Start the login again');
@@ -157,6 +158,18 @@ class LoginProvider implements OAuthClientProvider {
     return this.verifier;
   }
   saveDiscoveryState(s: OAuthDiscoveryState): void {
+    // auth() saves what discovery found before it registers a client or builds the authorization URL.
+    // Without authorization server metadata it would go on with guessed endpoints on the MCP server's
+    // own origin (/register, /authorize, /token): a registration POSTed to the MCP server, a person
+    // sent to a page that does not exist, and a grant the refresher could not renew. Said here, first.
+    if (!s.authorizationServerMetadata) throw loginError(noMetadataWords(this.o.serverUrl, s));
+    const m = s.authorizationServerMetadata;
+    const cimd = m.client_id_metadata_document_supported === true && this.clientMetadataUrl !== undefined;
+    if (!this.o.settings.clientId && !cimd && !m.registration_endpoint) {
+      throw loginError(
+        `${m.issuer} registers no clients itself (no registration_endpoint${this.clientMetadataUrl ? ', and no Client ID Metadata Document support' : ''}): register a client for the canary there and give its id (--client-id, auth.authorizationCode.clientId)${m.client_id_metadata_document_supported === true ? ', or a Client ID Metadata Document URL (--client-metadata-url)' : ''}`,
+      );
+    }
     this.discovery = s;
   }
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -194,6 +207,16 @@ class LoginProvider implements OAuthClientProvider {
       status: 'ok',
     };
   }
+}
+
+function noMetadataWords(serverUrl: string, s: OAuthDiscoveryState): string {
+  const as = s.authorizationServerUrl;
+  const fix = "Publish it (or ask the server's owner to): the canary will not guess the endpoints";
+  if (!s.resourceMetadata)
+    return `discovery: ${serverUrl} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
+  if (!s.resourceMetadata.authorization_servers?.length)
+    return `discovery: the protected resource metadata of ${serverUrl} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
+  return `discovery: the authorization server ${as} publishes no metadata (RFC 8414 / OpenID discovery): ${fix}`;
 }
 
 async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
