@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
+import type { Reach } from '../common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../config/oauth-delegated.ts';
 import { listenForCallback } from '../net/loopback.ts';
 import type { FetchLike } from '../net/wire.ts';
@@ -45,6 +46,8 @@ export interface LoginOptions {
   readonly timeoutMs?: number;
   /** Tests: a fetch used as given (still through the SSRF guard). */
   readonly fetch?: FetchLike;
+  /** The proxy (and private CAs) the authorization server is reached through. @default - direct */
+  readonly reach?: Reach | undefined;
   readonly now?: () => number;
 }
 
@@ -59,6 +62,7 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
         serverUrl: o.serverUrl,
         timeoutMs: o.timeoutMs ?? 10_000,
         ...(o.fetch ? { fetch: o.fetch } : {}),
+        reach: o.reach,
       },
       async (guarded) => {
         const fetchFn = learningFetch(guarded, o.onSecret);

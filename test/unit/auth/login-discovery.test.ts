@@ -23,8 +23,12 @@ interface Shape {
   readonly registration?: boolean;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) =>
+function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+function notFound(res: ServerResponse): void {
+  res.writeHead(404).end();
+}
 
 function asMetadata(base: string, registration: boolean) {
   return {
@@ -38,12 +42,12 @@ function asMetadata(base: string, registration: boolean) {
 }
 
 function authorizationServer(base: () => string, registration: boolean) {
-  return (req: IncomingMessage, res: ServerResponse) => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/.well-known/oauth-authorization-server') return json(res, 200, asMetadata(base(), registration));
     if (path === '/register') return json(res, 201, { client_id: 'registered-1', redirect_uris: ['http://127.0.0.1/callback'] });
     if (path === '/token') return json(res, 200, { access_token: 'at-1', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-1' });
-    return res.writeHead(404).end();
+    return notFound(res);
   };
 }
 
@@ -53,14 +57,14 @@ async function servers(shape: Shape) {
   const as = await startFaultServer(authorizationServer(() => asBase, shape.registration ?? true));
   asBase = new URL(as.url).origin;
   const asOnOrigin = authorizationServer(() => mcpBase, shape.registration ?? true);
-  const mcp = await startFaultServer((req, res) => {
+  const mcp = await startFaultServer((req, res): void => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path.startsWith('/.well-known/oauth-protected-resource')) {
-      if (shape.prm === 'absent') return res.writeHead(404).end();
+      if (shape.prm === 'absent') return notFound(res);
       return json(res, 200, { resource: `${mcpBase}/mcp`, authorization_servers: shape.prm === 'no servers' ? [] : [asBase] });
     }
     if (shape.asOnMcpOrigin && path !== '/mcp') return asOnOrigin(req, res);
-    if (path.startsWith('/.well-known/') || path === '/register') return res.writeHead(404).end();
+    if (path.startsWith('/.well-known/') || path === '/register') return notFound(res);
     res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
   });
   mcpBase = new URL(mcp.url).origin;
