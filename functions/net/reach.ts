@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { FetchLike, ProxyReach, Reach, TlsMaterial } from '../common/run-context.ts';
 import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
+import { directByAddress, noProxyEntries } from './no-proxy.ts';
 
 /** Where a target's requests go out: the fetch to drive them and the dispatcher for a URL. */
 export interface Route {
@@ -90,8 +91,15 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
   // requestTls is the endpoint's TLS inside the tunnel, and undici takes its servername from it alone
   // when it is set: one agent per host, so each tunnel names the host it is for (SNI).
   const agents = new Map<string, InstanceType<typeof undici.EnvHttpProxyAgent>>();
-  const agentFor = (url: URL) => {
+  // NO_PROXY's CIDR ranges and IPv6 literals, which undici does not read (no-proxy.ts): such a host goes direct here.
+  const direct = directByAddress(noProxyEntries('url' in proxy ? proxy.noProxy : (process.env.no_proxy ?? process.env.NO_PROXY ?? '')));
+  let directAgent: InstanceType<typeof undici.Agent> | undefined;
+  const agentFor = (url: URL): Dispatcher => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (direct(host, Number(url.port) || (url.protocol === 'https:' ? 443 : 80))) {
+      directAgent ??= new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
+      return directAgent;
+    }
     let agent = agents.get(host);
     if (!agent) {
       const servername = isIP(host) ? {} : { servername: host };
@@ -109,7 +117,7 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
     proxy: shownProxyUrl(proxyUrl),
     dispatcherFor: agentFor,
     destroy: async () => {
-      await Promise.all([...agents.values()].map((a) => a.destroy().catch(() => {})));
+      await Promise.all([...agents.values(), ...(directAgent ? [directAgent] : [])].map((a) => a.destroy().catch(() => {})));
     },
   };
 }
