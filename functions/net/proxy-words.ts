@@ -16,28 +16,13 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { addressKind } from './ssrf-guard.ts';
+import { PROXY_TUNNEL_FAILED } from './proxy-tunnel.ts';
 
 /** How long the metadata check waits for this side's DNS before leaving the name to the proxy. */
 const LOOKUP_TIMEOUT_MS = 1_000;
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
 const PROXY_NET =
   /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/;
-
-/** The code of an error the proxy's CONNECT ended in (reach.ts renames it so undici does not dial again). */
-export const PROXY_TUNNEL_FAILED = 'MCP_CANARY_PROXY_TUNNEL_FAILED';
-
-/**
- * An error of the CONNECT request to the proxy, renamed: the proxy closed the connection (UND_ERR_SOCKET,
- * which undici would retry at once, without end) or answered something that is not HTTP. Other errors
- * (a refused connection, the request's own abort) pass unchanged.
- */
-export function tunnelError(e: unknown): unknown {
-  const code = (e as { code?: unknown }).code;
-  const notHttp = (e as Error).name === 'HTTPParserError' || (typeof code === 'string' && code.startsWith('HPE_'));
-  if (code !== 'UND_ERR_SOCKET' && !notHttp) return e;
-  const what = notHttp ? 'answered CONNECT with something that is not HTTP' : 'closed the connection without answering CONNECT';
-  return Object.assign(new Error(`the proxy ${what}`, { cause: e }), { code: PROXY_TUNNEL_FAILED, what });
-}
 
 /** Words for a failure that was the proxy's (`the proxy http://proxy:3128 refused CONNECT: 407 …`), or null when it was not. */
 export function proxyFailure(e: unknown, proxyUrl: string): { words: string; retryable: boolean } | null {

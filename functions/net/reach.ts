@@ -13,7 +13,7 @@ import * as tls from 'node:tls';
 import type { FetchLike, ProxyReach, Reach, TlsMaterial } from '../common/run-context.ts';
 import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
 import { directByAddress, noProxyEntries } from './no-proxy.ts';
-import { tunnelError } from './proxy-words.ts';
+import { tunnelError } from './proxy-tunnel.ts';
 
 /** Where a target's requests go out: the fetch to drive them and the dispatcher for a URL. */
 export interface Route {
@@ -92,7 +92,7 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
   // The connection to the proxy itself. A proxy that closes it instead of answering CONNECT fails with
   // "other side closed" (UND_ERR_SOCKET), which undici takes for a recoverable socket error: it dials the
   // proxy again at once, thousands of times a second, until the request's timeout blames the endpoint. An
-  // error of the CONNECT is the proxy's: renamed (proxy-words.ts), undici ends the request and the words name the proxy.
+  // error of the CONNECT is the proxy's: renamed (proxy-tunnel.ts), undici ends the request and the words name the proxy.
   const clientFactory = (origin: string | URL, opts: object) => {
     const pool = new undici.Pool(origin, opts);
     const connect = pool.connect.bind(pool) as (params: unknown) => Promise<unknown>;
