@@ -6,6 +6,7 @@
  */
 import { oauthAnswerSecrets } from '../common/redact.ts';
 import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import { proxyUrlOf } from '../net/reach.ts';
 import type { Reach } from '../common/run-context.ts';
 import { Wire, type FetchLike } from '../net/wire.ts';
 
@@ -27,6 +28,7 @@ export async function withOAuthFetch<T>(o: OAuthFetchOptions, use: (fetch: Fetch
   const guard: GuardOptions = {
     allowPrivateNetwork: o.allowPrivateNetwork,
     loopbackAllowed: isLoopback(new URL(o.serverUrl).hostname),
+    viaProxy: proxyUrlOf(o.reach?.proxy) !== null,
     ...(o.lookup ? { lookup: o.lookup } : {}),
   };
   const pinned = o.fetch ? null : await pinnedFetch(guard, o.reach);
