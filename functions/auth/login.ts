@@ -20,7 +20,10 @@ import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
 import type { Reach } from '../common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../config/oauth-delegated.ts';
+import { errorCode, networkErrorKind } from '../net/exchange.ts';
 import { listenForCallback } from '../net/loopback.ts';
+import { proxyFailure } from '../net/proxy-words.ts';
+import { proxyUrlOf } from '../net/reach.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
@@ -53,6 +56,7 @@ export interface LoginOptions {
 
 export async function login(o: LoginOptions): Promise<StoredGrant> {
   const callback = await listenForCallback();
+  const failed = new WeakMap<object, URL>();
   const now = o.now ?? Date.now;
   try {
     const provider = new LoginProvider(callback.redirectUrl, o);
@@ -65,8 +69,18 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
         reach: o.reach,
       },
       async (guarded) => {
-        const fetchFn = learningFetch(guarded, o.onSecret);
+        // The SDK says only "fetch failed" when a request gets no answer: which URL, and why, are kept here.
+        const learning = learningFetch(guarded, o.onSecret);
+        const fetchFn: FetchLike = async (url, init) => {
+          try {
+            return await learning(url, init);
+          } catch (e) {
+            if (typeof e === 'object' && e !== null) failed.set(e, new URL(String(url)));
+            throw e;
+          }
+        };
         const scope = o.settings.scopes?.join(' ') || undefined;
+        const step = <T>(what: string, run: () => Promise<T>) => stepOf(what, run, failed, proxyUrlOf(o.reach?.proxy));
         const first = await step('discovery and authorization', () =>
           auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }),
         );
@@ -223,11 +237,24 @@ function noMetadataWords(serverUrl: string, s: OAuthDiscoveryState): string {
   return `discovery: the authorization server ${as} publishes no metadata (RFC 8414 / OpenID discovery): ${fix}`;
 }
 
-async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
+async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<object, URL>, proxyUrl: string | null): Promise<T> {
   try {
     return await run();
   } catch (e) {
     if (e instanceof CanaryError) throw e;
+    const url = typeof e === 'object' && e !== null ? failed.get(e) : undefined;
+    if (url) {
+      // No answer at all: the proxy's words when it was the proxy's, else what the network said.
+      const kind = networkErrorKind(e);
+      const words =
+        (proxyUrl ? proxyFailure(e, proxyUrl)?.words : undefined) ??
+        (kind === 'timeout'
+          ? 'no answer within the request timeout'
+          : kind === 'tls'
+            ? `TLS handshake failed (${errorCode(e)})`
+            : `cannot connect (${errorCode(e)})`);
+      throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
+    }
     const code = (e as { code?: unknown }).code;
     throw loginError(
       `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,

@@ -133,3 +133,38 @@ describe('a 2025-03-26 style server (no RFC 9728 metadata, the authorization ser
     expect(shown?.origin).toBe(new URL(mcp.url).origin);
   });
 });
+
+describe('no answer at all → the URL and the network’s words, not "fetch failed"', () => {
+  async function closedPort(): Promise<number> {
+    const s = await startFaultServer(() => {});
+    const port = Number(new URL(s.url).port);
+    await s.close();
+    return port;
+  }
+
+  it('the MCP server is down', async () => {
+    const port = await closedPort();
+    const { error } = await tryLogin(`http://127.0.0.1:${port}/mcp`);
+    expect(error).toMatch(
+      new RegExp(
+        `^login: discovery and authorization failed: http://127\\.0\\.0\\.1:${port}/\\.well-known/\\S+: cannot connect \\(ECONNREFUSED\\)$`,
+      ),
+    );
+  });
+
+  it('behind a proxy that cannot be reached: the proxy is named', async () => {
+    const [port, proxyPort] = [await closedPort(), await closedPort()];
+    const error = await login({
+      serverUrl: `http://127.0.0.1:${port}/mcp`,
+      settings: { allowPrivateNetwork: false },
+      waitMs: 5_000,
+      onSecret: () => {},
+      onAuthorizationUrl: () => {},
+      reach: { proxy: { url: `http://127.0.0.1:${proxyPort}`, noProxy: [] } },
+    }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(error).toContain(`the proxy http://127.0.0.1:${proxyPort} cannot be reached (ECONNREFUSED)`);
+  });
+});
