@@ -14,6 +14,7 @@ import { discover } from './discovery.ts';
 import { inWords } from './expiry.ts';
 import type { AuthHop } from './hops.ts';
 import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import { proxyUrlOf } from '../net/reach.ts';
 import { redactionValues } from '../config/oauth-secrets.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
 import { requestToken } from './token.ts';
@@ -60,6 +61,7 @@ export async function authorize(
   const guard: GuardOptions = {
     allowPrivateNetwork: oauth.allowPrivateNetwork,
     loopbackAllowed: isLoopback(new URL(target.url).hostname),
+    viaProxy: proxyUrlOf(ctx.reach?.proxy) !== null,
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
   // Connections of the token step resolve through the guard again (DNS rebinding); an injected fetch (tests)

@@ -18,8 +18,12 @@ import {
 } from '@modelcontextprotocol/client';
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
+import type { Reach } from '../common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../config/oauth-delegated.ts';
+import { errorCode, networkErrorKind } from '../net/exchange.ts';
 import { listenForCallback } from '../net/loopback.ts';
+import { proxyFailure } from '../net/proxy-words.ts';
+import { proxyUrlOf } from '../net/reach.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
@@ -45,11 +49,14 @@ export interface LoginOptions {
   readonly timeoutMs?: number;
   /** Tests: a fetch used as given (still through the SSRF guard). */
   readonly fetch?: FetchLike;
+  /** The proxy (and private CAs) the authorization server is reached through. @default - direct */
+  readonly reach?: Reach | undefined;
   readonly now?: () => number;
 }
 
 export async function login(o: LoginOptions): Promise<StoredGrant> {
   const callback = await listenForCallback();
+  const failed = new WeakMap<object, URL>();
   const now = o.now ?? Date.now;
   try {
     const provider = new LoginProvider(callback.redirectUrl, o);
@@ -59,10 +66,21 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
         serverUrl: o.serverUrl,
         timeoutMs: o.timeoutMs ?? 10_000,
         ...(o.fetch ? { fetch: o.fetch } : {}),
+        reach: o.reach,
       },
       async (guarded) => {
-        const fetchFn = learningFetch(guarded, o.onSecret);
+        // The SDK says only "fetch failed" when a request gets no answer: which URL, and why, are kept here.
+        const learning = learningFetch(guarded, o.onSecret);
+        const fetchFn: FetchLike = async (url, init) => {
+          try {
+            return await learning(url, init);
+          } catch (e) {
+            if (typeof e === 'object' && e !== null) failed.set(e, new URL(String(url)));
+            throw e;
+          }
+        };
         const scope = o.settings.scopes?.join(' ') || undefined;
+        const step = <T>(what: string, run: () => Promise<T>) => stepOf(what, run, failed, proxyUrlOf(o.reach?.proxy));
         const first = await step('discovery and authorization', () =>
           auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }),
         );
@@ -73,10 +91,11 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
           throw loginError(`${e.message}: open the URL above, sign in and consent, then try again`);
         });
         const error = answer.get('error');
-        if (error)
-          throw loginError(
-            `the authorization server answered ${error}${answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : ''}`,
-          );
+        if (error) {
+          const why = answer.get('error_description') ? `: ${oneLine(answer.get('error_description')!, 160)}` : '';
+          const fix = error === 'access_denied' ? ' (consent was declined): run the login again and consent' : '';
+          throw loginError(`the authorization server answered ${error}${why}${fix}`);
+        }
         // state: the answer belongs to this login, not to a request someone else started (CSRF, RFC 6749 §10.12).
         if (answer.get('state') !== provider.stateValue)
           throw loginError('the answer carries another state than this login sent: ignored. Start the login again');
@@ -157,6 +176,18 @@ class LoginProvider implements OAuthClientProvider {
     return this.verifier;
   }
   saveDiscoveryState(s: OAuthDiscoveryState): void {
+    // auth() saves what discovery found before it registers a client or builds the authorization URL.
+    // Without authorization server metadata it would go on with guessed endpoints on the MCP server's
+    // own origin (/register, /authorize, /token): a registration POSTed to the MCP server, a person
+    // sent to a page that does not exist, and a grant the refresher could not renew. Said here, first.
+    if (!s.authorizationServerMetadata) throw loginError(noMetadataWords(this.o.serverUrl, s));
+    const m = s.authorizationServerMetadata;
+    const cimd = m.client_id_metadata_document_supported === true && this.clientMetadataUrl !== undefined;
+    if (!this.o.settings.clientId && !cimd && !m.registration_endpoint) {
+      throw loginError(
+        `${m.issuer} registers no clients itself (no registration_endpoint${this.clientMetadataUrl ? ', and no Client ID Metadata Document support' : ''}): register a client for the canary there and give its id (--client-id, auth.authorizationCode.clientId)${m.client_id_metadata_document_supported === true ? ', or a Client ID Metadata Document URL (--client-metadata-url)' : ''}`,
+      );
+    }
     this.discovery = s;
   }
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -196,11 +227,34 @@ class LoginProvider implements OAuthClientProvider {
   }
 }
 
-async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
+function noMetadataWords(serverUrl: string, s: OAuthDiscoveryState): string {
+  const as = s.authorizationServerUrl;
+  const fix = "Publish it (or ask the server's owner to): the canary will not guess the endpoints";
+  if (!s.resourceMetadata)
+    return `discovery: ${serverUrl} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
+  if (!s.resourceMetadata.authorization_servers?.length)
+    return `discovery: the protected resource metadata of ${serverUrl} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
+  return `discovery: the authorization server ${as} publishes no metadata (RFC 8414 / OpenID discovery): ${fix}`;
+}
+
+async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<object, URL>, proxyUrl: string | null): Promise<T> {
   try {
     return await run();
   } catch (e) {
     if (e instanceof CanaryError) throw e;
+    const url = typeof e === 'object' && e !== null ? failed.get(e) : undefined;
+    if (url) {
+      // No answer at all: the proxy's words when it was the proxy's, else what the network said.
+      const kind = networkErrorKind(e);
+      const words =
+        (proxyUrl ? proxyFailure(e, proxyUrl)?.words : undefined) ??
+        (kind === 'timeout'
+          ? 'no answer within the request timeout'
+          : kind === 'tls'
+            ? `TLS handshake failed (${errorCode(e)})`
+            : `cannot connect (${errorCode(e)})`);
+      throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
+    }
     const code = (e as { code?: unknown }).code;
     throw loginError(
       `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,

@@ -1,9 +1,13 @@
 /**
  * The fetch the login and the refresher use outside a run: every URL through the SSRF guard (with
- * DNS pinned at connect time), each request under a timeout, answers capped, through the probe's Wire.
+ * DNS pinned at connect time), each request under a timeout, answers capped, through the probe's Wire;
+ * through the target's proxy and trusting its private CAs when a reach is given (a person behind an
+ * egress proxy signs in through it, as the run's token step goes).
  */
 import { oauthAnswerSecrets } from '../common/redact.ts';
 import { guardedFetch, pinnedFetch, type GuardOptions } from '../net/ssrf-guard.ts';
+import { proxyUrlOf } from '../net/reach.ts';
+import type { Reach } from '../common/run-context.ts';
 import { Wire, type FetchLike } from '../net/wire.ts';
 
 export interface OAuthFetchOptions {
@@ -16,16 +20,24 @@ export interface OAuthFetchOptions {
   /** Tests: an injected fetch used as given (still guarded). */
   readonly fetch?: FetchLike;
   readonly lookup?: GuardOptions['lookup'];
+  /** The target's proxy and private CAs (its client certificate is the endpoint's, never sent here). @default - direct, public roots */
+  readonly reach?: Reach | undefined;
 }
 
 export async function withOAuthFetch<T>(o: OAuthFetchOptions, use: (fetch: FetchLike) => Promise<T>): Promise<T> {
   const guard: GuardOptions = {
     allowPrivateNetwork: o.allowPrivateNetwork,
     loopbackAllowed: isLoopback(new URL(o.serverUrl).hostname),
+    viaProxy: proxyUrlOf(o.reach?.proxy) !== null,
     ...(o.lookup ? { lookup: o.lookup } : {}),
   };
-  const pinned = o.fetch ? null : await pinnedFetch(guard);
-  const wire = new Wire({ timeoutMs: o.timeoutMs, budget: o.signal ?? new AbortController().signal, fetch: o.fetch ?? pinned!.fetch });
+  const pinned = o.fetch ? null : await pinnedFetch(guard, o.reach);
+  const wire = new Wire({
+    timeoutMs: o.timeoutMs,
+    budget: o.signal ?? new AbortController().signal,
+    fetch: o.fetch ?? pinned!.fetch,
+    reach: pinned?.reach,
+  });
   try {
     return await use(guardedFetch(wire.fetch, guard));
   } finally {

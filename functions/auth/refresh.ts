@@ -4,14 +4,20 @@
  * returned). Written here only what the SDK does not do: reading `refresh_expires_in` (its token schema
  * strips it), and sorting a failure into whose it is:
  * - `refused`: the authorization server said the grant is gone (`invalid_grant`: revoked, expired,
- *   consent withdrawn; or the client is gone: `invalid_client`, `unauthorized_client`). That is the
- *   canary's own credential, and only a person can mend it: `mcp-canary login` again.
+ *   consent withdrawn; or the client is gone: `invalid_client`, `unauthorized_client`), or that only a
+ *   person can go on (`access_denied`, `consent_required`, `interaction_required`, `login_required`:
+ *   what servers answer a refresh after consent was withdrawn or a new sign-in, MFA or consent is
+ *   demanded), or that the grant no longer covers its scope (`invalid_scope`: a refresh sends none of
+ *   its own). That is the canary's own credential, and only a person can mend it: `mcp-canary login`
+ *   again. Retrying cannot mend any of them, so none is left to page the endpoint's owner once the
+ *   access token expires.
  * - `unavailable`: no answer, a 5xx, `temporarily_unavailable`, anything else. Agents meet that too;
  *   the refresher tries again on its next run, and the access token in hand stays good until it expires.
  */
 import { OAuthError, refreshAuthorization, type AuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import { oneLine, Redactor } from '../common/redact.ts';
 import type { StoredGrant } from '../config/oauth-delegated.ts';
+import { errorCode, networkErrorKind } from '../net/exchange.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { learningFetch } from './oauth-fetch.ts';
@@ -22,7 +28,16 @@ export type RefreshOutcome =
   | { readonly kind: 'refused'; readonly detail: string }
   | { readonly kind: 'unavailable'; readonly detail: string };
 
-const REFUSED = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
+const REFUSED = new Set([
+  'invalid_grant',
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_scope',
+  'access_denied',
+  'consent_required',
+  'interaction_required',
+  'login_required',
+]);
 
 export interface RefreshDeps {
   readonly fetch: FetchLike;
@@ -42,9 +57,11 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
     };
   const endpoint = String(grant.metadata.token_endpoint ?? grant.issuer);
   let refreshExpiresIn: number | undefined;
+  let status: number | undefined;
   // The SDK's token schema strips refresh_expires_in: read it from the same answer, beside the SDK.
   const fetchFn: FetchLike = async (url, init) => {
     const res = await learningFetch(d.fetch, d.onSecret)(url, init);
+    status = res.status;
     if (res.ok) {
       const raw = (await res
         .clone()
@@ -72,8 +89,7 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
       const why = e.message && e.message !== e.code ? `: ${oneLine(own.text(e.message), 160)}` : '';
       return { kind: 'refused', detail: `token endpoint ${endpoint} refused the refresh token: ${e.code}${why}` };
     }
-    const why = e instanceof OAuthError ? e.code : oneLine(own.text(e instanceof Error ? `${e.name}: ${e.message}` : String(e)), 160);
-    return { kind: 'unavailable', detail: `token endpoint ${endpoint} did not refresh the grant (${why})` };
+    return { kind: 'unavailable', detail: `token endpoint ${endpoint} did not refresh the grant (${unavailableWords(e, status)})` };
   }
   d.onSecret(tokens.access_token);
   if (tokens.refresh_token) d.onSecret(tokens.refresh_token);
@@ -101,6 +117,24 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
       status: 'ok',
     },
   };
+}
+
+/**
+ * Why a token endpoint did not answer a refresh, in on-call's words: the OAuth code and the HTTP status,
+ * an answer that is not OAuth's (a gateway's HTML page), or what the network said. Never the server's
+ * text: it may quote the request back.
+ */
+function unavailableWords(e: unknown, status: number | undefined): string {
+  const http = status !== undefined ? `HTTP ${status}` : undefined;
+  // The SDK turns an error answer it cannot parse into server_error, with "Invalid OAuth error response" in its message.
+  if (e instanceof OAuthError && !/Invalid OAuth error response/.test(e.message)) return http ? `${http}: ${e.code}` : e.code;
+  if (http) return `${http}, not an OAuth token answer`;
+  const code = errorCode(e);
+  const kind = networkErrorKind(e);
+  if (kind === 'timeout') return 'no answer within the request timeout';
+  if (kind === 'tls') return `TLS handshake failed (${code})`;
+  if (kind === 'unreachable') return `the connection failed (${code})`;
+  return oneLine(code, 80);
 }
 
 /** When a refresh token issued at `issuedAt` stops working, by the configured lifetime. */

@@ -10,18 +10,24 @@ import { keepFresh } from '../auth/rotate.ts';
 import { publishedOf } from '../config/oauth-delegated.ts';
 import type { DelegatedAccess } from '../config/oauth-secrets.ts';
 import type { Target } from '../config/target.ts';
+import type { Reach } from '../common/run-context.ts';
 
 /** How long a check waits for another local run's refresh. */
 export const LEASE_WAIT_MS = 15_000;
 
 /** The access token for a file-stored grant, refreshed when due; undefined when the target has none. */
-export async function localDelegated(target: Target, onSecret: (value: string) => void): Promise<DelegatedAccess | undefined> {
+export async function localDelegated(
+  target: Target,
+  onSecret: (value: string) => void,
+  reach?: Reach,
+): Promise<DelegatedAccess | undefined> {
   const code = target.auth?.authorizationCode;
   if (!code || !('file' in code.store)) return undefined;
   const store = new FileGrantStore(code.store.file);
   try {
     const r = await withOAuthFetch(
-      { allowPrivateNetwork: code.allowPrivateNetwork, serverUrl: target.url, timeoutMs: target.timeoutMs },
+      // The target's proxy (HTTPS_PROXY, or the fleet's) and private CAs: the refresh goes the way the run's requests go.
+      { allowPrivateNetwork: code.allowPrivateNetwork, serverUrl: target.url, timeoutMs: target.timeoutMs, reach },
       (fetch) =>
         keepFresh(store, {
           fetch,

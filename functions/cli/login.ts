@@ -21,6 +21,8 @@ import {
 } from '../config/oauth-delegated.ts';
 import { AuthorizationCodeSettings as Settings } from '../config/oauth-delegated.ts';
 import { parseOrThrow } from '../config/issues.ts';
+import type { Reach } from '../common/run-context.ts';
+import { envProxySecrets, hasEnvProxy, readStoredSecrets } from './stored-secrets.ts';
 
 export const LOGIN_HELP = `Usage: mcp-canary login <url> (--store-file PATH | --store-secret mcp-canary/NAME) [options]
        mcp-canary login --config FILE --target NAME
@@ -52,6 +54,10 @@ export interface LoginIo {
 
 interface Plan {
   readonly url: string;
+  /** The proxy (HTTPS_PROXY, or the fleet's) and the target's private CAs the authorization server is reached through. */
+  readonly reach: Reach | undefined;
+  /** Secret values in that reach (proxy credentials), for the redactor. */
+  readonly reachSecrets: readonly string[];
   readonly settings: AuthorizationCodeSettings;
   readonly homeRegion: string | undefined;
   readonly publishRegions: readonly string[];
@@ -75,11 +81,13 @@ export async function loginCommand(argv: readonly string[], io: LoginIo): Promis
     }
     throw e;
   }
-  const secrets: string[] = [];
+  const secrets: string[] = [...plan.reachSecrets];
+  io.learnSecrets?.(secrets);
   let grant: StoredGrant;
   try {
     grant = await login({
       serverUrl: plan.url,
+      reach: plan.reach,
       settings: plan.settings,
       onSecret: (s) => {
         secrets.push(s);
@@ -154,8 +162,14 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
       throw configError(
         `target "${t.name}" has no auth.authorizationCode: add { authorizationCode: { store: { secretsManager: "mcp-canary/${t.name}/grant" } } }.`,
       );
+    // The way the target's runs go: the fleet's proxy (else HTTPS_PROXY) and the target's private CAs; its client
+    // certificate and headers are the endpoint's, not the authorization server's.
+    const only = { ...t, headerSecrets: {}, auth: undefined, tls: t.tls?.ca ? { ca: t.tls.ca } : undefined };
+    const [found] = await readStoredSecrets([only], fleet);
     return {
       url: t.url,
+      reach: found?.reach,
+      reachSecrets: [...(found?.secretValues ?? []), ...envProxySecrets(process.env)],
       settings,
       homeRegion: fleet.homeRegion,
       publishRegions: t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion],
@@ -185,7 +199,17 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
     .split(',')
     .map((r) => r.trim())
     .filter(Boolean);
-  return { url, settings, homeRegion: v.region ?? process.env.AWS_REGION, publishRegions, browser };
+  // Behind an egress proxy the authorization server is reached through HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured), as check does.
+  const reach: Reach | undefined = hasEnvProxy(process.env) ? { proxy: { fromEnv: true } } : undefined;
+  return {
+    url,
+    reach,
+    reachSecrets: envProxySecrets(process.env),
+    settings,
+    homeRegion: v.region ?? process.env.AWS_REGION,
+    publishRegions,
+    browser,
+  };
 }
 
 async function storeOf(ref: GrantStoreRef, homeRegion: string | undefined): Promise<GrantStore> {

@@ -69,7 +69,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
     // A grant in a file is refreshed here, under its lock; the refresh token is learned, never printed.
     const learned: string[] = [];
-    const local = await Promise.all(targets.map((t) => localDelegated(t, (v) => learned.push(v))));
+    const local = await Promise.all(targets.map((t, i) => localDelegated(t, (v) => learned.push(v), reaches[i])));
     oauthSecrets = oauthSecrets.map((s, i) => (local[i] ? { ...s, delegated: local[i] } : s));
     storedValues = storedValues.map((v) => [...v, ...learned]);
   } catch (e) {

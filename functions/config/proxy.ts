@@ -78,7 +78,7 @@ export const ProxyRuntime = z
   .object({
     url: proxyUrl,
     credentials: ProxyCredentialsRef.optional(),
-    /** Hosts (and `.domain` suffixes, `host:port`, `*`) that are reached directly, as NO_PROXY lists them. */
+    /** Hosts (and `.domain` suffixes, `host:port`, `*`, CIDR ranges such as `10.0.0.0/8`, IPv6 literals) that are reached directly, as NO_PROXY lists them. */
     noProxy: z.array(z.string().min(1, 'is empty: give a host, a .domain suffix, host:port or *')).default([]),
   })
   .strict();

@@ -25,10 +25,18 @@ export function checkTlsMaterial(read: TlsRead, where: (field: string) => string
     out.ca = read.ca;
   }
   if (read.clientCertificate === undefined || read.clientKey === undefined) return out;
-  const [leaf] = certificates(read.clientCertificate, 'tls.clientCertificate', where, 'the client certificate in PEM (BEGIN CERTIFICATE)');
+  const chain = certificates(read.clientCertificate, 'tls.clientCertificate', where, 'the client certificate in PEM (BEGIN CERTIFICATE)');
+  const leaf = chain[0];
   const key = privateKey(read.clientKey, read.passphrase, where);
   const subject = leaf!.subject.replace(/\n/g, ', ');
   if (!leaf!.checkPrivateKey(key)) {
+    // TLS sends the chain as stored, and the key's own certificate must come first (the intermediates after it).
+    const own = chain.findIndex((c) => c.checkPrivateKey(key));
+    if (own > 0) {
+      throw configError(
+        `tls.clientCertificate (${where('tls.clientCertificate')}): the certificate of tls.clientKey (${chain[own]!.subject.replace(/\n/g, ', ')}) is certificate ${own + 1} of ${chain.length}, after ${subject}: store it first, then its intermediates`,
+      );
+    }
     throw configError(
       `tls.clientKey (${where('tls.clientKey')}) is not the private key of the client certificate (${subject}): store the key that was issued with that certificate, or the certificate of this key`,
     );

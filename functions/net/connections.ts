@@ -46,6 +46,7 @@ export class Connections {
   readonly tlsAlerts: string[] = [];
   /** The TLS connections these requests opened, in order: whether the server asked for a client certificate, and whether it answered. */
   readonly tlsConnections: TlsConnection[] = [];
+  private readonly tlsRecords = new WeakMap<Socket, TlsConnection>();
 
   /**
    * `injected`: a fetch given by a test (a custom CA), which may not be Node's: its requests get no pool
@@ -92,6 +93,26 @@ export class Connections {
 
   adopt(socket: Socket): void {
     this.sockets.add(socket);
+    if ('encrypted' in socket) {
+      // TLS 1.2: a server that refuses the client's certificate by resetting (Node's own, many others) does
+      // it before the handshake completes, so `connected` never sees the socket. The key exchange (keylog)
+      // comes after the server's CertificateRequest: whether it asked is known there.
+      const record = this.tlsRecord(socket as TLSSocket);
+      socket.on('keylog', () => {
+        if (((socket as TLSSocket).getSharedSigalgs?.() ?? []).length > 0) record.certificateRequested = true;
+      });
+    }
+  }
+
+  /** One record per TLS socket, whether it is first seen connecting (adopt) or connected. */
+  private tlsRecord(socket: TLSSocket): TlsConnection {
+    let record = this.tlsRecords.get(socket);
+    if (!record) {
+      record = watchTls(socket);
+      this.tlsRecords.set(socket, record);
+      this.tlsConnections.push(record);
+    }
+    return record;
   }
 
   /** A socket undici connected for these requests, before its first request is written. */
@@ -102,7 +123,8 @@ export class Connections {
       socket.on('error', (e: NodeJS.ErrnoException) => {
         if (e.code && serverAlert(e.code)) this.tlsAlerts.push(e.code);
       });
-      this.tlsConnections.push(watchTls(socket as TLSSocket));
+      const record = this.tlsRecord(socket as TLSSocket);
+      if (((socket as TLSSocket).getSharedSigalgs?.() ?? []).length > 0) record.certificateRequested = true;
     }
   }
 
@@ -126,7 +148,7 @@ export class Connections {
 /** One TLS connection, as far as a reset with no alert needs it. */
 export interface TlsConnection {
   /** The server sent a CertificateRequest in the handshake. */
-  readonly certificateRequested: boolean;
+  certificateRequested: boolean;
   /** Any byte of an HTTP answer was read from it. */
   answered: boolean;
 }

@@ -12,6 +12,8 @@ import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { FetchLike, ProxyReach, Reach, TlsMaterial } from '../common/run-context.ts';
 import { nodeFetch, siblingAgent, type Dispatcher } from './dispatcher.ts';
+import { directByAddress, noProxyEntries } from './no-proxy.ts';
+import { tunnelError } from './proxy-tunnel.ts';
 
 /** Where a target's requests go out: the fetch to drive them and the dispatcher for a URL. */
 export interface Route {
@@ -87,16 +89,37 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
           ...(proxy.credentials ? { token: `Basic ${Buffer.from(proxy.credentials).toString('base64')}` } : {}),
         }
       : {};
+  // The connection to the proxy itself. A proxy that closes it instead of answering CONNECT fails with
+  // "other side closed" (UND_ERR_SOCKET), which undici takes for a recoverable socket error: it dials the
+  // proxy again at once, thousands of times a second, until the request's timeout blames the endpoint. An
+  // error of the CONNECT is the proxy's: renamed (proxy-tunnel.ts), undici ends the request and the words name the proxy.
+  const clientFactory = (origin: string | URL, opts: object) => {
+    const pool = new undici.Pool(origin, opts);
+    const connect = pool.connect.bind(pool) as (params: unknown) => Promise<unknown>;
+    (pool as { connect: unknown }).connect = (params: unknown) =>
+      connect(params).catch((e: unknown) => {
+        throw tunnelError(e);
+      });
+    return pool;
+  };
   // requestTls is the endpoint's TLS inside the tunnel, and undici takes its servername from it alone
   // when it is set: one agent per host, so each tunnel names the host it is for (SNI).
   const agents = new Map<string, InstanceType<typeof undici.EnvHttpProxyAgent>>();
-  const agentFor = (url: URL) => {
+  // NO_PROXY's CIDR ranges and IPv6 literals, which undici does not read (no-proxy.ts): such a host goes direct here.
+  const direct = directByAddress(noProxyEntries('url' in proxy ? proxy.noProxy : (process.env.no_proxy ?? process.env.NO_PROXY ?? '')));
+  let directAgent: InstanceType<typeof undici.Agent> | undefined;
+  const agentFor = (url: URL): Dispatcher => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (direct(host, Number(url.port) || (url.protocol === 'https:' ? 443 : 80))) {
+      directAgent ??= new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
+      return directAgent;
+    }
     let agent = agents.get(host);
     if (!agent) {
       const servername = isIP(host) ? {} : { servername: host };
       agent = new undici.EnvHttpProxyAgent({
         ...fixed,
+        clientFactory,
         connect: { timeout: connectTimeoutMs, ...options },
         requestTls: { timeout: connectTimeoutMs, ...options, ...servername },
       });
@@ -109,7 +132,7 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
     proxy: shownProxyUrl(proxyUrl),
     dispatcherFor: agentFor,
     destroy: async () => {
-      await Promise.all([...agents.values()].map((a) => a.destroy().catch(() => {})));
+      await Promise.all([...agents.values(), ...(directAgent ? [directAgent] : [])].map((a) => a.destroy().catch(() => {})));
     },
   };
 }

@@ -28,6 +28,13 @@ export interface GuardOptions {
   readonly loopbackAllowed: boolean;
   /** Resolves a host name to its addresses. @default - the system resolver, every address */
   readonly lookup?: (host: string) => Promise<string[]>;
+  /**
+   * Requests go out through a forward proxy, which resolves names itself: a network whose only way out
+   * is the proxy often resolves no outside name at all. A name this side cannot resolve is then the
+   * proxy's to resolve, not a refusal (proxy-words.ts still refuses a metadata address through it, and
+   * a name that does resolve here is judged by its addresses). @default false
+   */
+  readonly viaProxy?: boolean;
 }
 
 /** A URL the guard refused: a `CanaryError` with code `GUARD_REFUSED`; `reason` is one phrase, e.g. "a private address (10.0.0.7)". */
@@ -98,9 +105,17 @@ export async function checkUrl(raw: string | URL, o: GuardOptions): Promise<URL>
   const shown = `${url.origin}${url.pathname}`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host) !== 0;
-  const addresses = literal ? [host] : isLoopbackName(host) ? ['127.0.0.1'] : await resolve(host, shown, o);
+  const addresses = literal
+    ? [host]
+    : isLoopbackName(host)
+      ? ['127.0.0.1']
+      : await resolve(host, shown, o).catch((e: unknown) => {
+          if (o.viaProxy) return [];
+          throw e;
+        });
   const kinds = addresses.map((a) => [a, addressKind(a)] as const);
-  const loopbackOnly = kinds.every(([, k]) => k === 'loopback');
+  // No address (a name only the proxy resolves) is never loopback: plain http stays refused for it.
+  const loopbackOnly = kinds.length > 0 && kinds.every(([, k]) => k === 'loopback');
   if (url.protocol !== 'https:') {
     if (url.protocol !== 'http:' || !loopbackOnly || !o.loopbackAllowed) {
       throw new GuardRefusal(

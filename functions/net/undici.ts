@@ -4,4 +4,4 @@
  * undici is about half a megabyte, and a fleet without a proxy or private TLS must not parse it on every
  * cold start.
  */
-export { Agent, EnvHttpProxyAgent, fetch } from 'undici';
+export { Agent, EnvHttpProxyAgent, fetch, Pool } from 'undici';

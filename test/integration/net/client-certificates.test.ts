@@ -62,6 +62,17 @@ describeWithTools(['openssl'], 'client certificates (mutual TLS)', () => {
       expect(v.detail).toMatch(version === 'TLSv1.3' ? /certificate_required/ : /handshake_failure after the key exchange/);
     });
 
+    // Node's own server checks the certificate after its side of the handshake and destroys the socket
+    // with no alert: on TLS 1.2 the client's handshake has not completed yet (the reset arrives before
+    // the server's Finished). Before, that read as `unreachable` (ECONNRESET) on TLS 1.2.
+    it('with a certificate from a CA it does not trust: tls, "refused the client certificate the canary presented"', async () => {
+      const v = await judge(target(server.url), { reach: await reachFor(pki, pki.untrusted) });
+      expect(v.outcome).toBe('failed');
+      expect(v.failure).toBe('tls');
+      expect(v.detail).toMatch(/the server refused the client certificate the canary presented/);
+      expect(v.detail).toMatch(/tls\.clientCertificate is issued by a CA the server trusts/);
+    });
+
     it('with its certificate: healthy, and the server saw the canary’s certificate', async () => {
       const v = await judge(target(server.url), { reach: await reachFor(pki, pki.client) });
       expect(v.outcome).toBe('healthy');

@@ -54,6 +54,13 @@ describe('checking TLS material', () => {
     );
   });
 
+  it('a chain: the key’s certificate first is accepted; stored after its issuer, the words say which block to move', () => {
+    expect(problem({ clientCertificate: `${pki.client.cert}${pki.caPem}`, clientKey: pki.client.key })).toBeNull();
+    expect(problem({ clientCertificate: `${pki.caPem}${pki.client.cert}`, clientKey: pki.client.key })).toBe(
+      'tls.clientCertificate (the file for tls.clientCertificate): the certificate of tls.clientKey (CN=canary-client) is certificate 2 of 2, after CN=canary-test-ca: store it first, then its intermediates',
+    );
+  });
+
   it('an expired certificate (judged at a later clock): names the date and says renew', () => {
     const later = Date.now() + 120 * 86_400_000;
     expect(problem({ clientCertificate: pki.client.cert, clientKey: pki.client.key }, later)).toMatch(

@@ -86,6 +86,22 @@ describe('checkUrl', () => {
     expect(await refusal('https://nowhere.example.com/', remote)).toBe('its host does not resolve (ENOTFOUND)'));
 });
 
+describe('checkUrl through a forward proxy (a network whose only way out is the proxy resolves no outside name)', () => {
+  const proxied: GuardOptions = { ...remote, viaProxy: true };
+  it('allows https to a name only the proxy can resolve', async () =>
+    expect(await refusal('https://auth.elsewhere.example/token', proxied)).toBe('allowed'));
+  it('still refuses plain http to it (no address is not loopback)', async () =>
+    expect(await refusal('http://auth.elsewhere.example/token', { ...proxied, loopbackAllowed: true })).toMatch(/https only/));
+  it('still judges a name that does resolve here by its addresses', async () => {
+    expect(await refusal('https://intranet.example.com/token', proxied)).toMatch(/a private address \(10\.1\.2\.3\)/);
+    expect(await refusal('https://metadata.google.internal/', proxied)).toMatch(/cloud metadata/);
+  });
+  it('still refuses a private or metadata literal', async () => {
+    expect(await refusal('https://10.0.0.7/token', proxied)).toMatch(/a private address/);
+    expect(await refusal('https://169.254.169.254/latest', proxied)).toMatch(/cloud metadata/);
+  });
+});
+
 describe('guardedFetch over the wire', () => {
   it('never follows a redirect itself: the 3xx comes back, so the next hop is checked as a request of its own', async () => {
     const server = createServer((_req, res) => res.writeHead(302, { location: 'https://10.0.0.9/steal' }).end());

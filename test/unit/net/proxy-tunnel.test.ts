@@ -1,0 +1,54 @@
+/**
+ * A forward proxy that misbehaves on CONNECT, as a raw socket does it byte for byte: it closes the
+ * connection without an answer, or answers something that is not HTTP. Both are the proxy's, named with
+ * its origin (`unreachable`, "the endpoint was not reached"), and end at once. Before, undici took the
+ * closed connection for a recoverable socket error and dialled the proxy again in a tight loop
+ * (thousands of connections a second) until the request timeout, which then read as the endpoint's
+ * `timeout`; the non-HTTP answer read as the endpoint's `protocol`.
+ */
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Target } from '../../../functions/config/target.ts';
+import { judge } from '../../../functions/judge/judge.ts';
+
+let proxy: Server | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
+  proxy = undefined;
+});
+
+async function badProxy(onConnect: (socket: import('node:net').Socket) => void) {
+  let connections = 0;
+  proxy = createServer((socket) => {
+    connections++;
+    socket.once('data', () => onConnect(socket));
+  });
+  await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connections: () => connections };
+}
+
+describe('a proxy that fails CONNECT is named as the proxy, at once', () => {
+  it.each([
+    [
+      'closes the connection without answering',
+      (s: import('node:net').Socket) => s.destroy(),
+      'closed the connection without answering CONNECT',
+    ],
+    ['ends it without answering', (s: import('node:net').Socket) => s.end(), 'closed the connection without answering CONNECT'],
+    [
+      'answers something that is not HTTP',
+      (s: import('node:net').Socket) => s.end('SSH-2.0-OpenSSH_9.6\r\n\r\n'),
+      'answered CONNECT with something that is not HTTP',
+    ],
+  ])('%s', async (_, onConnect, words) => {
+    const p = await badProxy(onConnect);
+    // A generous request timeout: the verdict must come from the proxy's answer, not from waiting it out.
+    const target = Target.parse({ name: 'behind-proxy', url: 'https://mcp.example.com/mcp', timeoutMs: 20_000 });
+    const v = await judge(target, { reach: { proxy: { url: p.url, noProxy: [] } } });
+    expect(v.outcome).toBe('failed');
+    expect(v.failure).toBe('unreachable');
+    expect(v.detail).toContain(`the proxy ${p.url} ${words}; the endpoint was not reached`);
+    // Each attempt dials the proxy a few times at most (discovery, the 2025 fallback, a retry), never in a loop.
+    expect(p.connections()).toBeLessThan(20);
+  });
+});
