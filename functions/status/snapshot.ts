@@ -67,6 +67,13 @@ export interface IncidentView {
   readonly failedRegions: number;
   readonly regions: number;
   readonly failureClass: string | null;
+  /**
+   * How much of it fell in the target's maintenance windows, as the report says it: inside (none of it
+   * counts against uptime), partly (countedMinutes of it count) or none.
+   */
+  readonly maintenance: 'none' | 'partly' | 'inside';
+  /** The minutes outside maintenance: what uptime counts. */
+  readonly countedMinutes: number;
   /** "Search tools failed for agents from 2 of 3 regions, 14:02–14:31 UTC (29 min)". */
   readonly summary: string;
 }
@@ -118,16 +125,20 @@ export function buildSnapshot(payload: StatusPayload, histories: readonly Target
       targets: w.targets,
     })),
   );
+  // Two windows of one target may overlap (a weekly deploy and a one-off): their union is its
+  // maintenance, so that no minute is left out of uptime twice (dayBar subtracts each window's overlap).
+  const ownWindows = (name: string) =>
+    merged(windows.filter((w) => w.targets.includes(name)).map((w) => ({ startMs: w.start, endMs: w.end })));
   const targets = payload.targets.map((t) => {
     const history = byMetric.get(t.metric) ?? { metric: t.metric, segments: [], incidents: [] };
-    // Two windows of one target may overlap (a weekly deploy and a one-off): their union is its
-    // maintenance, so that no minute is left out of uptime twice (dayBar subtracts each window's overlap).
-    const own = merged(windows.filter((w) => w.targets.includes(t.name)).map((w) => ({ startMs: w.start, endMs: w.end })));
-    return targetStatus(t.name, t.periodSeconds, history, own, { from, today, now, windowStart });
+    return targetStatus(t.name, t.periodSeconds, history, ownWindows(t.name), { from, today, now, windowStart });
   });
-  const incidents = payload.targets.flatMap((t) =>
-    (byMetric.get(t.metric)?.incidents ?? []).filter((i) => (i.end ?? now) > windowStart).map((i) => incidentView(t.name, i, now)),
-  );
+  const incidents = payload.targets.flatMap((t) => {
+    const own = ownWindows(t.name);
+    return (byMetric.get(t.metric)?.incidents ?? [])
+      .filter((i) => (i.end ?? now) > windowStart)
+      .map((i) => incidentView(t.name, i, own, now));
+  });
   const newest = (a: IncidentView, b: IncidentView) => b.startedAt.localeCompare(a.startedAt);
   const view = (w: Occurrence & { targets: readonly string[] }): MaintenanceView => ({
     targets: w.targets,
@@ -287,8 +298,15 @@ function currentState(periodSeconds: number, history: TargetHistory, windows: re
   return last.state === 'down' ? State.down : State.up;
 }
 
-function incidentView(target: string, i: HistoryIncident, now: number): IncidentView {
+function incidentView(target: string, i: HistoryIncident, windows: readonly Occurrence[], now: number): IncidentView {
   const end = i.end ?? now;
+  const whole = end - i.start;
+  const inside = Math.min(
+    whole,
+    windows.reduce((n, w) => n + overlap({ start: i.start, end }, w), 0),
+  );
+  // The report's rule (functions/history/budget.ts): inside when no part of it counts, partly when some does.
+  const maintenance = inside <= 0 ? 'none' : inside >= whole ? 'inside' : 'partly';
   return {
     target,
     kind: i.kind,
@@ -299,7 +317,9 @@ function incidentView(target: string, i: HistoryIncident, now: number): Incident
     regions: i.regions,
     // Only a class of the taxonomy, the one the sentence has words for.
     failureClass: i.failureClass !== undefined && causeWords(i.failureClass) ? i.failureClass : null,
-    summary: incidentWords({ target, ...i }, now),
+    maintenance,
+    countedMinutes: Math.round((whole - inside) / MINUTE_MS),
+    summary: incidentWords({ target, ...i, maintenanceMs: inside }, now),
   };
 }
 

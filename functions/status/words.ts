@@ -83,6 +83,23 @@ export interface IncidentFacts {
   readonly failedRegions: number;
   readonly regions: number;
   readonly failureClass?: string;
+  /** Of it, the time in the target's maintenance windows (left out of uptime, as the report leaves it out). */
+  readonly maintenanceMs?: number;
+}
+
+/** " It was inside a maintenance window, so it does not count against uptime." (the report's "inside maintenance"). */
+function maintenanceNote(i: IncidentFacts, end: number): string {
+  const inside = i.maintenanceMs ?? 0;
+  if (inside <= 0) return '';
+  const open = i.end === null;
+  if (inside >= end - i.start)
+    return open
+      ? ' It is inside a maintenance window, so it does not count against uptime.'
+      : ' It was inside a maintenance window, so it does not count against uptime.';
+  const counted = durationWords(end - i.start - inside);
+  return open
+    ? ` Part of it is inside a maintenance window: ${counted} so far counts against uptime.`
+    : ` Part of it was inside a maintenance window: ${counted} of it counts against uptime.`;
 }
 
 export function incidentWords(i: IncidentFacts, now: number): string {
@@ -91,10 +108,10 @@ export function incidentWords(i: IncidentFacts, now: number): string {
   const tail = cause ? `: ${cause}.` : '.';
   if (i.end === null) {
     const verb = i.kind === 'outage' ? 'is failing for agents' : 'is degraded for agents';
-    return `${i.target} ${verb}${where} since ${sinceWords(i.start, now)} (${durationWords(now - i.start)} so far)${tail}`;
+    return `${i.target} ${verb}${where} since ${sinceWords(i.start, now)} (${durationWords(now - i.start)} so far)${tail}${maintenanceNote(i, now)}`;
   }
   const verb = i.kind === 'outage' ? 'failed for agents' : 'was degraded for agents';
-  return `${i.target} ${verb}${where}, ${spanWords(i.start, i.end, now)} (${durationWords(i.end - i.start)})${tail}`;
+  return `${i.target} ${verb}${where}, ${spanWords(i.start, i.end, now)} (${durationWords(i.end - i.start)})${tail}${maintenanceNote(i, i.end)}`;
 }
 
 /** "Maintenance of Search tools and Payments, 2 Dec 2026 02:00–04:00 UTC (2 h)." */

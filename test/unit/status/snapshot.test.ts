@@ -104,6 +104,48 @@ describe('overlapping maintenance windows', () => {
   });
 });
 
+describe('an outage during maintenance', () => {
+  // Prepare: one target with a window 02:00–03:00 today; outages wholly inside it, partly in it, and outside it.
+  const payload = {
+    ...statusPayload(),
+    targets: [statusPayload().targets[0]!],
+    maintenance: [{ schedule: 'at(2026-12-01T02:00)', duration: '1 hour', targets: ['Search tools'] }],
+  };
+  const outage = (start: number, end: number) => ({ kind: 'outage' as const, start, end, failedRegions: 3, regions: 3 });
+  const history = {
+    metric: 'search-prod',
+    segments: [{ start: at(0, 0), end: NOW, state: 'up' as const }],
+    incidents: [outage(at(2, 10), at(2, 40)), outage(at(2, 50), at(3, 20)), outage(at(5, 0), at(5, 15))],
+  };
+
+  it('says in plain words (and in status.json) that it was inside the window and not counted, as the report does', () => {
+    // Act
+    const past = buildSnapshot(payload, [history], { now: NOW, upcomingDays: 14 }).incidents.past;
+    // Assess: newest first.
+    expect(past.map((i) => [i.maintenance, i.countedMinutes])).toEqual([
+      ['none', 15],
+      ['partly', 20],
+      ['inside', 0],
+    ]);
+    expect(past[2]!.summary).toBe(
+      'Search tools failed for agents from all 3 regions, 02:10–02:40 UTC (30 min). It was inside a maintenance window, so it does not count against uptime.',
+    );
+    expect(past[1]!.summary).toMatch(/ Part of it was inside a maintenance window: 20 min of it counts against uptime\.$/);
+    expect(past[0]!.summary).not.toMatch(/maintenance/);
+  });
+
+  it('says it of an open one too', () => {
+    // Prepare: a window 14:30–15:30 now, an outage open since 14:40.
+    const now = { ...payload, maintenance: [{ schedule: 'at(2026-12-01T14:30)', duration: '1 hour', targets: ['Search tools'] }] };
+    const open = { ...history, incidents: [{ ...outage(at(14, 40), NOW), end: null }] };
+    // Act
+    const s = buildSnapshot(now, [open], { now: NOW, upcomingDays: 14 });
+    // Assess
+    expect(s.incidents.open[0]).toMatchObject({ maintenance: 'inside', countedMinutes: 0 });
+    expect(s.incidents.open[0]!.summary).toMatch(/ It is inside a maintenance window, so it does not count against uptime\.$/);
+  });
+});
+
 describe('the payload from a fleet', () => {
   it('carries display names, counts and maintenance of shown targets only', () => {
     const p = payloadOf(
