@@ -62,6 +62,8 @@ export interface FleetHistory {
   readonly days: number;
   readonly startMs: number;
   readonly endMs: number;
+  /** The window ends now (no earlier --end): an incident open at its end is still open, not just open then. */
+  readonly endsNow: boolean;
   /** Alarm history starts here (CloudWatch keeps 30 days); null when not read. */
   readonly alarmHistoryFromMs: number | null;
   readonly targets: readonly TargetHistory[];
@@ -159,6 +161,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     days: opts.days,
     startMs,
     endMs,
+    endsNow: windowEnd >= nowMs,
     alarmHistoryFromMs: opts.alarmHistory === false ? null : historyFromMs,
     targets,
     cost,

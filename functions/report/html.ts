@@ -6,7 +6,7 @@
  */
 import type { IntervalState } from '../history/timeline.ts';
 import type { Report, ReportTarget } from './report.ts';
-import { percent, span, usd, when } from './words.ts';
+import { openWords, percent, span, usd, when } from './words.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -37,7 +37,7 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;
 `;
 
 export function renderHtml(r: Report): string {
-  const targets = r.targets.map(targetSection).join('\n');
+  const targets = r.targets.map((t) => targetSection(t, r.window.endsNow)).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -60,7 +60,7 @@ ${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.
 `;
 }
 
-function targetSection(t: ReportTarget): string {
+function targetSection(t: ReportTarget, endsNow: boolean): string {
   const budget = t.slo?.errorBudget;
   const figures = [
     ['Availability', percent(t.availabilityPercent)],
@@ -79,7 +79,7 @@ function targetSection(t: ReportTarget): string {
 <div class="figures">${figures.map(([k, v]) => `<div>${esc(k!)}<b class="${k === 'Error budget left' && budget && budget.leftSeconds < 0 ? 'over' : ''}">${esc(v!)}</b></div>`).join('')}</div>
 ${strip(t)}
 ${budget ? burnDown(t) : ''}
-${incidentTable(t)}
+${incidentTable(t, endsNow)}
 </section>`;
 }
 
@@ -131,12 +131,12 @@ function burnDown(t: ReportTarget): string {
 <text x="4" y="${H + 14}" font-size="12" fill="#555">red: downtime spent; dashed: budget allowed so far (${esc(span(top))} at the top)</text></svg>`;
 }
 
-function incidentTable(t: ReportTarget): string {
+function incidentTable(t: ReportTarget, endsNow: boolean): string {
   if (t.incidents.length === 0) return '<p class="small">No incidents in the window.</p>';
   const rows = t.incidents
     .map(
       (i) =>
-        `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? 'still open' : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
+        `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? openWords(endsNow) : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
   // A region that scrolls on a narrow screen takes the keyboard focus (WCAG 2.1.1: keyboard users can scroll it too).

@@ -19,7 +19,7 @@ export interface ReportIncident {
   readonly start: string;
   /** Open when the window began: start and duration are its part inside the window, and it has no time to resolve. */
   readonly startedBeforeWindow: boolean;
-  /** null: still open at the window's end. */
+  /** null: open at the window's end (still open when window.endsNow). */
   readonly end: string | null;
   /** When the rule paged; for one already open at the window's start, as far back as the report reads (the alarm's N + 2 periods). */
   readonly pagedAt: string;
@@ -76,7 +76,8 @@ export interface Report {
   readonly fleet: string;
   readonly namespace: string;
   readonly homeRegion: string;
-  readonly window: { readonly start: string; readonly end: string; readonly days: number };
+  /** endsNow: no earlier --end, so an incident open at the end is still open (otherwise: open at the window's end). */
+  readonly window: { readonly start: string; readonly end: string; readonly days: number; readonly endsNow: boolean };
   /** Alarm history covers from here (CloudWatch keeps 30 days); null when not read. */
   readonly alarmHistoryFrom: string | null;
   readonly cost: {
@@ -101,7 +102,7 @@ export function buildReport(h: FleetHistory, fleet: Fleet): Report {
     fleet: h.fleetName,
     namespace: h.namespace,
     homeRegion: h.homeRegion,
-    window: { start: iso(h.startMs), end: iso(h.endMs), days: h.days },
+    window: { start: iso(h.startMs), end: iso(h.endMs), days: h.days, endsNow: h.endsNow },
     alarmHistoryFrom: h.alarmHistoryFromMs === null ? null : iso(h.alarmHistoryFromMs),
     cost: {
       getMetricDataRequests: h.cost.requests,

@@ -3,7 +3,7 @@
  * cost. Target names and failure classes pass through `printable`'s rule (escapes, not control bytes).
  */
 import type { Report } from './report.ts';
-import { percent, span, usd, when } from './words.ts';
+import { openWords, percent, span, usd, when } from './words.ts';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -51,7 +51,7 @@ export function renderText(r: Report): string {
   else {
     out.push('Incidents (by the paging rule; "paged" when the alarm history shows the page):');
     for (const { t, i } of incidents) {
-      const end = i.end === null ? 'still open' : when(i.end);
+      const end = i.end === null ? openWords(r.window.endsNow) : when(i.end);
       const notes = [
         i.failureClass ?? 'failure class unknown',
         i.alarm,

@@ -23,6 +23,11 @@ export function when(isoText: string): string {
   return `${isoText.slice(0, 10)} ${isoText.slice(11, 16)} UTC`;
 }
 
+/** An incident's end as the text and the HTML say it: still open only when the window ends now. */
+export function openWords(endsNow: boolean): string {
+  return endsNow ? 'still open' : 'open at the end of the window';
+}
+
 /** "$0.00004" at the precision that shows it. */
 export function usd(x: number): string {
   if (x === 0) return '$0';

@@ -89,7 +89,7 @@ describe('mcp-canary report at the window edges', () => {
     expect(err.join('')).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(out.join('')) as Report;
-    expect(report.window).toMatchObject({ start: iso(START), end: iso(END) });
+    expect(report.window).toMatchObject({ start: iso(START), end: iso(END), endsNow: false });
     const rates = report.targets.find((t) => t.target === 'rates')!;
     expect(rates.incidents).toEqual([
       {

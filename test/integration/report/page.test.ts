@@ -67,6 +67,7 @@ function history(): FleetHistory {
     days: 1,
     startMs: T0,
     endMs: T0 + 180 * MIN,
+    endsNow: true,
     alarmHistoryFromMs: T0,
     cost: { requests: 1, metrics: 4, datapoints: 720, alarmHistoryCalls: 1, logCalls: 6 },
     targets: [

@@ -21,9 +21,9 @@ const fleet = parseFleet({
 });
 
 /** 1 region, quorum 1, N 3: 100 minutes; down 10..20 (10 min); maintenance 50..60 over a failure; rest up. */
-function history(): FleetHistory {
+function history(openAtEnd = false): FleetHistory {
   const samples: PeriodSample[] = Array.from({ length: 100 }, (_, i) => ({
-    failing: (i >= 10 && i < 20) || (i >= 50 && i < 60) ? 1 : 0,
+    failing: (i >= 10 && i < 20) || (i >= 50 && i < 60) || (openAtEnd && i >= 90) ? 1 : 0,
     reports: 1,
   }));
   const rule = { regions: 1, quorum: 1, runsInARow: 3, periodSeconds: 60 };
@@ -36,6 +36,7 @@ function history(): FleetHistory {
     days: 1,
     startMs: T0,
     endMs: T0 + 100 * MIN,
+    endsNow: true,
     alarmHistoryFromMs: T0,
     cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, logCalls: 0 },
     targets: [
@@ -89,5 +90,23 @@ describe('buildReport', () => {
     expect(html).toContain('&#60;img');
     expect(html.match(/<svg /g)).toHaveLength(2);
     expect(html).toContain('<title>down: 2026-11-30 10:10 UTC to 2026-11-30 10:20 UTC</title>');
+  });
+
+  it('says "still open" only when the window ends now; at a past --end, open at the end of the window', () => {
+    // Prepare: down from minute 90 to the window's end (100), once with a window ending now, once at a past --end.
+    const now = buildReport(history(true), fleet);
+    const past = buildReport({ ...history(true), endsNow: false }, fleet);
+    expect(now.targets[0]!.incidents.at(-1)!.end).toBeNull();
+    // Act
+    const texts = [renderText(now), renderText(past)];
+    const pages = [renderHtml(now), renderHtml(past)];
+    // Assess
+    expect(past.window.endsNow).toBe(false);
+    expect(texts[0]).toMatch(/→ still open/);
+    expect(texts[1]).toMatch(/→ open at the end of the window/);
+    expect(texts[1]).not.toContain('still open');
+    expect(pages[0]).toContain('<td>still open</td>');
+    expect(pages[1]).toContain('<td>open at the end of the window</td>');
+    expect(pages[1]).not.toContain('still open');
   });
 });
