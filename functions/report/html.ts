@@ -37,7 +37,7 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;
 `;
 
 export function renderHtml(r: Report): string {
-  const targets = r.targets.map((t) => targetSection(t, r.window.endsNow)).join('\n');
+  const targets = r.targets.map((t, n) => targetSection(t, n, r.window.endsNow)).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -50,7 +50,7 @@ export function renderHtml(r: Report): string {
 <main>
 <h1>MCP availability: ${esc(r.fleet)}</h1>
 <p class="meta">${r.window.days} day(s), ${esc(when(r.window.start))} to ${esc(when(r.window.end))}. Measured by the rule that pages; maintenance windows are shown and left out.</p>
-<ul class="legend" aria-label="Colours">${STATES.map((s) => `<li><span style="background:${COLOURS[s]}"></span>${s}</li>`).join('')}</ul>
+<ul class="legend" aria-label="Colours">${STATES.map((s) => `<li><span style="background:${COLOURS[s]}"></span>${s}</li>`).join('')}<li><span style="background:repeating-linear-gradient(45deg,${COLOURS.down} 0 2px,#eee 2px 4px)"></span>striped: flapping (several states within one column; its title says which)</li></ul>
 ${targets}
 <p class="small">${esc(`Read: ${[...new Set(r.targets.map((t) => t.resolution.note))].join('; ')}.`)}<br>
 ${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
@@ -60,7 +60,7 @@ ${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.
 `;
 }
 
-function targetSection(t: ReportTarget, endsNow: boolean): string {
+function targetSection(t: ReportTarget, n: number, endsNow: boolean): string {
   const budget = t.slo?.errorBudget;
   const figures = [
     ['Availability', percent(t.availabilityPercent)],
@@ -77,27 +77,85 @@ function targetSection(t: ReportTarget, endsNow: boolean): string {
   return `<section aria-labelledby="t-${esc(t.target)}">
 <h2 id="t-${esc(t.target)}">${esc(t.target)}</h2>
 <div class="figures">${figures.map(([k, v]) => `<div>${esc(k!)}<b class="${k === 'Error budget left' && budget && budget.leftSeconds < 0 ? 'over' : ''}">${esc(v!)}</b></div>`).join('')}</div>
-${strip(t)}
+${strip(t, n)}
 ${budget ? burnDown(t) : ''}
 ${incidentTable(t, endsNow)}
 </section>`;
 }
 
-/** The window as one bar, each interval a rect with its state in a title. */
-function strip(t: ReportTarget): string {
+/**
+ * The strip's width in columns (about a pixel each on a wide screen): an interval narrower than one is
+ * merged with its narrow neighbours, so a flapping target's 15 days of minute-long intervals draw at most
+ * a few shapes per column, not one each (the page stays small), and the merged span says it flapped.
+ */
+export const STRIP_COLUMNS = 500;
+/** Worst first: the colour a flapping span is drawn in (under stripes that say it is mixed). */
+const WORST: readonly IntervalState[] = ['down', 'degraded', 'no-data', 'maintenance', 'up'];
+
+interface Shape {
+  readonly start: string;
+  readonly end: string;
+  /** One state, or several within less than a column (flapping). */
+  readonly states: ReadonlyMap<IntervalState, { ms: number; times: number }>;
+}
+
+/** Intervals as shapes: wide ones as they are, runs of narrow ones merged until a run is a column wide. */
+export function stripShapes(intervals: ReportTarget['intervals']): Shape[] {
+  const first = Date.parse(intervals[0]?.start ?? '');
+  const last = Date.parse(intervals[intervals.length - 1]?.end ?? '');
+  const column = (last - first) / STRIP_COLUMNS;
+  const out: Shape[] = [];
+  let run: { start: string; end: string; states: Map<IntervalState, { ms: number; times: number }> } | null = null;
+  const flush = () => {
+    if (run) out.push(run);
+    run = null;
+  };
+  for (const i of intervals) {
+    const ms = Date.parse(i.end) - Date.parse(i.start);
+    if (ms >= column) {
+      flush();
+      out.push({ start: i.start, end: i.end, states: new Map([[i.state, { ms, times: 1 }]]) });
+      continue;
+    }
+    run ??= { start: i.start, end: i.end, states: new Map() };
+    run.end = i.end;
+    const seen = run.states.get(i.state) ?? { ms: 0, times: 0 };
+    run.states.set(i.state, { ms: seen.ms + ms, times: seen.times + 1 });
+    if (Date.parse(run.end) - Date.parse(run.start) >= column) flush();
+  }
+  flush();
+  return out;
+}
+
+/** The window as one bar, each interval (or a flapping span narrower than a column) a rect with its state in a title. */
+function strip(t: ReportTarget, n: number): string {
   const start = Date.parse(t.intervals[0]?.start ?? '');
   const end = Date.parse(t.intervals[t.intervals.length - 1]?.end ?? '');
   if (!(end > start)) return '';
   const W = 1000;
   const x = (iso: string) => ((Date.parse(iso) - start) / (end - start)) * W;
-  const rects = t.intervals
-    .map((i) => {
-      const w = Math.max(0.5, x(i.end) - x(i.start));
-      return `<rect x="${x(i.start).toFixed(2)}" y="0" width="${w.toFixed(2)}" height="28" fill="${COLOURS[i.state]}"><title>${esc(`${i.state}: ${when(i.start)} to ${when(i.end)}`)}</title></rect>`;
+  const shapes = stripShapes(t.intervals);
+  const rects = shapes
+    .map((sh) => {
+      const w = Math.max(0.5, x(sh.end) - x(sh.start));
+      const at = `x="${x(sh.start).toFixed(2)}" y="0" width="${w.toFixed(2)}" height="28"`;
+      const states = WORST.filter((st) => sh.states.has(st));
+      if (states.length === 1)
+        return `<rect ${at} fill="${COLOURS[states[0]!]}"><title>${esc(`${states[0]}: ${when(sh.start)} to ${when(sh.end)}`)}</title></rect>`;
+      const parts = states.map((st) => {
+        const v = sh.states.get(st)!;
+        return `${st} ${span(v.ms / 1000)} (${v.times} time${v.times === 1 ? '' : 's'})`;
+      });
+      const title = `flapping: ${when(sh.start)} to ${when(sh.end)}: ${parts.join(', ')}`;
+      return `<rect ${at} fill="${COLOURS[states[0]!]}"/><rect ${at} fill="url(#flap-${n})"><title>${esc(title)}</title></rect>`;
     })
     .join('');
-  const summary = `${t.target}: ${STATES.map((s) => `${s} ${span(seconds(t, s))}`).join(', ')}`;
-  return `<svg viewBox="0 0 ${W} 44" role="img" aria-label="${esc(summary)}"><title>${esc(summary)}</title>${rects}<text x="0" y="42" font-size="12" fill="#555">${esc(when(t.intervals[0]!.start))}</text><text x="${W}" y="42" font-size="12" fill="#555" text-anchor="end">${esc(when(t.intervals[t.intervals.length - 1]!.end))}</text></svg>`;
+  const flapping = shapes.some((sh) => sh.states.size > 1);
+  const defs = flapping
+    ? `<defs><pattern id="flap-${n}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="3" height="6" fill="#fff" fill-opacity=".6"/></pattern></defs>`
+    : '';
+  const summary = `${t.target}: ${STATES.map((s) => `${s} ${span(seconds(t, s))}`).join(', ')}${flapping ? '; striped spans flapped (several states within one column)' : ''}`;
+  return `<svg viewBox="0 0 ${W} 44" role="img" aria-label="${esc(summary)}"><title>${esc(summary)}</title>${defs}${rects}<text x="0" y="42" font-size="12" fill="#555">${esc(when(t.intervals[0]!.start))}</text><text x="${W}" y="42" font-size="12" fill="#555" text-anchor="end">${esc(when(t.intervals[t.intervals.length - 1]!.end))}</text></svg>`;
 }
 
 function seconds(t: ReportTarget, s: IntervalState): number {
@@ -123,7 +181,9 @@ function burnDown(t: ReportTarget): string {
   const H = 120;
   const px = (ms: number) => (t1 > t0 ? ((ms - t0) / (t1 - t0)) * W : 0);
   const py = (v: number) => H - (v / top) * (H - 10);
-  const line = (k: 1 | 2) => pts.map((p) => `${px(p[0]).toFixed(1)},${py(p[k]).toFixed(1)}`).join(' ');
+  // One point per unit of width at most (both lines only grow, so the points kept lie on the full line).
+  const kept = pts.filter((p, n) => n === 0 || n === pts.length - 1 || Math.floor(px(p[0])) !== Math.floor(px(pts[n - 1]![0])));
+  const line = (k: 1 | 2) => kept.map((p) => `${px(p[0]).toFixed(1)},${py(p[k]).toFixed(1)}`).join(' ');
   const label = `Error budget: ${span(down)} down of ${span(judged * (1 - objective / 100))} allowed at ${objective} %`;
   return `<svg viewBox="0 0 ${W} ${H + 16}" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>
 <polyline points="${line(2)}" fill="none" stroke="#5c6bc0" stroke-width="2" stroke-dasharray="6 4"/>
