@@ -28,7 +28,8 @@ h1,h2,.meta,.small{overflow-wrap:anywhere}
 section{background:#fff;border:1px solid #ddd;border-radius:8px;padding:14px;margin:0 0 16px}
 .figures{display:flex;flex-wrap:wrap;gap:12px 28px;margin:.4rem 0 .8rem}
 .figures div{min-width:120px}.figures b{display:block;font-size:1.3rem}
-svg{width:100%;height:auto;display:block}
+svg{width:100%;display:block}svg.strip{height:28px}svg.burn{height:120px}
+.axis span:last-child{margin-left:auto}.axis{display:flex;justify-content:space-between;gap:0 8px;flex-wrap:wrap;margin:.2rem 0 .6rem;font-size:.85rem;color:#555}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem;margin:.3rem 0 .6rem;padding:0;list-style:none}
 .legend span{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border-radius:2px}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee}
@@ -155,7 +156,10 @@ function strip(t: ReportTarget, n: number): string {
     ? `<defs><pattern id="flap-${n}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="3" height="6" fill="#fff" fill-opacity=".6"/></pattern></defs>`
     : '';
   const summary = `${t.target}: ${STATES.map((s) => `${s} ${span(seconds(t, s))}`).join(', ')}${flapping ? '; striped spans flapped (several states within one column)' : ''}`;
-  return `<svg viewBox="0 0 ${W} 44" role="img" aria-label="${esc(summary)}"><title>${esc(summary)}</title>${defs}${rects}<text x="0" y="42" font-size="12" fill="#555">${esc(when(t.intervals[0]!.start))}</text><text x="${W}" y="42" font-size="12" fill="#555" text-anchor="end">${esc(when(t.intervals[t.intervals.length - 1]!.end))}</text></svg>`;
+  // The shapes stretch to the width at a fixed height; the words are HTML below, at the page's own size
+  // (SVG text in a 1000-wide viewBox shrank to about 4 px on a 375 px phone).
+  return `<svg class="strip" viewBox="0 0 ${W} 28" preserveAspectRatio="none" role="img" aria-label="${esc(summary)}"><title>${esc(summary)}</title>${defs}${rects}</svg>
+<p class="axis"><span>${esc(when(t.intervals[0]!.start))}</span><span>${esc(when(t.intervals[t.intervals.length - 1]!.end))}</span></p>`;
 }
 
 function seconds(t: ReportTarget, s: IntervalState): number {
@@ -185,20 +189,37 @@ function burnDown(t: ReportTarget): string {
   const kept = pts.filter((p, n) => n === 0 || n === pts.length - 1 || Math.floor(px(p[0])) !== Math.floor(px(pts[n - 1]![0])));
   const line = (k: 1 | 2) => kept.map((p) => `${px(p[0]).toFixed(1)},${py(p[k]).toFixed(1)}`).join(' ');
   const label = `Error budget: ${span(down)} down of ${span(judged * (1 - objective / 100))} allowed at ${objective} %`;
-  return `<svg viewBox="0 0 ${W} ${H + 16}" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>
-<polyline points="${line(2)}" fill="none" stroke="#5c6bc0" stroke-width="2" stroke-dasharray="6 4"/>
-<polyline points="${line(1)}" fill="none" stroke="#c62828" stroke-width="2.5"/>
-<text x="4" y="${H + 14}" font-size="12" fill="#555">red: downtime spent; dashed: budget allowed so far (${esc(span(top))} at the top)</text></svg>`;
+  // Stretched to the width at a fixed height, the strokes kept at their width; the key is HTML (readable at 375 px).
+  return `<svg class="burn" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>
+<polyline points="${line(2)}" fill="none" stroke="#5c6bc0" stroke-width="2" stroke-dasharray="6 4" vector-effect="non-scaling-stroke"/>
+<polyline points="${line(1)}" fill="none" stroke="#c62828" stroke-width="2.5" vector-effect="non-scaling-stroke"/></svg>
+<p class="axis">red: downtime spent; dashed: budget allowed so far (${esc(span(top))} at the top)</p>`;
 }
+
+/** Rows of a target's incident table: a flapping target's thousands are in --json; the page lists the longest. */
+export const INCIDENT_ROWS_SHOWN = 100;
 
 function incidentTable(t: ReportTarget, endsNow: boolean): string {
   if (t.incidents.length === 0) return '<p class="small">No incidents in the window.</p>';
-  const rows = t.incidents
+  const many = t.incidents.length > INCIDENT_ROWS_SHOWN;
+  // The longest by counted time (the earlier of equals), then back in time order.
+  const shown = many
+    ? t.incidents
+        .map((i, n) => ({ i, n }))
+        .sort((a, b) => b.i.countedSeconds - a.i.countedSeconds || a.n - b.n)
+        .slice(0, INCIDENT_ROWS_SHOWN)
+        .sort((a, b) => a.n - b.n)
+        .map((x) => x.i)
+    : t.incidents;
+  const caption = many
+    ? `Incidents, by the rule that pages: the ${INCIDENT_ROWS_SHOWN} longest of ${t.incidents.length} (all of them are in --json)`
+    : 'Incidents, by the rule that pages';
+  const rows = shown
     .map(
       (i) =>
         `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? openWords(endsNow) : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
   // A region that scrolls on a narrow screen takes the keyboard focus (WCAG 2.1.1: keyboard users can scroll it too).
-  return `<div class="scroll" tabindex="0" role="region" aria-label="${esc(`${t.target}: incidents (scrolls sideways)`)}"><table><caption class="small">Incidents, by the rule that pages</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${esc(`${t.target}: incidents (scrolls sideways)`)}"><table><caption class="small">${esc(caption)}</caption><thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Duration</th><th scope="col">Failure class</th><th scope="col">Alarm</th><th scope="col">Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

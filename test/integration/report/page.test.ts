@@ -121,4 +121,27 @@ describe('the report page in Chromium', () => {
     expect(result.passes).toEqual(expect.arrayContaining(['color-contrast', 'html-has-lang', 'document-title']));
     await page.close();
   });
+
+  it.each([375, 1280])('draws every word at a readable size at %i px, the charts’ too', async (width) => {
+    // An SVG scales its text with its width: 12 units of a 1000-wide viewBox were about 4 px at 375 px.
+    const page = await browser.newPage();
+    await page.setViewport({ width, height: 900 });
+    await page.setContent(html, { waitUntil: 'load' });
+    const small = await page.evaluate(() => {
+      const out: string[] = [];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (!n.textContent?.trim() || n.parentElement?.closest('title')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const box = range.getBoundingClientRect();
+        // A line box at least 12 px tall: text of about 11 px or more (WCAG's reflow leaves the size to us).
+        if (box.height > 0 && box.height < 12) out.push(`${n.textContent.trim().slice(0, 40)}: ${box.height.toFixed(1)} px`);
+      }
+      return out;
+    });
+    expect(small, `at ${width} px`).toEqual([]);
+    expect(await page.evaluate(() => document.querySelectorAll('svg text').length)).toBe(0);
+    await page.close();
+  });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFleet } from '../../../functions/config/load.ts';
 import type { FleetHistory } from '../../../functions/history/read.ts';
 import { buildTimeline, type PeriodSample } from '../../../functions/history/timeline.ts';
-import { renderHtml, STRIP_COLUMNS, stripShapes } from '../../../functions/report/html.ts';
+import { INCIDENT_ROWS_SHOWN, renderHtml, STRIP_COLUMNS, stripShapes } from '../../../functions/report/html.ts';
 import { buildReport } from '../../../functions/report/report.ts';
 
 const MIN = 60_000;
@@ -71,6 +71,13 @@ describe('a flapping target over 15 days in the HTML report', () => {
     expect(html.match(/<rect /g)!.length).toBeLessThanOrEqual(4 * STRIP_COLUMNS + 2);
     const points = html.match(/<polyline points="([^"]*)"/)![1]!.split(' ');
     expect(points.length).toBeLessThanOrEqual(1002);
+    // The incident table lists the longest (the three hours among them), and says where the rest are.
+    expect(t.incidents.length).toBeGreaterThan(3600);
+    expect(html.match(/<tr>/g)!.length).toBe(INCIDENT_ROWS_SHOWN + 1);
+    expect(html).toContain(`the ${INCIDENT_ROWS_SHOWN} longest of ${t.incidents.length} (all of them are in --json)`);
+    expect(html).toContain('<td>2026-11-26 00:00 UTC</td><td>2026-11-26 03:00 UTC</td><td>3h 00m</td>');
+    // The whole page: tens of kilobytes, not the half megabyte that one row per incident made.
+    expect(html.length).toBeLessThan(150_000);
   });
 
   it('says the span flapped, and keeps a steady outage as it was', () => {
