@@ -20,7 +20,7 @@ import { STATUS_CSP } from '../../../infra/constructs/status-stack.ts';
 import { Fleet } from '../../../functions/config/fleet.ts';
 import { statusPayload } from '../../../functions/config/status-page.ts';
 import { resolveTarget } from '../../../infra/plan/resolve.ts';
-import { MARKUP_NAME, NOW, statusHistories } from '../../helpers/status/fixtures.ts';
+import { at, MARKUP_NAME, NOW, statusHistories } from '../../helpers/status/fixtures.ts';
 import { describeNeeding, requireTool } from '../../helpers/tools.ts';
 
 const describe = describeNeeding(['chromium']);
@@ -178,6 +178,41 @@ describe('the status page in Chromium', () => {
       expect(await page.evaluate(() => document.body.innerText)).toContain(title);
       await page.close();
     }
+  });
+
+  it('says of an outage inside a maintenance window that it was inside it and not counted, as the report does', async () => {
+    // Prepare: Ticketing failed 14:35–14:45, inside its window of 14:30–16:30 today.
+    const histories = statusHistories().map((h) =>
+      h.metric === 'tickets-prod'
+        ? {
+            ...h,
+            segments: [
+              { start: h.segments[0]!.start, end: at(14, 35), state: 'up' as const },
+              { start: at(14, 35), end: at(14, 45), state: 'down' as const },
+              { start: at(14, 45), end: NOW, state: 'up' as const },
+            ],
+            incidents: [{ kind: 'outage' as const, start: at(14, 35), end: at(14, 45), failedRegions: 3, regions: 3 }],
+          }
+        : h,
+    );
+    const fleet = Fleet.parse(plantedFleet());
+    const payload = statusPayload(
+      fleet,
+      'McpCanary',
+      fleet.targets.map((t) => ({ ...resolveTarget(fleet, t), name: t.name, status: t.status })),
+    );
+    const snapshot = buildSnapshot(payload, histories, { now: NOW, upcomingDays: 14 });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 375, height: 900 });
+    // Act
+    await page.setContent(renderPage(snapshot, { every: '5 minutes', jsonHref: 'status.json' }), { waitUntil: 'load' });
+    // Assess: in the words a person reads, and in status.json; uptime untouched (100 %, as the report leaves it out).
+    const sentence =
+      'Ticketing failed for agents from all 3 regions, 14:35–14:45 UTC (10 min). It was inside a maintenance window, so it does not count against uptime.';
+    expect(await page.evaluate(() => document.body.innerText)).toContain(sentence);
+    expect(snapshot.incidents.past.find((i) => i.target === 'Ticketing')).toMatchObject({ maintenance: 'inside', countedMinutes: 0 });
+    expect(snapshot.targets.find((t) => t.name === 'Ticketing')).toMatchObject({ uptime: 100, state: 'maintenance' });
+    await page.close();
   });
 
   it('runs no script: the markup name is text, and nothing executed', async () => {
