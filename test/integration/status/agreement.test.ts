@@ -214,9 +214,11 @@ describe('the report and the status page agree', () => {
       const p = page.targets.find((t) => t.name === shown)!;
       const outages = [...page.incidents.open, ...page.incidents.past]
         .filter((i) => i.target === shown && i.kind === 'outage')
-        .map((i) => ({ start: i.startedAt, end: i.endedAt, failureClass: i.failureClass }))
+        .map((i) => ({ start: i.startedAt, end: i.endedAt, failureClass: i.failureClass, maintenance: i.maintenance }))
         .sort((a, b) => a.start.localeCompare(b.start));
-      expect(outages, target).toEqual(r.incidents.map((i) => ({ start: i.start, end: i.end, failureClass: i.failureClass })));
+      expect(outages, target).toEqual(
+        r.incidents.map((i) => ({ start: i.start, end: i.end, failureClass: i.failureClass, maintenance: i.maintenance })),
+      );
       const { judged, down } = r.seconds;
       expect(p.uptime, target).toBe(Math.floor(((judged - down) / judged) * 10_000) / 100);
     }
@@ -238,7 +240,11 @@ describe('the report and the status page agree', () => {
     expect(search.incidents.map((i) => i.failureClass)).toEqual([null, 'unreachable', 'unreachable']);
     const bad = page.incidents.past.find((i) => i.target === HOSTILE_NAME)!;
     expect(bad.failureClass).toBe('tool_error');
-    expect(bad.summary).toMatch(/: the checked tool answered with an error\.$/);
+    // 15 to 5 minutes ago, the window 8 to 2: partly inside it, and both say so.
+    expect(bad.summary).toMatch(
+      /: the checked tool answered with an error\. Part of it was inside a maintenance window: 7 min of it counts against uptime\.$/,
+    );
+    expect(search.incidents.map((i) => i.maintenance)).toEqual(['none', 'none', 'inside']);
 
     // Privacy: nothing of the config but names, and nothing the hostile server said, in any of the four outputs.
     const reportJson = out.join('');
