@@ -198,6 +198,17 @@ export const RefreshEvent = z.object({
       regions: z.array(z.string().min(1)).min(1),
       refreshTokenLifetimeDays: z.number().int().positive().optional(),
       allowPrivateNetwork: z.boolean().default(false),
+      /**
+       * The target's `tls.ca` (a private CA bundle, by reference): its authorization server may have a
+       * certificate from the same CA, and the refresher trusts it for the token request as the runs do.
+       * A plain name is read in the home region, an ARN in its own.
+       */
+      ca: z
+        .union([
+          z.object({ secretsManager: z.string().min(1), jsonKey: z.string().optional() }).strict(),
+          z.object({ ssmParameter: z.string().min(1) }).strict(),
+        ])
+        .optional(),
     }),
   ),
 });

@@ -5,14 +5,21 @@
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { perRegion } from '../common/per-region.ts';
 import { readRunEnv } from '../config/env.ts';
+import { SecretReader } from '../secrets/reader.ts';
 import { refreshGrants, type GrantReport } from './refresh.ts';
 
 const env = readRunEnv();
 const cloudWatch = new CloudWatchClient({ region: env.homeRegion });
 const secretsManager = perRegion((region) => new SecretsManagerClient({ region, maxAttempts: 2 }));
+// A grant's tls.ca (the target's private CAs): a plain name in the home region, an ARN in its own; kept 5 minutes.
+const secrets = new SecretReader(
+  { secretsManager, ssm: perRegion((region) => new SSMClient({ region })) },
+  { defaultRegion: env.homeRegion },
+);
 
 export async function handler(event: unknown, context?: { awsRequestId?: string }): Promise<GrantReport[]> {
-  return refreshGrants(event, { ...env, cloudWatch, secretsManager, holder: context?.awsRequestId ?? `refresher-${process.pid}` });
+  return refreshGrants(event, { ...env, cloudWatch, secretsManager, secrets, holder: context?.awsRequestId ?? `refresher-${process.pid}` });
 }

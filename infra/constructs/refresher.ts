@@ -18,7 +18,8 @@ import { configError } from '../../functions/common/errors.ts';
 import { EnvVar } from '../../functions/config/env.ts';
 import { accessSecretName, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
-import { SECRET_NAME_PREFIX } from '../plan/secret-scope.ts';
+import { regionSecretScopes, SECRET_NAME_PREFIX, type SecretRefAt } from '../plan/secret-scope.ts';
+import { secretScopeArn } from './secret-arns.ts';
 import type { FleetPlan } from '../plan/plan.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
@@ -44,6 +45,8 @@ export function refreshEventOf(plan: FleetPlan): RefreshEvent {
           regions: [...plan.targets[i]!.regions],
           ...(code.refreshTokenLifetimeDays !== undefined ? { refreshTokenLifetimeDays: code.refreshTokenLifetimeDays } : {}),
           allowPrivateNetwork: code.allowPrivateNetwork,
+          // The private CAs the target's runs trust (a file reference is refused at synth: checks.ts).
+          ...(t.tls?.ca && !('file' in t.tls.ca) ? { ca: t.tls.ca } : {}),
         },
       ];
     }),
@@ -89,6 +92,24 @@ export class Refresher extends Construct {
     // which hold refresh tokens, stay exact (and are bounded by the schedule input's 8,192 characters).
     const regions = [...new Set(event.grants.flatMap((g) => g.regions))];
     const published = regions.map((r) => secretArn(r, accessSecretName(`${SECRET_NAME_PREFIX}*`)));
+    // The targets' private CAs (tls.ca) it trusts for their authorization servers: read-only, by the run role's
+    // rule (secret-scope.ts): one `mcp-canary/*` resource per service, account and region they live in, never one
+    // per target, so the role policy does not grow with the fleet. The CAs are public certificates; the grants stay exact.
+    const caScopes = regionSecretScopes(
+      plan.homeRegion,
+      event.grants.flatMap((g) => {
+        const index = plan.fleet.targets.findIndex((t) => t.name === g.target);
+        const ca = g.ca;
+        if (!ca) return [];
+        const ref: SecretRefAt =
+          'secretsManager' in ca
+            ? { field: 'tls.ca.secretsManager', service: 'secretsmanager', id: ca.secretsManager }
+            : { field: 'tls.ca.ssmParameter', service: 'ssm', id: ca.ssmParameter };
+        return [{ index, name: g.target, secretRefs: [ref] }];
+      }),
+    );
+    const caSecrets = caScopes.filter((c) => c.service === 'secretsmanager').map((c) => secretScopeArn(stack, c));
+    const caParameters = caScopes.filter((c) => c.service === 'ssm').map((c) => secretScopeArn(stack, c));
     const logGroup = canaryLogGroup(this, 'Logs', `/mcp-canary/${names.fleet}/refresh`, props.logRetention);
     const role = new Role(this, 'Role', {
       description:
@@ -112,6 +133,12 @@ export class Refresher extends Construct {
               actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:CreateSecret'],
               resources: published,
             }),
+            ...(caSecrets.length
+              ? [new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: caSecrets })]
+              : []),
+            ...(caParameters.length
+              ? [new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: caParameters })]
+              : []),
             new PolicyStatement({
               effect: Effect.ALLOW,
               actions: ['cloudwatch:PutMetricData'],
@@ -126,6 +153,11 @@ export class Refresher extends Construct {
       role,
       published,
       "The delegated access tokens the refresher publishes, by their name pattern (mcp-canary/<grant>/access) in each probe region: one resource per region instead of one per grant and region, which IAM's 10,240-character role policy limit would not hold.",
+    );
+    acknowledgeWildcardResources(
+      role,
+      [...caSecrets, ...caParameters],
+      "The targets' private CA bundles (tls.ca) the refresher trusts for their authorization servers, read-only under the mcp-canary/* (SSM: /mcp-canary/*) names synth enforces on every reference (infra/plan/secret-scope.ts): one resource per account and region, as the run role reads them, so the role policy does not grow per target.",
     );
     acknowledgeWildcardResources(
       role,
