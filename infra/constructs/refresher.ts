@@ -71,7 +71,7 @@ export class Refresher extends Construct {
     if (input.length > MAX_RULE_INPUT_CHARS) {
       // The config's doing, not the construct's: a config error (exit 2, one line), never a stack trace.
       throw configError(
-        `mcp-canary fleet config: ${event.grants.length} targets with auth.authorizationCode make the refresher's schedule input ${input.length} characters, over the ${MAX_RULE_INPUT_CHARS} EventBridge allows a rule target's Input: shorten their grant secret names (auth.authorizationCode.store.secretsManager) or their probeRegions, or split the fleet in two (two fleet configs, each with its own \`name\`).`,
+        `mcp-canary fleet config: ${event.grants.length} targets with auth.authorizationCode make the refresher's schedule input ${input.length} characters, over the ${MAX_RULE_INPUT_CHARS} EventBridge allows a rule target's Input: shorten their grant secret names (auth.authorizationCode.store.secretsManager), their tls.ca references or their probeRegions, or split the fleet in two (two fleet configs, each with its own \`name\`).`,
       );
     }
     const stack = Stack.of(this);
