@@ -201,7 +201,7 @@ export const RefreshEvent = z.object({
       /**
        * The target's `tls.ca` (a private CA bundle, by reference): its authorization server may have a
        * certificate from the same CA, and the refresher trusts it for the token request as the runs do.
-       * A plain name is read in the home region, an ARN in its own.
+       * An ARN is read in its own region; a plain name where the target's runs read it (caRegion).
        */
       ca: z
         .union([
@@ -213,3 +213,12 @@ export const RefreshEvent = z.object({
   ),
 });
 export type RefreshEvent = z.infer<typeof RefreshEvent>;
+
+/**
+ * Where the refresher reads a grant's `ca` given by plain name: where the target's runs read it, a probe
+ * region (the home region when it is one, else the first), so the bundle the runs trust is the one the
+ * refresher trusts, and nobody has to copy it to the home region. The construct grants that region.
+ */
+export function caRegion(grant: { readonly regions: readonly string[] }, homeRegion: string): string {
+  return grant.regions.includes(homeRegion) ? homeRegion : grant.regions[0]!;
+}

@@ -16,9 +16,16 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { configError } from '../../functions/common/errors.ts';
 import { EnvVar } from '../../functions/config/env.ts';
-import { accessSecretName, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
+import { accessSecretName, caRegion, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
-import { regionSecretScopes, SECRET_NAME_PREFIX, type SecretRefAt } from '../plan/secret-scope.ts';
+import { fleetError } from '../plan/checks.ts';
+import {
+  MAX_SECRET_SCOPES_PER_REGION,
+  PARAMETER_NAME_PREFIX,
+  scopeOf,
+  SECRET_NAME_PREFIX,
+  type SecretRefAt,
+} from '../plan/secret-scope.ts';
 import { secretScopeArn } from './secret-arns.ts';
 import type { FleetPlan } from '../plan/plan.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
@@ -93,23 +100,44 @@ export class Refresher extends Construct {
     const regions = [...new Set(event.grants.flatMap((g) => g.regions))];
     const published = regions.map((r) => secretArn(r, accessSecretName(`${SECRET_NAME_PREFIX}*`)));
     // The targets' private CAs (tls.ca) it trusts for their authorization servers: read-only, by the run role's
-    // rule (secret-scope.ts): one `mcp-canary/*` resource per service, account and region they live in, never one
-    // per target, so the role policy does not grow with the fleet. The CAs are public certificates; the grants stay exact.
-    const caScopes = regionSecretScopes(
-      plan.homeRegion,
-      event.grants.flatMap((g) => {
-        const index = plan.fleet.targets.findIndex((t) => t.name === g.target);
-        const ca = g.ca;
-        if (!ca) return [];
-        const ref: SecretRefAt =
-          'secretsManager' in ca
-            ? { field: 'tls.ca.secretsManager', service: 'secretsmanager', id: ca.secretsManager }
-            : { field: 'tls.ca.ssmParameter', service: 'ssm', id: ca.ssmParameter };
-        return [{ index, name: g.target, secretRefs: [ref] }];
-      }),
-    );
-    const caSecrets = caScopes.filter((c) => c.service === 'secretsmanager').map((c) => secretScopeArn(stack, c));
-    const caParameters = caScopes.filter((c) => c.service === 'ssm').map((c) => secretScopeArn(stack, c));
+    // rule (secret-scope.ts): one `mcp-canary/*` resource per service, account and region they are read in, never
+    // one per target, so the role policy does not grow with the fleet. A plain name is read where the target's runs
+    // read it (caRegion); an ARN in its own region and account. The grants, which hold refresh tokens, stay exact.
+    const caScopes = new Map<string, { service: SecretRefAt['service']; arn: string }>();
+    for (const g of event.grants) {
+      if (!g.ca) continue;
+      const ref: SecretRefAt =
+        'secretsManager' in g.ca
+          ? { field: 'tls.ca.secretsManager', service: 'secretsmanager', id: g.ca.secretsManager }
+          : { field: 'tls.ca.ssmParameter', service: 'ssm', id: g.ca.ssmParameter };
+      const index = plan.fleet.targets.findIndex((t) => t.name === g.target);
+      const scope = scopeOf(index, g.target, ref);
+      const region = scope.region ?? caRegion(g, plan.homeRegion);
+      const key = [scope.service, scope.partition, region, scope.account].join(':');
+      if (caScopes.has(key)) continue;
+      if (caScopes.size === MAX_SECRET_SCOPES_PER_REGION)
+        throw fleetError(
+          index,
+          g.target,
+          ref.field,
+          `(${JSON.stringify(ref.id)}) brings the scopes the refresher reads private CAs from to ${caScopes.size + 1}; at most ${MAX_SECRET_SCOPES_PER_REGION} fit its role policy. Keep the CA bundles in fewer accounts, regions or services`,
+        );
+      const arn =
+        scope.region !== undefined
+          ? secretScopeArn(stack, scope)
+          : scope.service === 'secretsmanager'
+            ? stack.formatArn({
+                service: 'secretsmanager',
+                region,
+                resource: 'secret',
+                resourceName: `${SECRET_NAME_PREFIX}*`,
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              })
+            : stack.formatArn({ service: 'ssm', region, resource: 'parameter', resourceName: `${PARAMETER_NAME_PREFIX.slice(1)}*` });
+      caScopes.set(key, { service: scope.service, arn });
+    }
+    const caSecrets = [...caScopes.values()].filter((c) => c.service === 'secretsmanager').map((c) => c.arn);
+    const caParameters = [...caScopes.values()].filter((c) => c.service === 'ssm').map((c) => c.arn);
     const logGroup = canaryLogGroup(this, 'Logs', `/mcp-canary/${names.fleet}/refresh`, props.logRetention);
     const role = new Role(this, 'Role', {
       description:

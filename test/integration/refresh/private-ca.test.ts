@@ -19,6 +19,7 @@ import { cloudWatchAt } from '../../helpers/run/readback.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
 
 const HOME = 'us-east-1';
+const PROBE = 'eu-west-1';
 const CA_SECRET = 'mcp-canary/corp/ca';
 const CA_PARAMETER = '/mcp-canary/corp/ca';
 
@@ -36,7 +37,7 @@ describeWithTools(['moto_server', 'openssl'], 'the refresher and an authorizatio
     namespace: 'McpCanaryPrivateCa',
     secretsManager: sm,
     cloudWatch: cloudWatchAt(moto.endpoint, HOME),
-    secrets: new SecretReader({ secretsManager: sm, ssm }, { defaultRegion: HOME }),
+    secrets: (region) => new SecretReader({ secretsManager: sm, ssm }, { defaultRegion: region }),
     holder: `private-ca-${lines.length}`,
     log: (l) => lines.push(l),
   });
@@ -63,11 +64,11 @@ describeWithTools(['moto_server', 'openssl'], 'the refresher and an authorizatio
     };
     expect(await new SecretsManagerGrantStore(sm(HOME), secret, HOME).swap(null, grant)).not.toBe(false);
   };
-  const grantEntry = (secret: string, ca?: object) => ({
+  const grantEntry = (secret: string, ca?: object, regions = [HOME]) => ({
     target: 'corp',
     url: 'https://127.0.0.1/mcp',
     secret,
-    regions: [HOME],
+    regions,
     allowPrivateNetwork: false,
     ...(ca ? { ca } : {}),
   });
@@ -97,6 +98,8 @@ describeWithTools(['moto_server', 'openssl'], 'the refresher and an authorizatio
     issuer = `https://127.0.0.1:${(tokenServer.address() as AddressInfo).port}`;
     await sm(HOME).send(new CreateSecretCommand({ Name: CA_SECRET, SecretString: pki.caPem }));
     await ssm(HOME).send(new PutParameterCommand({ Name: CA_PARAMETER, Value: pki.caPem, Type: 'String' }));
+    // Only where the runs of a target probed from eu-west-1 alone read it: the home region has no such secret.
+    await sm(PROBE).send(new CreateSecretCommand({ Name: 'mcp-canary/corp/probe-only-ca', SecretString: pki.caPem }));
   }, 60_000);
   afterAll(async () => {
     await new Promise((resolve) => tokenServer?.close(resolve));
@@ -125,5 +128,17 @@ describeWithTools(['moto_server', 'openssl'], 'the refresher and an authorizatio
     expect((await readAccess(sm(HOME), secret))?.accessToken).toBe(`at-${before + 1}`);
     // The tokens never reach the log line.
     expect(lines.join('\n')).not.toMatch(/\bat-\d|\brt-\d/);
+  });
+
+  it('reads a CA given by plain name where the target’s runs read it: a probe region that is not the home region', async () => {
+    const secret = 'mcp-canary/corp-probe/grant';
+    await storeGrant(secret);
+    const before = refreshes;
+    const [report] = await refreshGrants(
+      { grants: [grantEntry(secret, { secretsManager: 'mcp-canary/corp/probe-only-ca' }, [PROBE])] },
+      deps(),
+    );
+    expect(report).toMatchObject({ result: 'refreshed', generation: 1, published: [PROBE] });
+    expect(refreshes).toBe(before + 1);
   });
 });

@@ -126,6 +126,8 @@ describe('the refresher', () => {
     const targets = Array.from({ length: 20 }, (_, i) => ({
       name: `jira-${i}`,
       url: `https://mcp${i}.corp.example.com/v1/mcp`,
+      // The last probed from ap-southeast-2 alone: its runs read the plain name there, and so does the refresher.
+      ...(i === 19 ? { probeRegions: ['ap-southeast-2'] } : {}),
       tls: { ca: ca(i) },
       auth: { authorizationCode: { store: { secretsManager: `mcp-canary/jira-${i}/grant` } } },
     }));
@@ -146,11 +148,12 @@ describe('the refresher', () => {
         .flatMap((p) => p.PolicyDocument.Statement)
         .map((st) => ({ action: st.Action, resource: JSON.stringify(st.Resource) }));
       const reads = statements.filter((st) => st.action === 'secretsmanager:GetSecretValue');
-      // Plain names in the home region's account, the ARN in its own: two resources for 19 secrets, read only.
+      // Plain names where the runs read them (home, or the only probe region), the ARN in its own: three resources for 19 secrets.
       expect(reads).toHaveLength(1);
       expect(reads[0]!.resource).toContain('arn:aws:secretsmanager:eu-west-1:111122223333:secret:mcp-canary/*');
       expect(reads[0]!.resource).toMatch(/:us-east-1:.*secret:mcp-canary\/\*"/);
-      expect(reads[0]!.resource.match(/mcp-canary\/\*"/g)).toHaveLength(2);
+      expect(reads[0]!.resource).toMatch(/:ap-southeast-2:.*secret:mcp-canary\/\*"/);
+      expect(reads[0]!.resource.match(/mcp-canary\/\*"/g)).toHaveLength(3);
       const ssm = statements.filter((st) => st.action === 'ssm:GetParameter');
       expect(ssm).toHaveLength(1);
       expect(ssm[0]!.resource).toMatch(/:us-east-1:.*parameter\/mcp-canary\/\*"/);
