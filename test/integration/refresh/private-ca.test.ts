@@ -130,6 +130,16 @@ describeWithTools(['moto_server', 'openssl'], 'the refresher and an authorizatio
     expect(lines.join('\n')).not.toMatch(/\bat-\d|\brt-\d/);
   });
 
+  it('a CA that cannot be read: the field, the secret and its region named, the refresh token not sent', async () => {
+    const secret = 'mcp-canary/corp-missing/grant';
+    await storeGrant(secret);
+    const before = refreshes;
+    const [report] = await refreshGrants({ grants: [grantEntry(secret, { secretsManager: 'mcp-canary/corp/nowhere' })] }, deps());
+    expect(report!.result).toBe('error');
+    expect(report!.detail).toMatch(/tls\.ca.*mcp-canary\/corp\/nowhere.*us-east-1/);
+    expect(refreshes).toBe(before);
+  });
+
   it('reads a CA given by plain name where the target’s runs read it: a probe region that is not the home region', async () => {
     const secret = 'mcp-canary/corp-probe/grant';
     await storeGrant(secret);
