@@ -198,7 +198,27 @@ export const RefreshEvent = z.object({
       regions: z.array(z.string().min(1)).min(1),
       refreshTokenLifetimeDays: z.number().int().positive().optional(),
       allowPrivateNetwork: z.boolean().default(false),
+      /**
+       * The target's `tls.ca` (a private CA bundle, by reference): its authorization server may have a
+       * certificate from the same CA, and the refresher trusts it for the token request as the runs do.
+       * An ARN is read in its own region; a plain name where the target's runs read it (caRegion).
+       */
+      ca: z
+        .union([
+          z.object({ secretsManager: z.string().min(1), jsonKey: z.string().optional() }).strict(),
+          z.object({ ssmParameter: z.string().min(1) }).strict(),
+        ])
+        .optional(),
     }),
   ),
 });
 export type RefreshEvent = z.infer<typeof RefreshEvent>;
+
+/**
+ * Where the refresher reads a grant's `ca` given by plain name: where the target's runs read it, a probe
+ * region (the home region when it is one, else the first), so the bundle the runs trust is the one the
+ * refresher trusts, and nobody has to copy it to the home region. The construct grants that region.
+ */
+export function caRegion(grant: { readonly regions: readonly string[] }, homeRegion: string): string {
+  return grant.regions.includes(homeRegion) ? homeRegion : grant.regions[0]!;
+}

@@ -5,14 +5,20 @@
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { perRegion } from '../common/per-region.ts';
 import { readRunEnv } from '../config/env.ts';
+import { SecretReader } from '../secrets/reader.ts';
 import { refreshGrants, type GrantReport } from './refresh.ts';
 
 const env = readRunEnv();
 const cloudWatch = new CloudWatchClient({ region: env.homeRegion });
 const secretsManager = perRegion((region) => new SecretsManagerClient({ region, maxAttempts: 2 }));
+// A grant's tls.ca (the target's private CAs): a plain name where the target's runs read it (caRegion), an ARN in
+// its own region; each value kept 5 minutes by its region's reader.
+const ssm = perRegion((region) => new SSMClient({ region }));
+const secrets = perRegion((region) => new SecretReader({ secretsManager, ssm }, { defaultRegion: region }));
 
 export async function handler(event: unknown, context?: { awsRequestId?: string }): Promise<GrantReport[]> {
-  return refreshGrants(event, { ...env, cloudWatch, secretsManager, holder: context?.awsRequestId ?? `refresher-${process.pid}` });
+  return refreshGrants(event, { ...env, cloudWatch, secretsManager, secrets, holder: context?.awsRequestId ?? `refresher-${process.pid}` });
 }

@@ -18,6 +18,7 @@ import { withOAuthFetch } from '../auth/oauth-fetch.ts';
 import { oneLine, Redactor } from '../common/redact.ts';
 import { configError } from '../common/errors.ts';
 import {
+  caRegion,
   CREDENTIAL_REFUSED_METRIC,
   publishedOf,
   REFRESH_FAILED_METRIC,
@@ -26,6 +27,7 @@ import {
 } from '../config/oauth-delegated.ts';
 import type { FetchLike } from '../common/run-context.ts';
 import { publishAccess, readAccess, SecretsManagerGrantStore } from '../secrets/grant-store.ts';
+import type { SecretReader } from '../secrets/reader.ts';
 
 export const REFRESH_LOG_MESSAGE = 'mcp-canary refresh';
 /** Each token request of the refresher ends within this. */
@@ -42,6 +44,8 @@ export interface RefresherDeps {
   readonly now?: () => number;
   /** @default - one JSON line on stdout */
   readonly log?: (line: string) => void;
+  /** Reads a grant's `ca` (the target's private CAs), plain names in the given region (caRegion). Required when a grant has one. */
+  readonly secrets?: (region: string) => Pick<SecretReader, 'tlsReach'>;
   /** Tests: the fetch under the SSRF guard. @default - Node's, with DNS pinned */
   readonly fetch?: FetchLike;
 }
@@ -71,11 +75,15 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
       let report: GrantReport;
       try {
         const store = new SecretsManagerGrantStore(d.secretsManager(d.homeRegion), g.secret, d.homeRegion);
+        // The target's private CAs, trusted beside the public roots for its authorization server (as the runs and
+        // `login --config` trust them); no proxy: this function runs outside any VPC.
+        const reach = g.ca ? (await caReach(d, g.ca, caRegion(g, d.homeRegion))).reach : undefined;
         const result = await withOAuthFetch(
           {
             allowPrivateNetwork: g.allowPrivateNetwork,
             serverUrl: g.url,
             timeoutMs: REFRESH_REQUEST_TIMEOUT_MS,
+            reach,
             ...(d.fetch ? { fetch: d.fetch } : {}),
           },
           (fetch) => keepFresh(store, { fetch, now, onSecret, holder: d.holder, refreshTokenLifetimeDays: g.refreshTokenLifetimeDays }),
@@ -112,6 +120,12 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
   );
   await putMetrics(d, reports, now());
   return reports;
+}
+
+function caReach(d: RefresherDeps, ca: NonNullable<RefreshEvent['grants'][number]['ca']>, region: string) {
+  if (!d.secrets)
+    throw configError("the refresher's schedule input names a tls.ca but the function has no secret reader: redeploy the stack.");
+  return d.secrets(region).tlsReach({ ca });
 }
 
 /** Writes only where the region's copy is another generation or state: a quiet run makes reads only. */

@@ -13,7 +13,8 @@ import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import { oneLine } from '../common/redact.ts';
 import type { Reach } from '../common/run-context.ts';
 import type { ProxyRuntime } from '../config/proxy.ts';
-import { readReach } from './reach.ts';
+import { readReach, type ReachRead } from './reach.ts';
+import type { TlsSetting } from '../config/tls.ts';
 import { accessSecretName } from '../config/oauth-delegated.ts';
 import type { DelegatedAccess } from '../config/oauth-secrets.ts';
 import { readAccess } from './grant-store.ts';
@@ -143,6 +144,17 @@ export class SecretReader {
     );
     this.access.set(key, { value, expiresAt: this.now() + Math.min(ACCESS_TTL_MS, this.ttlMs) });
     return value;
+  }
+
+  /**
+   * TLS material alone, read and checked as resolve() reads a target's, through no proxy: the refresher's
+   * private CAs for the authorization server (it runs outside any VPC).
+   */
+  tlsReach(tls: TlsSetting): Promise<ReachRead> {
+    return readReach(tls, undefined, (field, ref) => this.value(field, ref), {
+      files: this.opts.files ?? this.opts.reader === 'caller',
+      now: this.now(),
+    });
   }
 
   private async value(header: string, ref: HeaderSecretRef): Promise<string> {

@@ -16,9 +16,17 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { configError } from '../../functions/common/errors.ts';
 import { EnvVar } from '../../functions/config/env.ts';
-import { accessSecretName, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
+import { accessSecretName, caRegion, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
-import { SECRET_NAME_PREFIX } from '../plan/secret-scope.ts';
+import { fleetError } from '../plan/checks.ts';
+import {
+  MAX_SECRET_SCOPES_PER_REGION,
+  PARAMETER_NAME_PREFIX,
+  scopeOf,
+  SECRET_NAME_PREFIX,
+  type SecretRefAt,
+} from '../plan/secret-scope.ts';
+import { secretScopeArn } from './secret-arns.ts';
 import type { FleetPlan } from '../plan/plan.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
@@ -44,6 +52,8 @@ export function refreshEventOf(plan: FleetPlan): RefreshEvent {
           regions: [...plan.targets[i]!.regions],
           ...(code.refreshTokenLifetimeDays !== undefined ? { refreshTokenLifetimeDays: code.refreshTokenLifetimeDays } : {}),
           allowPrivateNetwork: code.allowPrivateNetwork,
+          // The private CAs the target's runs trust (a file reference is refused at synth: checks.ts).
+          ...(t.tls?.ca && !('file' in t.tls.ca) ? { ca: t.tls.ca } : {}),
         },
       ];
     }),
@@ -68,7 +78,7 @@ export class Refresher extends Construct {
     if (input.length > MAX_RULE_INPUT_CHARS) {
       // The config's doing, not the construct's: a config error (exit 2, one line), never a stack trace.
       throw configError(
-        `mcp-canary fleet config: ${event.grants.length} targets with auth.authorizationCode make the refresher's schedule input ${input.length} characters, over the ${MAX_RULE_INPUT_CHARS} EventBridge allows a rule target's Input: shorten their grant secret names (auth.authorizationCode.store.secretsManager) or their probeRegions, or split the fleet in two (two fleet configs, each with its own \`name\`).`,
+        `mcp-canary fleet config: ${event.grants.length} targets with auth.authorizationCode make the refresher's schedule input ${input.length} characters, over the ${MAX_RULE_INPUT_CHARS} EventBridge allows a rule target's Input: shorten their grant secret names (auth.authorizationCode.store.secretsManager), their tls.ca references or their probeRegions, or split the fleet in two (two fleet configs, each with its own \`name\`).`,
       );
     }
     const stack = Stack.of(this);
@@ -89,6 +99,45 @@ export class Refresher extends Construct {
     // which hold refresh tokens, stay exact (and are bounded by the schedule input's 8,192 characters).
     const regions = [...new Set(event.grants.flatMap((g) => g.regions))];
     const published = regions.map((r) => secretArn(r, accessSecretName(`${SECRET_NAME_PREFIX}*`)));
+    // The targets' private CAs (tls.ca) it trusts for their authorization servers: read-only, by the run role's
+    // rule (secret-scope.ts): one `mcp-canary/*` resource per service, account and region they are read in, never
+    // one per target, so the role policy does not grow with the fleet. A plain name is read where the target's runs
+    // read it (caRegion); an ARN in its own region and account. The grants, which hold refresh tokens, stay exact.
+    const caScopes = new Map<string, { service: SecretRefAt['service']; arn: string }>();
+    for (const g of event.grants) {
+      if (!g.ca) continue;
+      const ref: SecretRefAt =
+        'secretsManager' in g.ca
+          ? { field: 'tls.ca.secretsManager', service: 'secretsmanager', id: g.ca.secretsManager }
+          : { field: 'tls.ca.ssmParameter', service: 'ssm', id: g.ca.ssmParameter };
+      const index = plan.fleet.targets.findIndex((t) => t.name === g.target);
+      const scope = scopeOf(index, g.target, ref);
+      const region = scope.region ?? caRegion(g, plan.homeRegion);
+      const key = [scope.service, scope.partition, region, scope.account].join(':');
+      if (caScopes.has(key)) continue;
+      if (caScopes.size === MAX_SECRET_SCOPES_PER_REGION)
+        throw fleetError(
+          index,
+          g.target,
+          ref.field,
+          `(${JSON.stringify(ref.id)}) brings the scopes the refresher reads private CAs from to ${caScopes.size + 1}; at most ${MAX_SECRET_SCOPES_PER_REGION} fit its role policy. Keep the CA bundles in fewer accounts, regions or services`,
+        );
+      const arn =
+        scope.region !== undefined
+          ? secretScopeArn(stack, scope)
+          : scope.service === 'secretsmanager'
+            ? stack.formatArn({
+                service: 'secretsmanager',
+                region,
+                resource: 'secret',
+                resourceName: `${SECRET_NAME_PREFIX}*`,
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              })
+            : stack.formatArn({ service: 'ssm', region, resource: 'parameter', resourceName: `${PARAMETER_NAME_PREFIX.slice(1)}*` });
+      caScopes.set(key, { service: scope.service, arn });
+    }
+    const caSecrets = [...caScopes.values()].filter((c) => c.service === 'secretsmanager').map((c) => c.arn);
+    const caParameters = [...caScopes.values()].filter((c) => c.service === 'ssm').map((c) => c.arn);
     const logGroup = canaryLogGroup(this, 'Logs', `/mcp-canary/${names.fleet}/refresh`, props.logRetention);
     const role = new Role(this, 'Role', {
       description:
@@ -112,6 +161,12 @@ export class Refresher extends Construct {
               actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:CreateSecret'],
               resources: published,
             }),
+            ...(caSecrets.length
+              ? [new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: caSecrets })]
+              : []),
+            ...(caParameters.length
+              ? [new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: caParameters })]
+              : []),
             new PolicyStatement({
               effect: Effect.ALLOW,
               actions: ['cloudwatch:PutMetricData'],
@@ -126,6 +181,11 @@ export class Refresher extends Construct {
       role,
       published,
       "The delegated access tokens the refresher publishes, by their name pattern (mcp-canary/<grant>/access) in each probe region: one resource per region instead of one per grant and region, which IAM's 10,240-character role policy limit would not hold.",
+    );
+    acknowledgeWildcardResources(
+      role,
+      [...caSecrets, ...caParameters],
+      "The targets' private CA bundles (tls.ca) the refresher trusts for their authorization servers, read-only under the mcp-canary/* (SSM: /mcp-canary/*) names synth enforces on every reference (infra/plan/secret-scope.ts): one resource per account and region, as the run role reads them, so the role policy does not grow per target.",
     );
     acknowledgeWildcardResources(
       role,

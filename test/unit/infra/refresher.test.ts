@@ -60,6 +60,9 @@ describe('the refresher', () => {
     expect(policies).toContain('secret:mcp-canary/*/access-??????');
     expect(policies).not.toContain('secret:mcp-canary/jira/grant/access-??????');
     expect(policies).not.toMatch(/mcp-canary\/jira\/grant\*|secret:mcp-canary\/\*"[^]*PutSecretValue/);
+    // No private CA: nothing more to read.
+    expect(policies).not.toContain('ssm:GetParameter');
+    expect(policies.match(/secretsmanager:GetSecretValue/g)).toHaveLength(2);
     t.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'McpCanary/canary/jira-credential',
       MetricName: 'CanaryCredentialRefused',
@@ -107,6 +110,53 @@ describe('the refresher', () => {
         JSON.stringify(r).includes('/access-'),
       );
       expect(JSON.stringify(role).match(/\/access-\?{6}/g)).toHaveLength(regions.length);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("carries each target's private CA to the refresher and lets it read them, one resource per scope, cdk-nag and quota clean", () => {
+    // Each target its own CA secret (the worst case for the policy), one in SSM, one by ARN in another account.
+    const ca = (i: number) =>
+      i === 0
+        ? { ssmParameter: '/mcp-canary/corp/ca' }
+        : i === 1
+          ? { secretsManager: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:mcp-canary/shared/ca', jsonKey: 'pem' }
+          : { secretsManager: `mcp-canary/jira-${i}/ca` };
+    const targets = Array.from({ length: 20 }, (_, i) => ({
+      name: `jira-${i}`,
+      url: `https://mcp${i}.corp.example.com/v1/mcp`,
+      // The last probed from ap-southeast-2 alone: its runs read the plain name there, and so does the refresher.
+      ...(i === 19 ? { probeRegions: ['ap-southeast-2'] } : {}),
+      tls: { ca: ca(i) },
+      auth: { authorizationCode: { store: { secretsManager: `mcp-canary/jira-${i}/grant` } } },
+    }));
+    const { app, cleanup } = newTestApp();
+    try {
+      const fleet = new McpCanaryFleet(app, 'McpCanary', smallFleet({ probeRegions: ['us-east-1', 'eu-west-1'], targets } as never));
+      Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+      app.synth();
+      expect(fleet.quotas.findings.map((f) => f.message)).toEqual([]);
+      const t = Template.fromStack(fleet.home);
+      const rules = t.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(5 minutes)' } });
+      const input = JSON.parse(Object.values(rules)[0]!.Properties.Targets[0].Input as string) as { grants: Array<{ ca?: unknown }> };
+      expect(input.grants.map((g) => g.ca)).toEqual(targets.map((x) => x.tls.ca));
+      const role = Object.values(t.findResources('AWS::IAM::Role')).find((r) => JSON.stringify(r).includes('/access-'));
+      const statements = (
+        role!.Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: unknown; Resource: unknown }> } }>
+      )
+        .flatMap((p) => p.PolicyDocument.Statement)
+        .map((st) => ({ action: st.Action, resource: JSON.stringify(st.Resource) }));
+      const reads = statements.filter((st) => st.action === 'secretsmanager:GetSecretValue');
+      // Plain names where the runs read them (home, or the only probe region), the ARN in its own: three resources for 19 secrets.
+      expect(reads).toHaveLength(1);
+      expect(reads[0]!.resource).toContain('arn:aws:secretsmanager:eu-west-1:111122223333:secret:mcp-canary/*');
+      expect(reads[0]!.resource).toMatch(/:us-east-1:.*secret:mcp-canary\/\*"/);
+      expect(reads[0]!.resource).toMatch(/:ap-southeast-2:.*secret:mcp-canary\/\*"/);
+      expect(reads[0]!.resource.match(/mcp-canary\/\*"/g)).toHaveLength(3);
+      const ssm = statements.filter((st) => st.action === 'ssm:GetParameter');
+      expect(ssm).toHaveLength(1);
+      expect(ssm[0]!.resource).toMatch(/:us-east-1:.*parameter\/mcp-canary\/\*"/);
     } finally {
       cleanup();
     }
