@@ -17,7 +17,8 @@ import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
 import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
-import { proxyUrlOf, shownProxyUrl, tlsOptions } from './reach.ts';
+import { tunnelSilent } from './proxy-tunnel.ts';
+import { proxyUrlOf, tlsOptions } from './reach.ts';
 import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
@@ -148,9 +149,11 @@ export class Wire {
       // was never reached). The run's budget running out stays the budget's.
       const viaProxy = this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
       const ended = init.signal?.aborted && !this.options.budget.aborted;
+      // Thrown renamed, so that a caller reading the error (login's words) names the proxy too.
       if (ended && viaProxy && this.connections.tunnelPending()) {
-        const words = `the proxy ${shownProxyUrl(viaProxy)} did not answer CONNECT within the request timeout (${this.options.timeoutMs} ms)`;
-        exchange.error = { kind: 'proxy', code: `${words}; the endpoint was not reached` };
+        const silent = tunnelSilent(e, this.options.timeoutMs);
+        exchange.error = { kind: 'proxy', code: proxyFailure(silent, viaProxy)!.words };
+        throw silent;
       }
       if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
       // The watched second handshake goes direct: through a proxy it would not reach the endpoint.

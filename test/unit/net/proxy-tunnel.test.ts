@@ -8,6 +8,7 @@
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { login } from '../../../functions/auth/login.ts';
 import { Target } from '../../../functions/config/target.ts';
 import { judge } from '../../../functions/judge/judge.ts';
 import { startFaultServer } from '../../helpers/faults.ts';
@@ -80,6 +81,34 @@ describe('a proxy that never answers CONNECT is named as the proxy when the requ
         `the proxy ${url} did not answer CONNECT within the request timeout (1000 ms); the endpoint was not reached`,
       );
       expect(v.detail).not.toMatch(/no complete answer within the request timeout/);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+  });
+
+  it('mcp-canary login through it names the proxy too, not the authorization server', async () => {
+    const held: import('node:net').Socket[] = [];
+    proxy = createServer((socket) => {
+      held.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const error = await login({
+        serverUrl: 'https://mcp.example.com/mcp',
+        settings: { allowPrivateNetwork: false },
+        onAuthorizationUrl: () => {},
+        onSecret: () => {},
+        timeoutMs: 1_000,
+        reach: { proxy: { url, noProxy: [] } },
+      }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.message).toContain(
+        `the proxy ${url} did not answer CONNECT within the request timeout (1000 ms); the endpoint was not reached`,
+      );
     } finally {
       for (const s of held) s.destroy();
     }
