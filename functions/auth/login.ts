@@ -28,6 +28,7 @@ import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
 import { refreshLifetimeEnd } from './refresh.ts';
+import { dpopDemanded, notBearer } from './token-type.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
 
 /** A person has this long to sign in and consent. */
@@ -205,6 +206,9 @@ class LoginProvider implements OAuthClientProvider {
         'the authorization server publishes no metadata (RFC 8414 / OpenID discovery): the refresher could not find its token endpoint later',
       );
     if (!t || !this.client) throw loginError('the token exchange ended without tokens');
+    // Kept as a grant, a DPoP-bound token would be published to every probe and refused there as the endpoint's auth.
+    const typeWords = notBearer(t.token_type, `the authorization server ${metadata.issuer}`, this.client.client_id);
+    if (typeWords) throw loginError(`${typeWords}, then run the login again. No grant was stored`);
     const expiresAt =
       t.expires_in !== undefined ? issuedAt + t.expires_in * 1000 : (jwtExpiry(t.access_token) ?? issuedAt + DEFAULT_TOKEN_LIFETIME_MS);
     const refreshExpiresAt = refreshLifetimeEnd(issuedAt, lifetimeDays);
@@ -242,6 +246,9 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
     return await run();
   } catch (e) {
     if (e instanceof CanaryError) throw e;
+    const code = (e as { code?: unknown }).code;
+    const demanded = typeof code === 'string' ? dpopDemanded(code, `${what}: the authorization server`) : null;
+    if (demanded) throw loginError(`${demanded}, then run the login again`, e);
     const url = typeof e === 'object' && e !== null ? failed.get(e) : undefined;
     if (url) {
       // No answer at all: the proxy's words when it was the proxy's, else what the network said.
@@ -255,7 +262,6 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
             : `cannot connect (${errorCode(e)})`);
       throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
     }
-    const code = (e as { code?: unknown }).code;
     throw loginError(
       `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,
       e,

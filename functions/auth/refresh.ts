@@ -21,6 +21,7 @@ import { errorCode, networkErrorKind } from '../net/exchange.ts';
 import type { FetchLike } from '../net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { learningFetch } from './oauth-fetch.ts';
+import { dpopDemanded, notBearer } from './token-type.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
 
 export type RefreshOutcome =
@@ -85,6 +86,8 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
     // The server's words are stored in the grant, published to every probe region and logged: a token
     // endpoint that quotes the request back (refresh token, client secret) must leave none of it there.
     const own = new Redactor([grant.refreshToken, grant.accessToken, ...(grant.client.client_secret ? [grant.client.client_secret] : [])]);
+    const demanded = e instanceof OAuthError ? dpopDemanded(e.code, `token endpoint ${endpoint}`, grant.client.client_id) : null;
+    if (demanded) return { kind: 'refused', detail: demanded };
     if (e instanceof OAuthError && REFUSED.has(e.code)) {
       const why = e.message && e.message !== e.code ? `: ${oneLine(own.text(e.message), 160)}` : '';
       return { kind: 'refused', detail: `token endpoint ${endpoint} refused the refresh token: ${e.code}${why}` };
@@ -93,6 +96,10 @@ export async function refreshGrant(grant: StoredGrant, d: RefreshDeps): Promise<
   }
   d.onSecret(tokens.access_token);
   if (tokens.refresh_token) d.onSecret(tokens.refresh_token);
+  // A DPoP-bound token would be published and refused by the MCP server on every probe: the canary's own
+  // credential (only a change at the authorization server and a new login mend it), never the endpoint's.
+  const typeWords = notBearer(tokens.token_type, `token endpoint ${endpoint}`, grant.client.client_id);
+  if (typeWords) return { kind: 'refused', detail: typeWords };
   const expiresAt =
     tokens.expires_in !== undefined
       ? issuedAt + tokens.expires_in * 1000

@@ -22,6 +22,7 @@ import { jwtExpiry } from './expiry.ts';
 import { authError, type AuthHop } from './hops.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS, type IssuedToken } from './tokens.ts';
 import type { OAuthSecrets } from '../config/oauth-secrets.ts';
+import { notBearer } from './token-type.ts';
 
 export interface TokenRequest {
   readonly oauth: OAuthSettings;
@@ -51,12 +52,8 @@ export async function requestToken(r: TokenRequest): Promise<IssuedToken> {
   } catch (e) {
     throw tokenFailure(tokenEndpoint, e, r.hops.slice(before));
   }
-  if (tokens.token_type.toLowerCase() !== 'bearer') {
-    throw authError(
-      'token_endpoint',
-      `token endpoint ${tokenEndpoint}: issued a ${tokens.token_type} token; the canary sends Bearer tokens only`,
-    );
-  }
+  const typeWords = notBearer(tokens.token_type, `token endpoint ${tokenEndpoint}`, r.oauth.clientId);
+  if (typeWords) throw authError('token_endpoint', typeWords);
   const obtainedAt = r.now();
   const expiresAt =
     tokens.expires_in !== undefined

@@ -39,6 +39,7 @@ function trackSockets(): void {
 
 export class Connections {
   private pool: Promise<Route> | undefined;
+  private opened: Route | undefined;
   private readonly sockets = new Set<Socket>();
   /** Hosts already judged for a request through the proxy (proxy-words.ts). */
   private readonly judged = new Map<string, Promise<void>>();
@@ -68,10 +69,15 @@ export class Connections {
     return (url, init) => this.send(wrapped, url, init ?? {});
   }
 
+  /** Whether a CONNECT to the proxy is still unanswered: a request cut by its timeout then waited on the proxy. */
+  tunnelPending(): boolean {
+    return (this.opened?.tunnelsPending() ?? 0) > 0;
+  }
+
   private route(): Promise<Route> {
     // The connect timeout is the request timeout: a server that never completes the TCP handshake would
     // otherwise keep a connect pending (undici's default is 10 s) and the process alive after the verdict.
-    return (this.pool ??= openRoute(this.connectTimeoutMs, this.reach));
+    return (this.pool ??= openRoute(this.connectTimeoutMs, this.reach).then((r) => (this.opened = r)));
   }
 
   /** `base` (the injected or Node's fetch, maybe wrapped) sent on this pool. */

@@ -18,3 +18,9 @@ export function tunnelError(e: unknown): unknown {
   const what = notHttp ? 'answered CONNECT with something that is not HTTP' : 'closed the connection without answering CONNECT';
   return Object.assign(new Error(`the proxy ${what}`, { cause: e }), { code: PROXY_TUNNEL_FAILED, what });
 }
+
+/** A request the timeout ended while its CONNECT was still unanswered: the proxy's silence, renamed the same way. */
+export function tunnelSilent(e: unknown, timeoutMs: number): Error {
+  const what = `did not answer CONNECT within the request timeout (${timeoutMs} ms)`;
+  return Object.assign(new Error(`the proxy ${what}`, { cause: e }), { code: PROXY_TUNNEL_FAILED, what });
+}

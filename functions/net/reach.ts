@@ -21,6 +21,8 @@ export interface Route {
   /** The proxy as shown (origin, no credentials), or null when requests go direct. */
   readonly proxy: string | null;
   dispatcherFor(url: URL): Dispatcher | undefined;
+  /** CONNECTs sent to the proxy and not yet answered (always 0 without a proxy). */
+  tunnelsPending(): number;
   destroy(): Promise<void>;
 }
 
@@ -73,10 +75,17 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
   if (!proxyUrl) {
     const agent = await siblingAgent({ connect: { timeout: connectTimeoutMs, ...options } });
     // A custom global dispatcher (not Node's Agent) cannot be copied; the target's TLS material must not be dropped for it.
-    if (agent || !reach?.tls) return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, destroy: async () => agent?.destroy() };
+    if (agent || !reach?.tls)
+      return { fetch: nodeFetch, proxy: null, dispatcherFor: () => agent, tunnelsPending: () => 0, destroy: async () => agent?.destroy() };
     const undici = await loadUndici();
     const own = new undici.Agent({ connect: { timeout: connectTimeoutMs, ...options } });
-    return { fetch: undici.fetch as unknown as FetchLike, proxy: null, dispatcherFor: () => own, destroy: () => own.destroy() };
+    return {
+      fetch: undici.fetch as unknown as FetchLike,
+      proxy: null,
+      dispatcherFor: () => own,
+      tunnelsPending: () => 0,
+      destroy: () => own.destroy(),
+    };
   }
   const undici = await loadUndici();
   const proxy = reach!.proxy!;
@@ -93,13 +102,20 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
   // "other side closed" (UND_ERR_SOCKET), which undici takes for a recoverable socket error: it dials the
   // proxy again at once, thousands of times a second, until the request's timeout blames the endpoint. An
   // error of the CONNECT is the proxy's: renamed (proxy-tunnel.ts), undici ends the request and the words name the proxy.
+  // A proxy that never answers CONNECT leaves it pending (undici gives it no signal): counted, so that the
+  // request timeout that ends such a request names the proxy (wire.ts), not the endpoint it never reached.
+  let pending = 0;
   const clientFactory = (origin: string | URL, opts: object) => {
     const pool = new undici.Pool(origin, opts);
     const connect = pool.connect.bind(pool) as (params: unknown) => Promise<unknown>;
-    (pool as { connect: unknown }).connect = (params: unknown) =>
-      connect(params).catch((e: unknown) => {
-        throw tunnelError(e);
-      });
+    (pool as { connect: unknown }).connect = (params: unknown) => {
+      pending++;
+      return connect(params)
+        .catch((e: unknown) => {
+          throw tunnelError(e);
+        })
+        .finally(() => pending--);
+    };
     return pool;
   };
   // requestTls is the endpoint's TLS inside the tunnel, and undici takes its servername from it alone
@@ -131,6 +147,7 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
     fetch: undici.fetch as unknown as FetchLike,
     proxy: shownProxyUrl(proxyUrl),
     dispatcherFor: agentFor,
+    tunnelsPending: () => pending,
     destroy: async () => {
       await Promise.all([...agents.values(), ...(directAgent ? [directAgent] : [])].map((a) => a.destroy().catch(() => {})));
     },

@@ -17,6 +17,7 @@ import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
 import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
+import { tunnelSilent } from './proxy-tunnel.ts';
 import { proxyUrlOf, tlsOptions } from './reach.ts';
 import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
 
@@ -143,6 +144,17 @@ export class Wire {
       }
       const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
       if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };
+      // The request timeout (the wire's, or the SDK's own, which aborts its signal at the same bound) ended a
+      // request still waiting for the proxy to answer CONNECT: the proxy's silence, not the endpoint's (which
+      // was never reached). The run's budget running out stays the budget's.
+      const viaProxy = this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      const ended = init.signal?.aborted && !this.options.budget.aborted;
+      // Thrown renamed, so that a caller reading the error (login's words) names the proxy too.
+      if (ended && viaProxy && this.connections.tunnelPending()) {
+        const silent = tunnelSilent(e, this.options.timeoutMs);
+        exchange.error = { kind: 'proxy', code: proxyFailure(silent, viaProxy)!.words };
+        throw silent;
+      }
       if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
       // The watched second handshake goes direct: through a proxy it would not reach the endpoint.
       if (exchange.error.kind === 'tls' && !proxyUrl && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {

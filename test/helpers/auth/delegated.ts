@@ -35,6 +35,10 @@ export interface DelegatedAuthOptions {
   readonly accessTtlSeconds?: number;
   /** Answer `refresh_expires_in` (seconds) with each token response. @default - not sent */
   readonly refreshExpiresIn?: number;
+  /** Answer this `token_type` instead of Bearer (a server that binds its tokens with DPoP). @default - Bearer */
+  readonly tokenType?: string;
+  /** Refuse every token request for want of a DPoP proof (`invalid_dpop_proof`, RFC 9449). @default false */
+  readonly demandDpop?: boolean;
 }
 
 export async function startDelegatedAuthServer(o: DelegatedAuthOptions): Promise<DelegatedAuthServer> {
@@ -84,6 +88,7 @@ export async function startDelegatedAuthServer(o: DelegatedAuthOptions): Promise
     if (req.method === 'POST' && req.url === '/reg') registrations++;
     if (req.method === 'POST' && req.url === '/token') {
       if (down) return sendJson(res, 503, { error: 'temporarily_unavailable' });
+      if (o.demandDpop) return sendJson(res, 400, { error: 'invalid_dpop_proof', error_description: 'DPoP proof JWT header is missing' });
       const end = res.end.bind(res);
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         try {
@@ -91,8 +96,12 @@ export async function startDelegatedAuthServer(o: DelegatedAuthOptions): Promise
           if (body.error) tokenErrors.push(body.error);
           if (body.access_token) issued.push(body.access_token);
           if (body.refresh_token) issued.push(body.refresh_token);
-          if (body.access_token && o.refreshExpiresIn !== undefined) {
-            const extended = JSON.stringify({ ...body, refresh_expires_in: o.refreshExpiresIn });
+          if (body.access_token && (o.refreshExpiresIn !== undefined || o.tokenType !== undefined)) {
+            const extended = JSON.stringify({
+              ...body,
+              ...(o.refreshExpiresIn !== undefined ? { refresh_expires_in: o.refreshExpiresIn } : {}),
+              ...(o.tokenType !== undefined ? { token_type: o.tokenType } : {}),
+            });
             res.setHeader('content-length', Buffer.byteLength(extended));
             return end(extended as never, ...(rest as []));
           }

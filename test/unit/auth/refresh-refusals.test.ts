@@ -69,7 +69,10 @@ describe('a refresh only a person can mend → refused, the canary owner hears, 
     ['the grant no longer covers its scope', oauthError(400, 'invalid_scope')],
     ['the client is gone', oauthError(401, 'invalid_client')],
     ['revoked', oauthError(400, 'invalid_grant', 'grant request is invalid')],
-  ])('%s', async (_, answer) => {
+    // A client switched to DPoP at the server: only that server's owner and a new login can mend it, not retries.
+    ['a DPoP proof demanded', oauthError(400, 'invalid_dpop_proof', 'DPoP proof JWT header is missing')],
+    ['a DPoP nonce demanded', oauthError(400, 'use_dpop_nonce')],
+  ])('%s', async (name, answer) => {
     const { refresh, grant, requests } = await grantAgainst(answer);
     const r = await refresh();
     expect(r.kind).toBe('refused');
@@ -86,6 +89,7 @@ describe('a refresh only a person can mend → refused, the canary owner hears, 
     expect(`${faultOutcome(step.result.fault)}/${step.result.fault.failure}`).toBe('inconclusive/canary_credential');
     expect(step.result.fault.detail).toContain(`mcp-canary login ${grant.serverUrl}`);
     expect(JSON.stringify(r.grant.problem)).not.toContain(REFRESH_TOKEN);
+    if (name.includes('DPoP')) expect(step.result.fault.detail).toMatch(/demands a DPoP proof .*does not support DPoP-bound tokens/);
   });
 });
 
@@ -115,5 +119,40 @@ describe('a token endpoint that is down → unavailable, said in on-call words, 
     // Tried again on the next run (the grant is not given up).
     await refresh();
     expect(requests()).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('a refresh answered with a DPoP-bound token → refused as the canary’s own credential, never published', () => {
+  const dpopToken = 'at-dpop-bound-2b6f1d-never-shown';
+  const rotated = 'rt-rotated-9e4a7c-never-shown';
+  it.each([['DPoP'], ['dpop']])('token_type %s', async (type) => {
+    const { refresh, grant } = await grantAgainst((res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: dpopToken, token_type: type, expires_in: 3600, refresh_token: rotated })),
+    );
+    const r = await refresh();
+    expect(r.kind).toBe('refused');
+    if (r.kind === 'missing') throw new Error('no grant');
+    // The bound token is never stored, so never published to a probe region as if it were Bearer.
+    expect(r.grant.accessToken).toBe(grant.accessToken);
+    expect(r.grant.problem?.detail).toMatch(
+      /issued a DPoP token: the canary sends Bearer tokens only and does not support DPoP-bound tokens/,
+    );
+    expect(r.grant.problem?.detail).toContain("issue Bearer tokens to the canary's client canary-public (turn off DPoP binding for it)");
+    const stored = JSON.stringify(r.grant);
+    expect(stored).not.toContain(dpopToken);
+    expect(stored).not.toContain(rotated);
+    // While the last Bearer token lives the runs go on with a warning; after it, inconclusive with the fix.
+    const live = delegatedToken({ url: grant.serverUrl, credentialWarningDays: 7 }, { access: publishedOf(r.grant) }, Date.now());
+    expect(live.result.ok).toBe(true);
+    expect(live.warnings.map((w) => w.detail).join('\n')).toContain('DPoP');
+    const after = Date.parse(grant.accessExpiresAt) + 60_000;
+    const step = delegatedToken({ url: grant.serverUrl, credentialWarningDays: 7 }, { access: publishedOf(r.grant) }, after);
+    if (step.result.ok) throw new Error('expected a fault');
+    expect(`${faultOutcome(step.result.fault)}/${step.result.fault.failure}`).toBe('inconclusive/canary_credential');
+    expect(step.result.fault.detail).toContain('DPoP');
+    expect(step.result.fault.detail).toContain(`mcp-canary login ${grant.serverUrl}`);
+    expect(step.result.fault.detail).not.toContain(dpopToken);
   });
 });

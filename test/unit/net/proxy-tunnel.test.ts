@@ -8,8 +8,11 @@
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { login } from '../../../functions/auth/login.ts';
 import { Target } from '../../../functions/config/target.ts';
 import { judge } from '../../../functions/judge/judge.ts';
+import { startFaultServer } from '../../helpers/faults.ts';
+import { startForwardProxy } from '../../helpers/net/forward-proxy.ts';
 
 let proxy: Server | undefined;
 afterEach(async () => {
@@ -50,5 +53,79 @@ describe('a proxy that fails CONNECT is named as the proxy, at once', () => {
     expect(v.detail).toContain(`the proxy ${p.url} ${words}; the endpoint was not reached`);
     // Each attempt dials the proxy a few times at most (discovery, the 2025 fallback, a retry), never in a loop.
     expect(p.connections()).toBeLessThan(20);
+  });
+});
+
+/**
+ * A proxy that accepts the connection and never answers CONNECT (a stuck or overloaded proxy, a
+ * firewall that swallows the bytes). The request timeout still ends the request, but the verdict names
+ * the proxy: the endpoint was never reached, so its `timeout` would send on-call to the wrong server.
+ */
+describe('a proxy that never answers CONNECT is named as the proxy when the request timeout ends it', () => {
+  it('accepts the connection, reads CONNECT and stays silent', async () => {
+    let connects = 0;
+    const held: import('node:net').Socket[] = [];
+    proxy = createServer((socket) => {
+      held.push(socket);
+      socket.on('data', (b) => (connects += b.toString().startsWith('CONNECT ') ? 1 : 0));
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const target = Target.parse({ name: 'behind-silent-proxy', url: 'https://mcp.example.com/mcp', timeoutMs: 1_000 });
+    try {
+      const v = await judge(target, { reach: { proxy: { url, noProxy: [] } } });
+      expect(connects).toBeGreaterThan(0);
+      expect(v.outcome).toBe('failed');
+      expect(v.failure).toBe('unreachable');
+      expect(v.detail).toContain(
+        `the proxy ${url} did not answer CONNECT within the request timeout (1000 ms); the endpoint was not reached`,
+      );
+      expect(v.detail).not.toMatch(/no complete answer within the request timeout/);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+  });
+
+  it('mcp-canary login through it names the proxy too, not the authorization server', async () => {
+    const held: import('node:net').Socket[] = [];
+    proxy = createServer((socket) => {
+      held.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const error = await login({
+        serverUrl: 'https://mcp.example.com/mcp',
+        settings: { allowPrivateNetwork: false },
+        onAuthorizationUrl: () => {},
+        onSecret: () => {},
+        timeoutMs: 1_000,
+        reach: { proxy: { url, noProxy: [] } },
+      }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.message).toContain(
+        `the proxy ${url} did not answer CONNECT within the request timeout (1000 ms); the endpoint was not reached`,
+      );
+    } finally {
+      for (const s of held) s.destroy();
+    }
+  });
+
+  it('a proxy that answered CONNECT leaves a silent endpoint its own timeout', async () => {
+    const open = await startForwardProxy();
+    const silent = await startFaultServer(() => {}); // reads the request, never answers
+    try {
+      const target = Target.parse({ name: 'silent-behind-proxy', url: `${silent.url}/mcp`, timeoutMs: 1_000 });
+      const v = await judge(target, { reach: { proxy: { url: open.url, noProxy: [] } } });
+      expect(open.connects.length).toBeGreaterThan(0);
+      expect(v.failure).toBe('timeout');
+      expect(v.detail).not.toContain('the proxy');
+    } finally {
+      await silent.close();
+      await open.close();
+    }
   });
 });
