@@ -46,3 +46,38 @@ describe('a discover answered with a result kind it never gives keeps that evide
     expect(v.probes[0]?.detail).toBe('2025-11-25 session (discover answered resultType "task")');
   });
 });
+
+describe('an answer whose headers cannot frame its body is named, never "fetch failed"', () => {
+  /** A TCP server that answers every request with `head` and a complete JSON-RPC body, then closes. */
+  async function framing(head: string): Promise<{ url: string; requests: () => number; close(): void }> {
+    let requests = 0;
+    const server = createServer((c) => {
+      c.on('error', () => {});
+      c.once('data', () => {
+        requests++;
+        c.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${head}\r\n${BODY}`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, requests: () => requests, close: () => server.close() };
+  }
+  const BODY = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { supportedVersions: ['2026-07-28'], capabilities: {} } });
+  const n = Buffer.byteLength(BODY);
+
+  it.each([
+    ['two equal Content-Length headers', `content-length: ${n}\r\ncontent-length: ${n}\r\n`],
+    ['two conflicting Content-Length headers', `content-length: ${n}\r\ncontent-length: ${n + 7}\r\n`],
+    ['one Content-Length listing two lengths', `content-length: ${n}, ${n + 7}\r\n`],
+    ['Content-Length beside Transfer-Encoding', `content-length: ${n}\r\ntransfer-encoding: chunked\r\n`],
+  ])('%s → failed/protocol "a malformed HTTP answer", judged by discover, no fallback', async (_, head) => {
+    const server = await framing(head);
+    try {
+      const v = await judgeTimed(target(server.url, LIMITS));
+      expectVerdict(v, 'failed', 'protocol', /^discover: a malformed HTTP answer: its headers cannot frame the body \(two Content-Length headers/);
+      expect(v.detail).not.toMatch(/fetch failed|cannot connect|initialize/);
+      expect(server.requests()).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+});
