@@ -160,3 +160,36 @@ export function diagnoseHandshakeReset(
     socket.once('close', () => done(requested ? 'reset_after_certificate_request' : null));
   });
 }
+
+/**
+ * Whether `url`'s host and port speak TLS: one handshake, sending nothing, within `timeoutMs` and the
+ * budget's `signal`. For an `http://` URL whose server closed the connection on the plain request with
+ * no byte of an answer (Node's own https server does): a completed handshake, or a TLS alert from the
+ * server (it read the ClientHello as TLS), means the URL should be `https://`.
+ */
+export function speaksTls(url: URL, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = connect({
+      host,
+      port: Number(url.port) || 80,
+      ...(isIP(host) ? {} : { servername: host }),
+      ALPNProtocols: ['http/1.1'],
+      // Whether TLS answers at all, not whether its certificate is trusted: that is the https run's to judge.
+      rejectUnauthorized: false,
+    });
+    const done = (tls: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(tls);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(onAbort, timeoutMs);
+    if (signal.aborted) return done(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', (e: NodeJS.ErrnoException) => done(serverAlert(e.code ?? '') !== null));
+    socket.once('close', () => done(false));
+  });
+}

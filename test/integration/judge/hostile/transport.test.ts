@@ -316,3 +316,43 @@ describe('a server that answers, but not in HTTP/1.1, is never "cannot connect"'
     }
   });
 });
+
+describe('an http:// URL on a TLS port that closes on the plain request, sending nothing', () => {
+  it.each([
+    ['auto', {}],
+    ['pinned 2025-11-25', { revision: '2025-11-25' as const }],
+    ['pinned 2026-07-28', { revision: '2026-07-28' as const }],
+  ])('%s: Node\'s https server → failed/protocol "the URL should be https://", never "cannot connect"', async (_, over) => {
+    const server = await tlsEndpoint({});
+    try {
+      const url = server.url.replace(/^https:/, 'http:');
+      const v = await judge(target(url, { ...LIMITS, ...over }));
+      expectVerdict(
+        v,
+        'failed',
+        'protocol',
+        /^(discover|initialize): the server closed the connection on a plain-HTTP request \(\w+\), and the same port answers a TLS handshake — a TLS server: the URL should be https:\/\/$/,
+      );
+      expect(v.detail).not.toMatch(/cannot connect|also failed/);
+      expect(server.requests()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a plain TCP port that closes on every connection stays failed/unreachable: the handshake proves nothing there', async () => {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', () => c.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const v = await judge(target(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, LIMITS));
+      expectVerdict(v, 'failed', 'unreachable', /cannot connect/);
+      expect(v.detail).not.toMatch(/https/);
+    } finally {
+      server.close();
+    }
+  });
+});
