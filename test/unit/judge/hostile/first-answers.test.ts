@@ -73,7 +73,12 @@ describe('an answer whose headers cannot frame its body is named, never "fetch f
     const server = await framing(head);
     try {
       const v = await judgeTimed(target(server.url, LIMITS));
-      expectVerdict(v, 'failed', 'protocol', /^discover: a malformed HTTP answer: its headers cannot frame the body \(two Content-Length headers/);
+      expectVerdict(
+        v,
+        'failed',
+        'protocol',
+        /^discover: a malformed HTTP answer: its headers cannot frame the body \(two Content-Length headers/,
+      );
       expect(v.detail).not.toMatch(/fetch failed|cannot connect|initialize/);
       expect(server.requests()).toBe(1);
     } finally {
