@@ -76,6 +76,9 @@ const LOCAL: Readonly<Record<string, string>> = {
   SELF_SIGNED_CERT_IN_CHAIN: "the server's chain ends in a self-signed certificate the canary does not trust",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate is from an issuer the canary does not trust (or the chain is incomplete)",
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate is from an issuer the canary does not trust (or the chain is incomplete)",
+  // OpenSSL's words when the first bytes back are no TLS record: most often a plain-HTTP port ("HTTP/1.1 400").
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the answer is not TLS (a plain-HTTP port? the URL may be http://)',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the answer is not TLS (a plain-HTTP port? the URL may be http://)',
 };
 
 /**

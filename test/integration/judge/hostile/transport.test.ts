@@ -10,7 +10,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { judge } from '../../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../../functions/net/wire.ts';
 import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
-import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../../../helpers/faults.ts';
 import { SECRET, target } from '../../../helpers/probe.ts';
 import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
@@ -355,4 +355,20 @@ describe('an http:// URL on a TLS port that closes on the plain request, sending
       server.close();
     }
   });
+});
+
+it('an https:// URL on a plain-HTTP port → failed/tls saying the answer is not TLS, with the code', async () => {
+  const server = await startFaultServer((_q, res) => res.writeHead(400).end());
+  try {
+    const v = await judge(target(server.url.replace(/^http:/, 'https:'), LIMITS));
+    expectVerdict(
+      v,
+      'failed',
+      'tls',
+      /^discover: TLS handshake failed \(ERR_SSL_\w+\): the answer is not TLS \(a plain-HTTP port\? the URL may be http:\/\/\)$/,
+    );
+    expect(server.received).toEqual([]);
+  } finally {
+    await server.close();
+  }
 });
