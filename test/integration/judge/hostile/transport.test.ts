@@ -358,7 +358,7 @@ describe('an http:// URL on a TLS port that closes on the plain request, sending
 });
 
 it('an https:// URL on a plain-HTTP port → failed/tls saying the answer is not TLS, with the code', async () => {
-  const server = await startFaultServer((_q, res) => res.writeHead(400).end());
+  const server = await startFaultServer((_q, res) => void res.writeHead(400).end());
   try {
     const v = await judge(target(server.url.replace(/^http:/, 'https:'), LIMITS));
     expectVerdict(
