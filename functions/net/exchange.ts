@@ -105,6 +105,9 @@ export function networkErrorKind(e: unknown): WireErrorKind {
   return 'other';
 }
 
+const MALFORMED_LENGTH =
+  'a malformed HTTP answer: its headers cannot frame the body (two Content-Length headers, a list of lengths, Content-Length beside Transfer-Encoding, or a length out of range), which HTTP/1.1 forbids a client to read';
+
 /**
  * An answer undici's HTTP/1.1 parser refused, in words with its first bytes (escaped) and what they
  * look like — or null when the failure was not one. A server that answered is never "cannot connect".
@@ -114,6 +117,10 @@ export function notHttp(e: unknown): string | null {
     const c = cur as { name?: unknown; message?: unknown; data?: unknown; code?: unknown };
     if (c.code === 'UND_ERR_SOCKET' && c.message === 'bad upgrade')
       return 'the server answered 101 Switching Protocols to a request that asked for no upgrade';
+    // Before the headers completed (the wire sees only fetch's own rejection here, never a body's), this
+    // is llhttp refusing the head's framing, which undici reports as a length mismatch: a body cut short
+    // is an error of the body instead (body.ts), after the headers.
+    if (c.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return MALFORMED_LENGTH;
     if (c.name !== 'HTTPParserError') continue;
     const why = typeof c.message === 'string' ? (/\(([^)]*)\)\s*$/.exec(c.message)?.[1] ?? c.message) : 'unparsable';
     const data = typeof c.data === 'string' ? c.data : '';

@@ -76,6 +76,9 @@ const LOCAL: Readonly<Record<string, string>> = {
   SELF_SIGNED_CERT_IN_CHAIN: "the server's chain ends in a self-signed certificate the canary does not trust",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate is from an issuer the canary does not trust (or the chain is incomplete)",
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's certificate is from an issuer the canary does not trust (or the chain is incomplete)",
+  // OpenSSL's words when the first bytes back are no TLS record: most often a plain-HTTP port ("HTTP/1.1 400").
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the answer is not TLS (a plain-HTTP port? the URL may be http://)',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the answer is not TLS (a plain-HTTP port? the URL may be http://)',
 };
 
 /**
@@ -158,5 +161,38 @@ export function diagnoseHandshakeReset(
       done(requested && /^(ECONNRESET|EPIPE)$/.test(e.code ?? '') ? 'reset_after_certificate_request' : null),
     );
     socket.once('close', () => done(requested ? 'reset_after_certificate_request' : null));
+  });
+}
+
+/**
+ * Whether `url`'s host and port speak TLS: one handshake, sending nothing, within `timeoutMs` and the
+ * budget's `signal`. For an `http://` URL whose server closed the connection on the plain request with
+ * no byte of an answer (Node's own https server does): a completed handshake, or a TLS alert from the
+ * server (it read the ClientHello as TLS), means the URL should be `https://`.
+ */
+export function speaksTls(url: URL, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = connect({
+      host,
+      port: Number(url.port) || 80,
+      ...(isIP(host) ? {} : { servername: host }),
+      ALPNProtocols: ['http/1.1'],
+      // Whether TLS answers at all, not whether its certificate is trusted: that is the https run's to judge.
+      rejectUnauthorized: false,
+    });
+    const done = (tls: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(tls);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(onAbort, timeoutMs);
+    if (signal.aborted) return done(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', (e: NodeJS.ErrnoException) => done(serverAlert(e.code ?? '') !== null));
+    socket.once('close', () => done(false));
   });
 }

@@ -19,7 +19,7 @@ import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type 
 import { proxyFailure } from './proxy-words.ts';
 import { tunnelSilent } from './proxy-tunnel.ts';
 import { proxyUrlOf, tlsOptions } from './reach.ts';
-import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure } from './tls-wall.ts';
+import { diagnoseHandshakeFailure, diagnoseHandshakeReset, isHandshakeFailure, speaksTls } from './tls-wall.ts';
 
 export { errorCode, networkErrorKind, newExchange, type Exchange, type WireErrorKind } from './exchange.ts';
 
@@ -141,6 +141,16 @@ export class Wire {
         );
         if (wall) exchange.error = { kind: 'tls', code: exchange.error.code };
         if (wall) exchange.tlsWall = wall;
+      }
+      // An http:// URL whose server closed on the plain request without a byte of an answer (Node's https
+      // server drops it; others send an alert, read above as not HTTP): one direct handshake tells whether
+      // the port speaks TLS. Never through a proxy: the handshake would not reach the endpoint.
+      const plain = new URL(url).protocol === 'http:';
+      if (!cut && !proxyUrl && plain && exchange.error.kind === 'unreachable' && RESET.test(exchange.error.code)) {
+        if (await speaksTls(new URL(url), this.options.timeoutMs, this.options.budget)) {
+          const code = `the server closed the connection on a plain-HTTP request (${exchange.error.code}), and the same port answers a TLS handshake — a TLS server: the URL should be https://`;
+          exchange.error = { kind: 'not_http', code };
+        }
       }
       const proxied = proxyUrl && exchange.error.kind !== 'tls' ? proxyFailure(e, proxyUrl) : null;
       if (proxied) exchange.error = { kind: 'proxy', code: proxied.words };

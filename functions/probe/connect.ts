@@ -7,6 +7,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { RevisionSetting } from '../config/target.ts';
 import { FailureClass, Revision, type ProbeName } from '../common/verdict.ts';
+import { shownName } from '../common/names.ts';
 import { oneLine } from '../common/redact.ts';
 import { passed, faulted, type Fault, type StepResult } from '../common/step.ts';
 import { classifyError, classifyStatus } from './classify.ts';
@@ -52,7 +53,10 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     const initSent = o.wire.last('initialize') !== undefined;
     const step: ProbeName = initSent ? 'initialize' : 'discover';
     const first = classifyError(step, e, o.wire.last(initSent ? 'initialize' : 'server/discover'));
-    if (mode !== 'auto') return failed(step, pinnedFailure(setting, first, o.wire.last(initSent ? 'initialize' : 'server/discover')));
+    const stepX = o.wire.last(initSent ? 'initialize' : 'server/discover');
+    // Pinned 2026-07-28, discover answered a task: the SDK says only "did not offer the pinned revision".
+    if (mode !== 'auto' && !initSent && stepX?.resultType && !stepX.error) return failed(step, unknownDiscoverResult(stepX.resultType));
+    if (mode !== 'auto') return failed(step, pinnedFailure(setting, first, stepX));
     if (initSent) {
       // The SDK already fell back and sent the one `initialize`: never send a second. If discover had
       // failed rather than said "legacy", that first failure is the verdict, the initialize's context.
@@ -107,6 +111,9 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
     };
   }
   if (x.error) return null;
+  // A result of a kind discover never answers (`task`, `input_required`): the SDK reads it as "not a
+  // 2026-07-28 server" and falls back, but the server said something first, and on-call needs it.
+  if (x.resultType) return unknownDiscoverResult(x.resultType);
   // nginx's client-certificate wall (classify.ts) is a 400 like a 2025 server's, but no era evidence.
   const wall = x.status === 400 ? classifyStatus('discover', 400, x) : null;
   if (wall?.failure === FailureClass.tls) return wall;
@@ -116,6 +123,16 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
   // Any other JSON-RPC error is the server's own failure (server_error in a 2xx, its status class in a 4xx).
   if (x.rpcError && !legacySignal(x.rpcError)) return classifyError('discover', undefined, x);
   return null;
+}
+
+/** discover answered a result that is not `complete`: the kind named (escaped: the server chose it). */
+function unknownDiscoverResult(resultType: string): Fault {
+  const task = resultType === 'task' ? ' (a task: the work goes on and answers later)' : '';
+  return {
+    failure: FailureClass.protocol,
+    retryable: false,
+    detail: `discover: the server answered resultType "${shownName(resultType, 40)}"${task}, not the complete result discover must be`,
+  };
 }
 
 /**
@@ -197,6 +214,10 @@ function describeEra(s: Session, discover: Exchange | undefined, mode: string): 
   if (s.era === Revision.modern) return `${s.revision} via server/discover`;
   const older = s.revision !== Revision.legacy ? ` (the server's answer to a ${Revision.legacy} initialize)` : '';
   if (mode !== 'auto' || !discover) return `${s.revision} session${older}`;
-  const answer = discover.error ? discover.error.code : `HTTP ${discover.status}`;
+  const answer = discover.error
+    ? discover.error.code
+    : discover.resultType
+      ? `resultType "${shownName(discover.resultType, 40)}"`
+      : `HTTP ${discover.status}`;
   return `${s.revision} session${older} (discover answered ${oneLine(answer, 80)})`;
 }

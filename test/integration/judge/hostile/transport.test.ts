@@ -10,7 +10,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { judge } from '../../../../functions/judge/judge.ts';
 import type { FetchLike } from '../../../../functions/net/wire.ts';
 import { expiringCertificate, fetchTrusting, type TestPki } from '../../../helpers/auth/tls.ts';
-import { modernEndpoint, readOnlyRateTool } from '../../../helpers/faults.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../../../helpers/faults.ts';
 import { SECRET, target } from '../../../helpers/probe.ts';
 import { BUDGET_MS, expectVerdict, judgeFault, legacyEndpoint, TIMEOUT_MS } from '../../../helpers/hostile/harness.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
@@ -315,4 +315,60 @@ describe('a server that answers, but not in HTTP/1.1, is never "cannot connect"'
       server.close();
     }
   });
+});
+
+describe('an http:// URL on a TLS port that closes on the plain request, sending nothing', () => {
+  it.each([
+    ['auto', {}],
+    ['pinned 2025-11-25', { revision: '2025-11-25' as const }],
+    ['pinned 2026-07-28', { revision: '2026-07-28' as const }],
+  ])('%s: Node\'s https server → failed/protocol "the URL should be https://", never "cannot connect"', async (_, over) => {
+    const server = await tlsEndpoint({});
+    try {
+      const url = server.url.replace(/^https:/, 'http:');
+      const v = await judge(target(url, { ...LIMITS, ...over }));
+      expectVerdict(
+        v,
+        'failed',
+        'protocol',
+        /^(discover|initialize): the server closed the connection on a plain-HTTP request \(\w+\), and the same port answers a TLS handshake — a TLS server: the URL should be https:\/\/$/,
+      );
+      expect(v.detail).not.toMatch(/cannot connect|also failed/);
+      expect(server.requests()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a plain TCP port that closes on every connection stays failed/unreachable: the handshake proves nothing there', async () => {
+    const { createServer: tcp } = await import('node:net');
+    const server = tcp((c) => {
+      c.on('error', () => {});
+      c.once('data', () => c.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const v = await judge(target(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, LIMITS));
+      expectVerdict(v, 'failed', 'unreachable', /cannot connect/);
+      expect(v.detail).not.toMatch(/https/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+it('an https:// URL on a plain-HTTP port → failed/tls saying the answer is not TLS, with the code', async () => {
+  const server = await startFaultServer((_q, res) => void res.writeHead(400).end());
+  try {
+    const v = await judge(target(server.url.replace(/^http:/, 'https:'), LIMITS));
+    expectVerdict(
+      v,
+      'failed',
+      'tls',
+      /^discover: TLS handshake failed \(ERR_SSL_\w+\): the answer is not TLS \(a plain-HTTP port\? the URL may be http:\/\/\)$/,
+    );
+    expect(server.received).toEqual([]);
+  } finally {
+    await server.close();
+  }
 });
