@@ -81,118 +81,99 @@ const LOCAL: Readonly<Record<string, string>> = {
   ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the answer is not TLS (a plain-HTTP port? the URL may be http://)',
 };
 
+/** How one watched handshake ended, and what the keylog lines showed while it ran. */
+interface Handshake {
+  readonly end: 'secure' | 'error' | 'close' | 'cut';
+  /** The error's code, when it ended in one. */
+  readonly code: string;
+  /** A keylog line came: the TLS 1.2 key exchange was done. */
+  readonly keyed: boolean;
+  /** At a keylog line the client had shared signature algorithms: the server sent a CertificateRequest. */
+  readonly certificateRequested: boolean;
+}
+
 /**
- * One handshake to the endpoint's host, watched: OpenSSL's keylog callback fires once the TLS 1.2 key
- * exchange is done, so a `handshake_failure` after it refused the client's (empty) certificate, and one
- * before it found no version or cipher in common. Hand-written because no library reports where a failed
- * handshake stopped. Sends no HTTP request; the socket ends as soon as the answer is known, within
- * `timeoutMs`. Null when it cannot tell (another failure, a timeout, a handshake that now succeeds).
+ * One handshake to `url`'s host that sends nothing and only watches where it stops: OpenSSL's keylog
+ * callback fires once the TLS 1.2 key exchange is done, and a client's shared signature algorithms are
+ * filled only from a CertificateRequest. Hand-written because no library reports where a handshake
+ * stopped. The socket ends as soon as the answer is known, within `timeoutMs` and the budget's `signal`.
  */
-export function diagnoseHandshakeFailure(url: URL, timeoutMs: number, signal: AbortSignal): Promise<TlsWall | null> {
+function watchHandshake(
+  url: URL,
+  defaultPort: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+  material: ConnectionOptions = {},
+): Promise<Handshake> {
   return new Promise((resolve) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let keyed = false;
+    let certificateRequested = false;
     const socket = connect({
+      ...material,
       host,
-      port: Number(url.port) || 443,
+      port: Number(url.port) || defaultPort,
       ...(isIP(host) ? {} : { servername: host }),
       ALPNProtocols: ['http/1.1'],
-      // It sends nothing and only watches where the handshake stops: trust is the real request's to judge.
+      // Where the handshake stops, not whether the server's certificate is trusted: that is the real request's to judge.
       rejectUnauthorized: false,
     });
-    const done = (wall: TlsWall | null) => {
+    const done = (end: Handshake['end'], code = '') => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       socket.destroy();
-      resolve(wall);
+      resolve({ end, code, keyed, certificateRequested });
     };
-    const onAbort = () => done(null);
+    const onAbort = () => done('cut');
     const timer = setTimeout(onAbort, timeoutMs);
-    if (signal.aborted) return done(null);
+    if (signal.aborted) return done('cut');
     signal.addEventListener('abort', onAbort, { once: true });
-    socket.on('keylog', () => (keyed = true));
-    socket.once('secureConnect', () => done(null));
-    socket.once('error', (e: NodeJS.ErrnoException) =>
-      done(isHandshakeFailure(e.code ?? '') ? (keyed ? 'client_certificate' : 'no_common_parameters') : null),
-    );
-    socket.once('close', () => done(null));
+    socket.on('keylog', () => {
+      keyed = true;
+      certificateRequested ||= (socket.getSharedSigalgs?.() ?? []).length > 0;
+    });
+    socket.once('secureConnect', () => done('secure'));
+    socket.once('error', (e: NodeJS.ErrnoException) => done('error', e.code ?? ''));
+    socket.once('close', () => done('close'));
   });
+}
+
+/**
+ * A TLS 1.2 `handshake_failure`, told apart by one watched handshake: after the key exchange the server
+ * refused the client's (empty) certificate; before it, it found no version or cipher in common. Null when
+ * it cannot tell (another failure, a timeout, a handshake that now succeeds).
+ */
+export async function diagnoseHandshakeFailure(url: URL, timeoutMs: number, signal: AbortSignal): Promise<TlsWall | null> {
+  const h = await watchHandshake(url, 443, timeoutMs, signal);
+  if (h.end !== 'error' || !isHandshakeFailure(h.code)) return null;
+  return h.keyed ? 'client_certificate' : 'no_common_parameters';
 }
 
 /**
  * A connection reset during the TLS handshake, before it completed (a TLS 1.2 server that verifies the
  * client's certificate and then resets instead of sending an alert: Node's own, with
  * `rejectUnauthorized`): one more handshake with the same client material, watched, tells whether the
- * server had asked for a client certificate before it reset. OpenSSL fills a client's shared signature
- * algorithms only from a CertificateRequest, and they can be read at each keylog line, while the
- * handshake is under way. `reset_after_certificate_request` when it had; null when it cannot tell.
+ * server had asked for a client certificate before it reset. The wire's own connection records tell it
+ * first (connections.ts); this is for requests on a fetch the wire was given, whose sockets it never sees.
+ * `reset_after_certificate_request` when it had; null when it cannot tell.
  */
-export function diagnoseHandshakeReset(
+export async function diagnoseHandshakeReset(
   url: URL,
   timeoutMs: number,
   signal: AbortSignal,
   material: ConnectionOptions,
 ): Promise<TlsWall | null> {
-  return new Promise((resolve) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    let requested = false;
-    const socket = connect({
-      ...material,
-      host,
-      port: Number(url.port) || 443,
-      ...(isIP(host) ? {} : { servername: host }),
-      ALPNProtocols: ['http/1.1'],
-      // It sends nothing and only watches the handshake: trust is the real request's to judge.
-      rejectUnauthorized: false,
-    });
-    const done = (wall: TlsWall | null) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      socket.destroy();
-      resolve(wall);
-    };
-    const onAbort = () => done(null);
-    const timer = setTimeout(onAbort, timeoutMs);
-    if (signal.aborted) return done(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    socket.on('keylog', () => (requested ||= (socket.getSharedSigalgs?.() ?? []).length > 0));
-    socket.once('secureConnect', () => done(null));
-    socket.once('error', (e: NodeJS.ErrnoException) =>
-      done(requested && /^(ECONNRESET|EPIPE)$/.test(e.code ?? '') ? 'reset_after_certificate_request' : null),
-    );
-    socket.once('close', () => done(requested ? 'reset_after_certificate_request' : null));
-  });
+  const h = await watchHandshake(url, 443, timeoutMs, signal, material);
+  const reset = h.end === 'close' || (h.end === 'error' && /^(ECONNRESET|EPIPE)$/.test(h.code));
+  return h.certificateRequested && reset ? 'reset_after_certificate_request' : null;
 }
 
 /**
- * Whether `url`'s host and port speak TLS: one handshake, sending nothing, within `timeoutMs` and the
- * budget's `signal`. For an `http://` URL whose server closed the connection on the plain request with
- * no byte of an answer (Node's own https server does): a completed handshake, or a TLS alert from the
- * server (it read the ClientHello as TLS), means the URL should be `https://`.
+ * Whether `url`'s host and port speak TLS. For an `http://` URL whose server closed the connection on the
+ * plain request with no byte of an answer (Node's own https server does): a completed handshake, or a TLS
+ * alert from the server (it read the ClientHello as TLS), means the URL should be `https://`.
  */
-export function speaksTls(url: URL, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const socket = connect({
-      host,
-      port: Number(url.port) || 80,
-      ...(isIP(host) ? {} : { servername: host }),
-      ALPNProtocols: ['http/1.1'],
-      // Whether TLS answers at all, not whether its certificate is trusted: that is the https run's to judge.
-      rejectUnauthorized: false,
-    });
-    const done = (tls: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      socket.destroy();
-      resolve(tls);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(onAbort, timeoutMs);
-    if (signal.aborted) return done(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('secureConnect', () => done(true));
-    socket.once('error', (e: NodeJS.ErrnoException) => done(serverAlert(e.code ?? '') !== null));
-    socket.once('close', () => done(false));
-  });
+export async function speaksTls(url: URL, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  const h = await watchHandshake(url, 80, timeoutMs, signal);
+  return h.end === 'secure' || (h.end === 'error' && serverAlert(h.code) !== null);
 }
