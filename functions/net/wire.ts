@@ -128,26 +128,25 @@ export class Wire {
         exchange.error = { kind: 'tls', code: exchange.error.code };
         exchange.tlsWall = 'reset_after_certificate_request';
       }
-      const proxyUrl = cut || this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      // The proxy the request went through (none on a fetch the wire was given); `proxyUrl` while the
+      // request was not cut, when its failure may be the proxy's words.
+      const proxy = this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
+      const proxyUrl = cut ? null : proxy;
+      const target = new URL(url);
       // A reset before any TLS connection completed (TLS 1.2 servers that verify the client's certificate
       // and reset rather than alert): one watched handshake tells whether the server had asked for one.
-      const https = new URL(url).protocol === 'https:';
+      const https = target.protocol === 'https:';
       if (!cut && !proxyUrl && https && RESET.test(exchange.error.code) && this.connections.tlsConnections.length === connectionsBefore) {
-        const wall = await diagnoseHandshakeReset(
-          new URL(url),
-          this.options.timeoutMs,
-          this.options.budget,
-          tlsOptions(this.options.reach?.tls),
-        );
+        const wall = await diagnoseHandshakeReset(target, this.options.timeoutMs, this.options.budget, tlsOptions(this.options.reach?.tls));
         if (wall) exchange.error = { kind: 'tls', code: exchange.error.code };
         if (wall) exchange.tlsWall = wall;
       }
       // An http:// URL whose server closed on the plain request without a byte of an answer (Node's https
       // server drops it; others send an alert, read above as not HTTP): one direct handshake tells whether
       // the port speaks TLS. Never through a proxy: the handshake would not reach the endpoint.
-      const plain = new URL(url).protocol === 'http:';
+      const plain = target.protocol === 'http:';
       if (!cut && !proxyUrl && plain && exchange.error.kind === 'unreachable' && RESET.test(exchange.error.code)) {
-        if (await speaksTls(new URL(url), this.options.timeoutMs, this.options.budget)) {
+        if (await speaksTls(target, this.options.timeoutMs, this.options.budget)) {
           const code = `the server closed the connection on a plain-HTTP request (${exchange.error.code}), and the same port answers a TLS handshake — a TLS server: the URL should be https://`;
           exchange.error = { kind: 'not_http', code };
         }
@@ -157,18 +156,17 @@ export class Wire {
       // The request timeout (the wire's, or the SDK's own, which aborts its signal at the same bound) ended a
       // request still waiting for the proxy to answer CONNECT: the proxy's silence, not the endpoint's (which
       // was never reached). The run's budget running out stays the budget's.
-      const viaProxy = this.options.fetch ? null : proxyUrlOf(this.options.reach?.proxy);
       const ended = init.signal?.aborted && !this.options.budget.aborted;
       // Thrown renamed, so that a caller reading the error (login's words) names the proxy too.
-      if (ended && viaProxy && this.connections.tunnelPending()) {
+      if (ended && proxy && this.connections.tunnelPending()) {
         const silent = tunnelSilent(e, this.options.timeoutMs);
-        exchange.error = { kind: 'proxy', code: proxyFailure(silent, viaProxy)!.words };
+        exchange.error = { kind: 'proxy', code: proxyFailure(silent, proxy)!.words };
         throw silent;
       }
       if (exchange.error.kind === 'tls') exchange.clientCertificateSent = Boolean(this.options.reach?.tls?.cert);
       // The watched second handshake goes direct: through a proxy it would not reach the endpoint.
-      if (exchange.error.kind === 'tls' && !proxyUrl && isHandshakeFailure(exchange.error.code) && new URL(url).protocol === 'https:') {
-        exchange.tlsWall = await diagnoseHandshakeFailure(new URL(url), this.options.timeoutMs, this.options.budget);
+      if (exchange.error.kind === 'tls' && !proxyUrl && isHandshakeFailure(exchange.error.code) && https) {
+        exchange.tlsWall = await diagnoseHandshakeFailure(target, this.options.timeoutMs, this.options.budget);
       }
       throw e;
     }
