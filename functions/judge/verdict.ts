@@ -1,4 +1,8 @@
-/** The run's Verdict from its last attempt: slowness and a failure that a retry recovered are `degraded`. */
+/**
+ * The run's Verdict from its last attempt: slowness and a failure that a retry recovered are `degraded`.
+ * Slowness is judged on the run's own reported duration (token step included), so a verdict never
+ * shows a duration over `degradedMs` and calls itself healthy.
+ */
 import type { ProbeResult, Verdict } from '../common/verdict.ts';
 import { Outcome } from '../common/verdict.ts';
 import type { Target } from '../config/target.ts';
@@ -14,14 +18,15 @@ export interface Attempts {
 export function verdictOf(target: Target, run: Attempts, durationMs: number, traceId: string): Verdict {
   const { last: a, retries, firstFailure } = run;
   const { failure } = a;
+  const ms = Math.round(durationMs);
   let { outcome, detail } = a;
   if (outcome === Outcome.healthy && firstFailure) {
     outcome = Outcome.degraded;
     detail = `healthy after ${retries} retr${retries === 1 ? 'y' : 'ies'}; the first attempt failed: ${firstFailure.detail}`;
   }
-  if (outcome === Outcome.healthy && a.durationMs > target.degradedMs) {
+  if (outcome === Outcome.healthy && ms > target.degradedMs) {
     outcome = Outcome.degraded;
-    detail = `slow: the run took ${Math.round(a.durationMs)} ms (degraded above ${target.degradedMs} ms)`;
+    detail = `slow: the run took ${ms} ms (degraded above ${target.degradedMs} ms)`;
   }
   return {
     target: target.name,
@@ -30,7 +35,7 @@ export function verdictOf(target: Target, run: Attempts, durationMs: number, tra
     detail,
     revision: a.revision,
     server: a.server,
-    durationMs: Math.round(durationMs),
+    durationMs: ms,
     retries,
     probes: a.probes.map((p: ProbeResult) => ({ ...p, durationMs: Math.round(p.durationMs) })),
     warnings: [],
