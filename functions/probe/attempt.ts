@@ -36,7 +36,6 @@ export interface Attempt {
   readonly revision: NegotiatedRevision | null;
   readonly server: ServerInfo | null;
   readonly probes: readonly ProbeResult[];
-  readonly durationMs: number;
   /** What tools/list answered (catalog drift compares it), or null when the run did not get that far. */
   readonly listed: Listed | null;
   /** What the canary tool's answer is checked against, when it was called. */
@@ -62,7 +61,6 @@ export async function runAttempt(target: Target, ctx: RunContext): Promise<Attem
 
 /** One attempt's state while its steps run: the wire, the sessions, the probe lines so far. */
 class AttemptRun {
-  private readonly started: number;
   private readonly wire: Wire;
   private readonly o: SessionOptions;
   private readonly sessions: Sessions;
@@ -76,7 +74,6 @@ class AttemptRun {
     private readonly target: Target,
     private readonly ctx: RunContext,
   ) {
-    this.started = ctx.now();
     this.wire = new Wire({
       timeoutMs: target.timeoutMs,
       budget: ctx.signal,
@@ -181,7 +178,6 @@ class AttemptRun {
       revision: this.revision,
       server: this.server,
       probes: this.probes,
-      durationMs: this.ctx.now() - this.started,
       listed: this.listed,
       ...(this.checked ? { checked: this.checked } : {}),
       fault,
