@@ -7,7 +7,7 @@
  * to store); a Secrets Manager secret when you want rotation ($0.40 a month). A plain name would be read
  * in each probe region, so it would have to be stored in each (infra/README.md, `cdk deploy` step 3).
  */
-import { defineFleet } from './functions/config/fleet.ts';
+import { defineFleet } from './functions/base/config/schema/fleet.ts';
 
 export default defineFleet({
   homeRegion: 'us-east-1',

@@ -70,7 +70,7 @@ export class HomeStack extends Stack {
       quorum: plan.quorum,
       logRetention: props.logRetention,
     });
-    // Only a fleet with delegated grants in Secrets Manager gets the refresher (functions/refresh).
+    // Only a fleet with delegated grants in Secrets Manager gets the refresher (functions/lambdas/refresh).
     if (refreshEventOf(plan).grants.length > 0) {
       new Refresher(this, 'Refresher', {
         names,

@@ -41,10 +41,10 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
 
 /** Our Lambda handlers: the source entry, and where `npm run build` puts its bundle. */
 export const HANDLERS = {
-  run: { entry: 'functions/run/handler.ts', asset: 'lambda/run' },
-  brief: { entry: 'functions/brief/handler.ts', asset: 'lambda/brief' },
-  refresh: { entry: 'functions/refresh/handler.ts', asset: 'lambda/refresh' },
-  status: { entry: 'functions/status/handler.ts', asset: 'lambda/status' },
+  run: { entry: 'functions/lambdas/run/handler.ts', asset: 'lambda/run' },
+  brief: { entry: 'functions/lambdas/brief/handler.ts', asset: 'lambda/brief' },
+  refresh: { entry: 'functions/lambdas/refresh/handler.ts', asset: 'lambda/refresh' },
+  status: { entry: 'functions/lambdas/status/handler.ts', asset: 'lambda/status' },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 

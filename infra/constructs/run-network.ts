@@ -12,7 +12,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import type { VpcPlacement } from '../../functions/config/proxy.ts';
+import type { VpcPlacement } from '../../functions/base/config/schema/proxy.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 
 /** The role statements a function in `vpc` needs (AWS Lambda developer guide, "execution role and VPC"). */

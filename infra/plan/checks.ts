@@ -2,14 +2,14 @@
  * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
-import { localOnlyRefs } from '../../functions/config/oauth-secrets.ts';
-import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
-import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/config/fleet.ts';
-import { parseNamingTargets } from '../../functions/config/load.ts';
-import { windowEnd } from '../../functions/config/maintenance.ts';
-import { deadManRuns } from '../../functions/common/alarm-words.ts';
-import { CanaryError, configError } from '../../functions/common/errors.ts';
-import { tlsRefs } from '../../functions/config/tls.ts';
+import { localOnlyRefs } from '../../functions/base/config/load/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
+import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { parseNamingTargets } from '../../functions/base/config/load/load.ts';
+import { windowEnd } from '../../functions/base/config/schema/maintenance.ts';
+import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
+import { CanaryError, configError } from '../../functions/base/common/errors.ts';
+import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
 import { resolveTarget } from './resolve.ts';
 
 /**

@@ -4,12 +4,12 @@
  * the alarm stack it lives in. Pure: no CDK here, so every rule is testable on its own and the stacks
  * only render this plan.
  */
-import { oauthStoreRefs } from '../../functions/config/oauth-secrets.ts';
-import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
-import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
-import { statusPayload, type StatusPayload } from '../../functions/config/status-page.ts';
-import type { HeaderSecretRef } from '../../functions/config/target.ts';
-import { configError } from '../../functions/common/errors.ts';
+import { oauthStoreRefs } from '../../functions/base/config/load/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
+import type { Fleet, FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { statusPayload, type StatusPayload } from '../../functions/base/config/schema/status-page.ts';
+import type { HeaderSecretRef } from '../../functions/base/config/schema/target.ts';
+import { configError } from '../../functions/base/common/errors.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
 import { networkPlan, type NetworkPlan } from './network.ts';

@@ -1,5 +1,5 @@
-/** A target's schedule as the stacks need it: the fleet schema admits only rates (functions/config/schedule.ts). */
-import { rateSeconds } from '../../functions/config/schedule.ts';
+/** A target's schedule as the stacks need it: the fleet schema admits only rates (functions/base/config/aws/schedule.ts). */
+import { rateSeconds } from '../../functions/base/config/aws/schedule.ts';
 
 /** `rate(5 minutes)` → 300; `rate(1 day)` → 86400. */
 export function periodSeconds(schedule: string): number {

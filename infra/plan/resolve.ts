@@ -2,7 +2,7 @@
  * One target's deployment facts, resolved from the target and the fleet defaults in one place: the
  * synth checks (checks.ts) and the plan the stacks render (plan.ts) read the same answer.
  */
-import { defaultQuorum, type Fleet, type FleetTarget } from '../../functions/config/fleet.ts';
+import { defaultQuorum, type Fleet, type FleetTarget } from '../../functions/base/config/schema/fleet.ts';
 import { periodSeconds } from './rates.ts';
 
 export interface ResolvedTarget {

@@ -8,9 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadFleet } from '../../functions/config/load.ts';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC } from '../../functions/config/oauth-delegated.ts';
+import { loadFleet } from '../../functions/base/config/load/load.ts';
+import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC } from '../../functions/base/config/schema/oauth-delegated.ts';
 import {
   billedShares,
   costPerTargetRegion,
@@ -37,7 +37,7 @@ Options:
   --no-scale         skip the generated fleets of 1 to 1,000 targets
   -h, --help         this text`;
 
-/** functions/run/README.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
+/** functions/lambdas/run/README.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
 const DEFAULT_REMOTE_MS = 1000;
 /** When the bench has not run yet: roughly what it measures on the project's machines. */
 const FALLBACK_USAGE: RunUsage = { billedMs: 150, recordBytesPerTarget: 700 };

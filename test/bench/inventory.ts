@@ -5,7 +5,7 @@
  * imply), every alarm and how many metrics it reads, the dashboard's widgets and range, the run
  * ledger tables, log retention.
  */
-import { Dimension, MetricName } from '../../functions/common/run-record.ts';
+import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
 import { periodSeconds } from '../../infra/plan/rates.ts';
 import type { AlarmInventory, CredentialRef, Inventory, ScheduleInventory } from './cost-model.ts';
 import type { StackTemplate } from './fleet-scale.ts';

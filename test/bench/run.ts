@@ -360,7 +360,7 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
   );
   out('"@aws-sdk/* external" imports the SDK from node_modules here; in Lambda it would be the runtime\'s copy.');
 
-  // OpenTelemetry export (functions/telemetry): the bound is 10 % of size and cold import with export off.
+  // OpenTelemetry export (functions/io/telemetry): the bound is 10 % of size and cold import with export off.
   const telemetry = await telemetryFootprint(importRounds);
   out(
     `\nOpenTelemetry export (the SDK in telemetry-export.mjs beside index.mjs, ${fmt.kb(telemetry.sideFileBytes)}; cold import: median of ${importRounds}):\n`,

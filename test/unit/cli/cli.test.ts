@@ -117,7 +117,7 @@ describe('console output of libraries', () => {
   it('goes to stderr, redacted, never to stdout', async () => {
     const script = [
       `import { guardConsole } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/cli/main.ts'))};`,
-      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/common/redact.ts'))};`,
+      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/base/common/redact.ts'))};`,
       `guardConsole(new Redactor(['Bearer ${TOKEN}']));`,
       `console.log('debug: sent Bearer ${TOKEN}'); console.info('info'); console.debug('dbg'); console.warn('warn');`,
     ].join('\n');

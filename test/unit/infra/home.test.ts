@@ -3,7 +3,7 @@
  * (its rule, retries, dead-letter queue, IAM scope) and the dashboard.
  */
 import { describe, expect, it } from 'vitest';
-import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
+import { BriefEnvVar } from '../../../functions/base/config/env/brief-env.ts';
 import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../../infra/constructs/topics.ts';
 import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
 import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';

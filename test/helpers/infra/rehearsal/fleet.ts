@@ -10,8 +10,8 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { App } from 'aws-cdk-lib';
-import type { FleetInput } from '../../../../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../../../../functions/config/target.ts';
+import type { FleetInput } from '../../../../functions/base/config/schema/fleet.ts';
+import type { HeaderSecretRef } from '../../../../functions/base/config/schema/target.ts';
 import { McpCanaryFleet, type McpCanaryFleetOptions } from '../../../../infra/fleet.ts';
 import { MOTO_ACCOUNT, type Aws } from './aws.ts';
 
