@@ -111,7 +111,7 @@ beforeAll(async () => {
   );
   writeFileSync(
     join(clone, 'fleet.ts'),
-    `import { defineFleet } from './functions/config/fleet.ts';\nexport default defineFleet({ homeRegion: 'us-east-1', targets: [{ name: 'rates', url: '${open.url}', tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } } }] });\n`,
+    `import { defineFleet } from './functions/base/config/schema/fleet.ts';\nexport default defineFleet({ homeRegion: 'us-east-1', targets: [{ name: 'rates', url: '${open.url}', tool: { name: 'get_rate', arguments: { pair: 'EURUSD' } } }] });\n`,
   );
   install = await sh('npm ci && npm start');
 }, SLOW);

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runToEnd } from '../../../../helpers/child.ts';
 
-const ROOT = join(import.meta.dirname, '../../../..');
+const ROOT = join(import.meta.dirname, '../../../../..');
 /** The suite's Node, named explicitly: the Node running these tests, never whichever `node` the PATH finds first. */
 const NODE = process.execPath;
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
