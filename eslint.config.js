@@ -26,9 +26,18 @@ export const LAYERS = {
     outside: ['package.json'],
     is: 'the shared words: verdict, the error family, redaction, trace ids, names, the alarm and run-record contracts',
   },
-  [WORDS]: { may: [COMMON], is: "config errors in the project's words: zod's issues as one line naming the field and the fix, did you mean" },
-  [AWS]: { may: [COMMON, WORDS], is: "AWS's formats as its services check them: regions, ARNs, names, cron, schedule expressions, partitions" },
-  [SCHEMA]: { may: [COMMON, WORDS, AWS], is: 'every schema: a target, the fleet, OAuth, TLS, proxy, SLO, status page, telemetry, maintenance' },
+  [WORDS]: {
+    may: [COMMON],
+    is: "config errors in the project's words: zod's issues as one line naming the field and the fix, did you mean",
+  },
+  [AWS]: {
+    may: [COMMON, WORDS],
+    is: "AWS's formats as its services check them: regions, ARNs, names, cron, schedule expressions, partitions",
+  },
+  [SCHEMA]: {
+    may: [COMMON, WORDS, AWS],
+    is: 'every schema: a target, the fleet, OAuth, TLS, proxy, SLO, status page, telemetry, maintenance',
+  },
   [LOAD]: {
     may: [COMMON, WORDS, AWS, SCHEMA],
     is: 'reading a config file (JSON or a TS module, errors placed by line and column) and the secrets and TLS material it references',
@@ -43,7 +52,16 @@ export const LAYERS = {
   'functions/engine/catalog': { may: [COMMON, SCHEMA], is: 'tool-catalog fingerprints and drift' },
   'functions/engine/posture': { may: [COMMON, SCHEMA, NET], is: 'the security posture checks' },
   'functions/engine/judge': {
-    may: [COMMON, SCHEMA, LOAD, NET, 'functions/engine/probe', 'functions/engine/auth', 'functions/engine/catalog', 'functions/engine/posture'],
+    may: [
+      COMMON,
+      SCHEMA,
+      LOAD,
+      NET,
+      'functions/engine/probe',
+      'functions/engine/auth',
+      'functions/engine/catalog',
+      'functions/engine/posture',
+    ],
     is: 'runs one target: the run context, the token step, the attempts, the warnings; the only room that knows every engine room',
   },
   'functions/io/publish': { may: [COMMON, SCHEMA], is: 'PutMetricData to the home region' },
@@ -60,10 +78,23 @@ export const LAYERS = {
     is: 'the runs as OpenTelemetry traces and metrics over OTLP/HTTP, loaded only when configured',
   },
   'functions/lambdas/run': {
-    may: [COMMON, WORDS, SCHEMA, LOAD, ENV, 'functions/engine/judge', 'functions/io/publish', 'functions/io/secrets', 'functions/io/telemetry'],
+    may: [
+      COMMON,
+      WORDS,
+      SCHEMA,
+      LOAD,
+      ENV,
+      'functions/engine/judge',
+      'functions/io/publish',
+      'functions/io/secrets',
+      'functions/io/telemetry',
+    ],
     is: 'the scheduled run: judges its targets, publishes each verdict, keeps the run ledger',
   },
-  'functions/lambdas/brief': { may: [COMMON, SCHEMA, ENV], is: 'the alarm brief: reads the run records behind an alarm and publishes the brief' },
+  'functions/lambdas/brief': {
+    may: [COMMON, SCHEMA, ENV],
+    is: 'the alarm brief: reads the run records behind an alarm and publishes the brief',
+  },
   'functions/lambdas/refresh': {
     may: [COMMON, SCHEMA, ENV, 'functions/engine/auth', 'functions/io/secrets'],
     is: 'the delegated-OAuth refresher: the one writer of each grant, publishing access tokens to the probe regions',
@@ -90,9 +121,15 @@ export const LAYERS = {
     ],
     is: 'mcp-canary check, snapshot, login and report; every flag declared once (flags.ts)',
   },
-  'functions/demo': { may: [COMMON, SCHEMA, 'functions/engine/judge', 'functions/cli'], is: 'npm start, and the embedded MCP servers the tests use too' },
+  'functions/demo': {
+    may: [COMMON, SCHEMA, 'functions/engine/judge', 'functions/cli'],
+    is: 'npm start, and the embedded MCP servers the tests use too',
+  },
   'functions/index.ts': { may: [COMMON, SCHEMA, 'functions/engine/judge'], is: "the package's exports (mcp-canary)" },
-  'infra/plan': { may: [COMMON, AWS, SCHEMA, LOAD], is: 'names, placement, secret scopes, stack splits and checks of a fleet, before any construct' },
+  'infra/plan': {
+    may: [COMMON, AWS, SCHEMA, LOAD],
+    is: 'names, placement, secret scopes, stack splits and checks of a fleet, before any construct',
+  },
   'infra/quotas': { may: [COMMON], is: "AWS's quotas checked at synth" },
   'infra/constructs': { may: [COMMON, SCHEMA, ENV, 'infra/plan'], is: 'the stacks and constructs' },
   infra: {

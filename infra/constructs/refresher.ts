@@ -16,7 +16,12 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { configError } from '../../functions/base/common/errors.ts';
 import { EnvVar } from '../../functions/base/config/env/env.ts';
-import { accessSecretName, caRegion, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/base/config/schema/oauth-delegated.ts';
+import {
+  accessSecretName,
+  caRegion,
+  CREDENTIAL_REFUSED_METRIC,
+  type RefreshEvent,
+} from '../../functions/base/config/schema/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { fleetError } from '../plan/checks.ts';
 import {

@@ -85,7 +85,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-cdk-app', private: true, type: 'module' }));
   writeFileSync(join(dir, 'app.ts'), appSource);
   const example = readFileSync(join(ROOT, 'mcp-canary.config.ts'), 'utf8');
-  writeFileSync(join(dir, 'mcp-canary.config.ts'), example.replace("from './functions/base/config/schema/fleet.ts'", "from 'mcp-canary/cdk'"));
+  writeFileSync(
+    join(dir, 'mcp-canary.config.ts'),
+    example.replace("from './functions/base/config/schema/fleet.ts'", "from 'mcp-canary/cdk'"),
+  );
 
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(AWS_|CDK_)/.test(k)) env[k] = v;

@@ -69,7 +69,10 @@ describe('the checker', () => {
   });
 
   it('reports a folder that is no room and a socket module outside net/', () => {
-    const g = fixture({ 'functions/engine/probe/steps/list.ts': '', 'functions/engine/auth/expiry.ts': "import { connect } from 'node:tls';\n" });
+    const g = fixture({
+      'functions/engine/probe/steps/list.ts': '',
+      'functions/engine/auth/expiry.ts': "import { connect } from 'node:tls';\n",
+    });
     expect(checkLayers(g, layers, netOnly).map(describeViolation)).toEqual([
       'functions/engine/probe/steps/list.ts is in no room: give its folder a row in LAYERS (eslint.config.js)',
       'functions/engine/auth/expiry.ts:1 imports node:tls: sockets, TLS and fetch belong to functions/base/net/',
@@ -77,7 +80,10 @@ describe('the checker', () => {
   });
 
   it('reports a table that lets rooms import each other around', () => {
-    const looped: RoomTable = { ...layers, 'functions/base/common': { ...layers['functions/base/common']!, may: ['functions/base/config/words'] } };
+    const looped: RoomTable = {
+      ...layers,
+      'functions/base/common': { ...layers['functions/base/common']!, may: ['functions/base/config/words'] },
+    };
     expect(checkLayers({ files: [], edges: [], packages: [] }, looped, netOnly).map(describeViolation)).toEqual([
       'the rule table lets rooms import each other around: functions/base/common ⇄ functions/base/config/words',
     ]);
@@ -95,16 +101,23 @@ describe('the lint blocks', () => {
 
     // Act + Assess
     expect(
-      await lint('functions/engine/catalog/fixture.ts', "import type { Exchange } from '../../base/net/exchange.ts';\nexport type X = Exchange;\n"),
+      await lint(
+        'functions/engine/catalog/fixture.ts',
+        "import type { Exchange } from '../../base/net/exchange.ts';\nexport type X = Exchange;\n",
+      ),
     ).toEqual([
       "'../../base/net/exchange.ts' import is restricted from being used by a pattern. functions/engine/catalog may import functions/base/common, functions/base/config/schema; not functions/base/net (the rule table in eslint.config.js).",
     ]);
     expect(
       await lint('infra/plan/fixture.ts', "import { Wire } from '../../functions/base/net/wire.ts';\nexport const w = Wire;\n"),
     ).toHaveLength(1);
-    expect(await lint('functions/engine/posture/fixture.ts', "import { connect } from 'node:tls';\nexport const c = connect;\n")).toHaveLength(1);
+    expect(
+      await lint('functions/engine/posture/fixture.ts', "import { connect } from 'node:tls';\nexport const c = connect;\n"),
+    ).toHaveLength(1);
     expect(await lint('functions/engine/posture/fixture.ts', "export const f = () => fetch('https://example.com');\n")).toHaveLength(1);
-    expect(await lint('functions/engine/judge/fixture.ts', "import { Wire } from '../../base/net/wire.ts';\nexport const w = Wire;\n")).toEqual([]);
+    expect(
+      await lint('functions/engine/judge/fixture.ts', "import { Wire } from '../../base/net/wire.ts';\nexport const w = Wire;\n"),
+    ).toEqual([]);
   });
 });
 

@@ -9,7 +9,11 @@ import { GetMetricDataCommand, GetMetricStatisticsCommand } from '@aws-sdk/clien
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../../../../functions/engine/auth/login.ts';
-import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC, type RefreshEvent } from '../../../../functions/base/config/schema/oauth-delegated.ts';
+import {
+  CREDENTIAL_REFUSED_METRIC,
+  REFRESH_FAILED_METRIC,
+  type RefreshEvent,
+} from '../../../../functions/base/config/schema/oauth-delegated.ts';
 import { judge } from '../../../../functions/engine/judge/judge.ts';
 import { refreshGrants, type GrantReport } from '../../../../functions/lambdas/refresh/refresh.ts';
 import { run } from '../../../../functions/lambdas/run/run.ts';

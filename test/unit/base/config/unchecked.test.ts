@@ -4,7 +4,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogOutputSchema, configuredChecks, uncheckedAnswer, uncheckedTargets } from '../../../../functions/base/config/schema/unchecked.ts';
+import {
+  catalogOutputSchema,
+  configuredChecks,
+  uncheckedAnswer,
+  uncheckedTargets,
+} from '../../../../functions/base/config/schema/unchecked.ts';
 import { runToEnd } from '../../../helpers/child.ts';
 import { modernEndpoint, startFaultServer, type FaultServer } from '../../../helpers/faults.ts';
 import { McpCanaryFleet } from '../../../../infra/fleet.ts';

@@ -4,7 +4,14 @@
  */
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressKind, checkUrl, guardedFetch, GuardRefusal, pinnedFetch, type GuardOptions } from '../../../../functions/base/net/ssrf-guard.ts';
+import {
+  addressKind,
+  checkUrl,
+  guardedFetch,
+  GuardRefusal,
+  pinnedFetch,
+  type GuardOptions,
+} from '../../../../functions/base/net/ssrf-guard.ts';
 import { closeServer, listen } from '../../../../functions/demo/servers.ts';
 
 const dns = (table: Record<string, string[]>) => async (host: string) => {
