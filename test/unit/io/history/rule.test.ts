@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkFleet } from '../../../../infra/plan/checks.ts';
-import { resolveTarget } from '../../../../infra/plan/resolve.ts';
+import { targetRule } from '../../../../functions/base/config/schema/target-rule.ts';
 import { pagingRuleOf } from '../../../../functions/io/history/rule.ts';
 
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2', 'us-west-2', 'eu-central-1'];
@@ -28,7 +28,7 @@ describe('pagingRuleOf', () => {
             ],
           });
           for (const t of fleet.targets) {
-            const plan = resolveTarget(fleet, t);
+            const plan = targetRule(fleet, t);
             expect(pagingRuleOf(fleet, t)).toEqual({
               regions: plan.regions.length,
               quorum: plan.quorum,
