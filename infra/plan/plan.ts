@@ -107,8 +107,8 @@ export interface FleetPlan {
   readonly homeRegion: string;
   readonly namespace: string;
   readonly failureThreshold: number;
-  /** Fleet-wide quorum when set; else each target's default. */
-  readonly quorum: number | undefined;
+  /** k by R: each target's quorum by its number of probe regions (the brief reads an alarm's back by its regions). */
+  readonly quorums: ReadonlyMap<number, number>;
   /** Every region any target is probed from, in config order. */
   readonly probeRegions: readonly string[];
   readonly targets: readonly TargetPlan[];
@@ -163,7 +163,7 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     homeRegion: fleet.homeRegion,
     namespace: fleet.namespace,
     failureThreshold: fleet.failureThreshold,
-    quorum: fleet.quorum,
+    quorums: quorumsByRegionCount(targets),
     probeRegions,
     targets,
     regions,
@@ -171,6 +171,24 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     muteRuleStacks: placeMuteRules(fleet, names),
     status: fleet.statusPage ? planStatus(fleet, names, targets) : undefined,
   };
+}
+
+/**
+ * The rule's quorum depends on the fleet and the number of regions alone, so one entry per count tells
+ * the brief every alarm's k; a rule that gave two targets with as many regions two quorums would need
+ * another channel, and says so here rather than brief one of them wrong.
+ */
+function quorumsByRegionCount(targets: readonly TargetPlan[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of targets) {
+    const k = out.get(t.regions.length);
+    if (k !== undefined && k !== t.quorum)
+      throw new Error(
+        `targets with ${t.regions.length} probe regions have quorums ${k} and ${t.quorum} (${t.name}): the brief reads the quorum by region count (MCP_CANARY_QUORUM), which cannot tell them apart`,
+      );
+    out.set(t.regions.length, t.quorum);
+  }
+  return out;
 }
 
 /**
