@@ -136,11 +136,6 @@ export type FleetInput = z.input<typeof Fleet>;
 export type Fleet = z.output<typeof Fleet>;
 export type FleetTarget = z.output<typeof FleetTarget>;
 
-/** Default quorum: more than half of the probing regions, at least 1. */
-export function defaultQuorum(regionCount: number): number {
-  return Math.max(1, Math.floor(regionCount / 2) + 1);
-}
-
 /** Type helper for `mcp-canary.config.ts`: `export default defineFleet({ ... })`. */
 export function defineFleet(input: FleetInput): FleetInput {
   return input;
