@@ -20,6 +20,7 @@ import {
   type StoredGrant,
 } from '../base/config/schema/oauth-delegated.ts';
 import { AuthorizationCodeSettings as Settings } from '../base/config/schema/oauth-delegated.ts';
+import { targetRule } from '../base/config/schema/target-rule.ts';
 import { parseOrThrow } from '../base/config/words/issues.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { envProxySecrets, hasEnvProxy, readStoredSecrets } from './stored-secrets.ts';
@@ -172,7 +173,7 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
       reachSecrets: [...(found?.secretValues ?? []), ...envProxySecrets(process.env)],
       settings,
       homeRegion: fleet.homeRegion,
-      publishRegions: t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion],
+      publishRegions: targetRule(fleet, t).regions,
       browser,
     };
   }

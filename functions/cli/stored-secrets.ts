@@ -9,6 +9,7 @@
 import type { Fleet } from '../base/config/schema/fleet.ts';
 import type { ProxyRuntime } from '../base/config/schema/proxy.ts';
 import type { Target } from '../base/config/schema/target.ts';
+import { probeRegionsOf } from '../base/config/schema/target-rule.ts';
 import { configError } from '../base/common/errors.ts';
 import { oneLine } from '../base/common/redact.ts';
 import type { ResolvedHeaders } from '../io/secrets/reader.ts';
@@ -72,9 +73,11 @@ export async function readStoredSecrets(
   ]);
   const secretsManager = perRegion((region) => new SecretsManagerClient({ region }));
   const ssm = perRegion((region) => new SSMClient({ region }));
+  // The target's first probe region, where the deployed run reads its secrets; us-east-1 without a fleet.
   const regionOf = (t: Target) => {
-    const own = fleet?.targets.find((f) => f.name === t.name)?.probeRegions;
-    return (own ?? fleet?.probeRegions ?? [fleet?.homeRegion ?? 'us-east-1'])[0]!;
+    if (!fleet) return 'us-east-1';
+    const own = fleet.targets.find((f) => f.name === t.name);
+    return probeRegionsOf(fleet, own).regions[0]!;
   };
   await needCredentials(() => secretsManager(regionOf(targets[0]!)).config.credentials(), targets, wanted);
   return Promise.all(

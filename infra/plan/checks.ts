@@ -9,8 +9,8 @@ import { parseNamingTargets } from '../../functions/base/config/load/load.ts';
 import { windowEnd } from '../../functions/base/config/schema/maintenance.ts';
 import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/base/common/errors.ts';
+import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
 import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
-import { resolveTarget } from './resolve.ts';
 
 /**
  * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
@@ -60,7 +60,7 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         `is a file reference, which only the CLI can read: store the PEM in Secrets Manager as "mcp-canary/${t.name}/${file[0].slice(4)}" and reference { secretsManager: "mcp-canary/${t.name}/${file[0].slice(4)}" } (or { ssmParameter: "/mcp-canary/..." })`,
       );
     }
-    const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = resolveTarget(fleet, t);
+    const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = targetRule(fleet, t);
     if (regions.length > MAX_PROBE_REGIONS) {
       throw fleetError(
         i,

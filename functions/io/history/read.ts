@@ -6,12 +6,22 @@
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../../base/common/errors.ts';
 import type { Fleet } from '../../base/config/schema/fleet.ts';
+import { targetRule } from '../../base/config/schema/target-rule.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
 import { maintenanceLookup, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
 import { failureClassOf, type RunLogSource } from './run-log.ts';
-import { MAX_DAYS, MIN_DAYS, perRun, resolutionFor, retainedPeriod, RETENTION, ruleAt, type Resolution } from './resolution.ts';
-import { pagingRuleOf, type PagingRule } from './rule.ts';
+import {
+  MAX_DAYS,
+  MIN_DAYS,
+  perRun,
+  resolutionFor,
+  retainedPeriod,
+  RETENTION,
+  ruleAt,
+  type PagingRule,
+  type Resolution,
+} from './resolution.ts';
 import { buildTimeline, EVALUATION_RANGE_EXTRA, type Incident, type Timeline } from './timeline.ts';
 
 const DAY_MS = 86_400_000;
@@ -91,7 +101,8 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       `--end reaches ${Math.ceil(ageDays)} days back; CloudWatch keeps metrics ${MAX_AGE_DAYS} days: move --end later or lower --days`,
     );
   const plans = chosen.map((t) => {
-    const rule = pagingRuleOf(fleet, t);
+    const { regions, quorum, runsInARow, periodSeconds } = targetRule(fleet, t);
+    const rule: PagingRule = { regions: regions.length, quorum, runsInARow, periodSeconds };
     const resolution = resolutionFor(opts.days, rule.periodSeconds, ageDays);
     const p = resolution.periodSeconds * 1000;
     const endMs = Math.floor(windowEnd / p) * p;
@@ -102,7 +113,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     const kept = RETENTION.find((r) => r.periodSeconds === retainedPeriod(ageDays))!.keptDays;
     const lookback = (ruleAt(rule, resolution).runsInARow + EVALUATION_RANGE_EXTRA) * p;
     const readFromMs = Math.min(startMs, Math.max(startMs - lookback, Math.ceil((nowMs - kept * DAY_MS) / p) * p));
-    return { target: t.name, rule, resolution, startMs, endMs, readFromMs };
+    return { target: t.name, regions, rule, resolution, startMs, endMs, readFromMs };
   });
   const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, logCalls: 0 };
   const samples = await aws(() =>
@@ -153,7 +164,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       transitions: mine,
     };
   });
-  if (opts.runLog) await classify(opts.runLog, fleet, targets, cost);
+  if (opts.runLog) await classify(opts.runLog, new Map(plans.map((x) => [x.target, x.regions])), targets, cost);
   return {
     fleetName: opts.fleetName,
     namespace: fleet.namespace,
@@ -168,16 +179,23 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
   };
 }
 
-/** Each incident's failure class from the run records of its first N periods (the runs that paged), newest incidents first. */
-async function classify(source: RunLogSource, fleet: Fleet, targets: TargetHistory[], cost: HistoryCost): Promise<void> {
+/**
+ * Each incident's failure class from the run records of its first N periods (the runs that paged), newest
+ * incidents first, read in the target's probe regions (`regionsOf`, by target name).
+ */
+async function classify(
+  source: RunLogSource,
+  regionsOf: ReadonlyMap<string, readonly string[]>,
+  targets: TargetHistory[],
+  cost: HistoryCost,
+): Promise<void> {
   const all = targets
     .flatMap((t, ti) => t.incidents.map((i, ii) => ({ t, ti, i, ii })))
     .sort((a, b) => b.i.startMs - a.i.startMs)
     .slice(0, MAX_INCIDENTS_CLASSIFIED);
   const found = await Promise.all(
     all.map(({ t, i }) => {
-      const config = fleet.targets.find((x) => x.name === t.target)!;
-      const regions = config.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion];
+      const regions = regionsOf.get(t.target)!;
       // One already open at the window's start paged before it: its first N runs inside the window name it.
       const toMs = i.startedBeforeWindow ? i.startMs + t.rule.runsInARow * t.rule.periodSeconds * 1000 : i.pagedAtMs;
       return failureClassOf(source, { target: t.target, regions, fromMs: i.startMs, toMs }, cost);

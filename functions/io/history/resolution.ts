@@ -6,8 +6,23 @@
  * the least multiple of both, each bucket taken as its runs' average and N scaled to buckets (stated
  * in the output as not exact).
  */
-import type { PagingRule } from './rule.ts';
 import type { PeriodSample, TimelineRule } from './timeline.ts';
+
+/**
+ * A target's paging rule at its run period, as history counts it: R (a count), k, N and the period, read
+ * from the rule that pages (functions/base/config/schema/target-rule.ts), so history replays that rule
+ * and not a second one.
+ */
+export interface PagingRule {
+  /** Probe regions of the target: R. */
+  readonly regions: number;
+  /** Regions that must fail in the same period: k. */
+  readonly quorum: number;
+  /** Determined periods in a row before a page (and before a ticket): N. */
+  readonly runsInARow: number;
+  /** One run per region per period. */
+  readonly periodSeconds: number;
+}
 
 export const MIN_DAYS = 1;
 export const MAX_DAYS = 90;

@@ -50,7 +50,7 @@ export interface Incident {
   readonly startedBeforeWindow: boolean;
 }
 
-/** The rule as the timeline applies it (rule.ts's PagingRule, possibly coarsened: resolution.ts). */
+/** The rule as the timeline applies it (resolution.ts's PagingRule, possibly coarsened there). */
 export interface TimelineRule {
   readonly regions: number;
   readonly quorum: number;

@@ -5,7 +5,6 @@
  */
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { defaultQuorum } from '../../base/config/schema/fleet.ts';
 import { composeBrief, type Brief } from './compose.ts';
 import { AlarmKind } from '../../base/common/alarm-words.ts';
 import type { BriefEnv } from '../../base/config/env/brief-env.ts';
@@ -63,7 +62,9 @@ export async function briefAlarmChange(event: unknown, deps: BriefDeps): Promise
     change,
     evidence,
     failureThreshold: env.failureThreshold,
-    quorum: env.quorum ?? defaultQuorum(change.regions.length),
+    // The quorum the synth's rule gave the target's alarms, by its number of regions; 1 for a count this
+    // deploy wrote no alarm for (an alarm older than it): the alarm fired, so at least one region failed.
+    quorum: env.quorums.get(change.regions.length) ?? 1,
   });
   const out = await deps.sns.send(
     new PublishCommand({

@@ -116,6 +116,7 @@ describe('npm run synth, offline and without credentials', () => {
       [BriefEnvVar.runLogGroup]: '/mcp-canary/McpCanary/run',
       [BriefEnvVar.failureThreshold]: '3',
       [BriefEnvVar.probeRegions]: 'us-east-1,eu-west-1',
+      [BriefEnvVar.quorum]: '1:1,2:2',
     };
     for (const file of bundles) {
       const probe = `import(${JSON.stringify(`file://${file}`)}).then((m) => { console.log(typeof m.handler); })`;

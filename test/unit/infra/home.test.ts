@@ -99,6 +99,8 @@ describe('the brief function', () => {
       [BriefEnvVar.runLogGroup]: '/mcp-canary/McpCanary/run',
       [BriefEnvVar.failureThreshold]: '3',
       [BriefEnvVar.probeRegions]: 'us-east-1,eu-west-1,ap-southeast-2',
+      // The rule's quorum of the one-region target and of the three-region ones, written at synth.
+      [BriefEnvVar.quorum]: '1:1,3:2',
     });
   });
 

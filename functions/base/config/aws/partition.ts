@@ -38,7 +38,12 @@ function refsOf(t: FleetLike['targets'][number]): Array<[PropertyKey[], Ref]> {
   ];
 }
 
-export function checkPartition(f: FleetLike, ctx: z.RefinementCtx): void {
+/** `regionsOf`: where a target is probed from, as the fleet schema decides it (schema/target-rule.ts). */
+export function checkPartition(
+  f: FleetLike,
+  ctx: z.RefinementCtx,
+  regionsOf: (t: FleetLike['targets'][number]) => readonly string[],
+): void {
   const home = partitionOf(f.homeRegion);
   if (!home) return; // the region itself is reported
   const fix = `the fleet lives in one partition, its homeRegion's (${f.homeRegion}, ${home.id})`;
@@ -64,7 +69,7 @@ export function checkPartition(f: FleetLike, ctx: z.RefinementCtx): void {
   }
   f.targets.forEach((t, i) => {
     t.probeRegions?.forEach((r, j) => region(r, ['targets', i, 'probeRegions', j]));
-    const regions = t.probeRegions ?? f.probeRegions ?? [f.homeRegion];
+    const regions = regionsOf(t);
     for (const [path, ref] of refsOf(t)) {
       if ('secretsManager' in ref) arn(ref.secretsManager, ['targets', i, ...path, 'secretsManager']);
       if (!('ssmParameter' in ref)) continue;

@@ -14,6 +14,7 @@ import { checkSlo, SloOverride, SloSetting } from './slo.ts';
 import { canaryScheduleProblem, rateFor, rateSeconds, schedulerProblem } from '../aws/schedule.ts';
 import { checkStatusNames, StatusPage, TargetStatusSetting } from './status-page.ts';
 import { checkTarget, TargetFields } from './target.ts';
+import { probeRegionsOf } from './target-rule.ts';
 import { Telemetry } from './telemetry.ts';
 import { refineBy, unionError } from '../words/words.ts';
 
@@ -106,8 +107,9 @@ export const Fleet = z
   .superRefine((f, ctx) => {
     checkMaintenance(f, ctx);
     checkSlo(f, ctx);
-    checkPartition(f, ctx);
-    checkProxyRegions(f.proxy, new Set([...(f.probeRegions ?? [f.homeRegion]), ...f.targets.flatMap((t) => t.probeRegions ?? [])]), ctx);
+    checkPartition(f, ctx, (t) => probeRegionsOf(f, t).regions);
+    const fleetRegions = probeRegionsOf(f).regions;
+    checkProxyRegions(f.proxy, new Set([...fleetRegions, ...f.targets.flatMap((t) => probeRegionsOf(f, t).regions)]), ctx);
     checkStatusNames(f, ctx);
     const seen = new Map<string, number>();
     f.targets.forEach((t, i) => {
@@ -121,12 +123,11 @@ export const Fleet = z
       }
       seen.set(t.name, i);
     });
-    const regions = f.probeRegions ?? [f.homeRegion];
-    if (f.quorum !== undefined && f.quorum > regions.length) {
+    if (f.quorum !== undefined && f.quorum > fleetRegions.length) {
       ctx.addIssue({
         code: 'custom',
         path: ['quorum'],
-        message: `(${f.quorum}) is more than the ${regions.length} probe region(s): lower it`,
+        message: `(${f.quorum}) is more than the ${fleetRegions.length} probe region(s): lower it`,
       });
     }
   });
@@ -134,11 +135,6 @@ export const Fleet = z
 export type FleetInput = z.input<typeof Fleet>;
 export type Fleet = z.output<typeof Fleet>;
 export type FleetTarget = z.output<typeof FleetTarget>;
-
-/** Default quorum: more than half of the probing regions, at least 1. */
-export function defaultQuorum(regionCount: number): number {
-  return Math.max(1, Math.floor(regionCount / 2) + 1);
-}
 
 /** Type helper for `mcp-canary.config.ts`: `export default defineFleet({ ... })`. */
 export function defineFleet(input: FleetInput): FleetInput {

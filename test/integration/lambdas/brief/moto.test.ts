@@ -113,7 +113,7 @@ function deps(topicArn: string): BriefDeps {
     fleet: 'McpCanary',
     runLogGroup: LOG_GROUP,
     failureThreshold: 3,
-    quorum: undefined,
+    quorums: new Map([[REGIONS.length, 2]]),
     probeRegions: REGIONS,
   };
   return { env, sns: sns(), logs };

@@ -19,7 +19,7 @@ import { CACHE_CONTROL, CONTENT_TYPES } from '../../../../functions/lambdas/stat
 import { STATUS_CSP } from '../../../../infra/constructs/status-stack.ts';
 import { Fleet } from '../../../../functions/base/config/schema/fleet.ts';
 import { statusPayload } from '../../../../functions/base/config/schema/status-page.ts';
-import { resolveTarget } from '../../../../infra/plan/resolve.ts';
+import { targetRule } from '../../../../functions/base/config/schema/target-rule.ts';
 import { at, MARKUP_NAME, NOW, statusHistories } from '../../../helpers/status/fixtures.ts';
 import { describeNeeding, requireTool } from '../../../helpers/tools.ts';
 
@@ -84,7 +84,7 @@ beforeAll(async () => {
   const payload = statusPayload(
     fleet,
     'McpCanary',
-    fleet.targets.map((t) => ({ ...resolveTarget(fleet, t), name: t.name, status: t.status })),
+    fleet.targets.map((t) => ({ ...targetRule(fleet, t), name: t.name, status: t.status })),
   );
   const snapshot = buildSnapshot(payload, statusHistories(), { now: NOW, upcomingDays: 14 });
   html = renderPage(snapshot, { every: '5 minutes', jsonHref: 'status.json' });
@@ -161,7 +161,7 @@ describe('the status page in Chromium', () => {
     const payload = statusPayload(
       fleet,
       'McpCanary',
-      fleet.targets.map((t) => ({ ...resolveTarget(fleet, t), name: t.name, status: t.status })),
+      fleet.targets.map((t) => ({ ...targetRule(fleet, t), name: t.name, status: t.status })),
     );
     const long = renderPage(buildSnapshot(payload, statusHistories(), { now: NOW, upcomingDays: 14 }), {
       every: '5 minutes',
@@ -199,7 +199,7 @@ describe('the status page in Chromium', () => {
     const payload = statusPayload(
       fleet,
       'McpCanary',
-      fleet.targets.map((t) => ({ ...resolveTarget(fleet, t), name: t.name, status: t.status })),
+      fleet.targets.map((t) => ({ ...targetRule(fleet, t), name: t.name, status: t.status })),
     );
     const snapshot = buildSnapshot(payload, histories, { now: NOW, upcomingDays: 14 });
     const page = await browser.newPage();

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defaultQuorum } from '../../../../functions/base/config/schema/fleet.ts';
 import { parseFleet } from '../../../../functions/base/config/load/load.ts';
 import { CanaryError } from '../../../../functions/base/common/errors.ts';
 
@@ -92,9 +91,5 @@ describe('fleet config', () => {
     expect(message.match(/must be 1–64 letters/g)).toHaveLength(10);
     expect(message).toMatch(/; and 30 more$/);
     expect(message.split('\n')).toHaveLength(1);
-  });
-
-  it('defaults the quorum to more than half of the probe regions, at least one', () => {
-    expect([1, 2, 3, 4, 5].map(defaultQuorum)).toEqual([1, 2, 2, 3, 3]);
   });
 });

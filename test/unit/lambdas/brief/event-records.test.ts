@@ -9,7 +9,7 @@ import {
   parseAlarmDescription,
   parseAlarmName,
 } from '../../../../functions/base/common/alarm-words.ts';
-import { BriefEnvVar, readBriefEnv } from '../../../../functions/base/config/env/brief-env.ts';
+import { BriefEnvVar, quorumsText, readBriefEnv } from '../../../../functions/base/config/env/brief-env.ts';
 import { readAlarmChange } from '../../../../functions/lambdas/brief/event.ts';
 import { parseRunRecord, runRecordFilter } from '../../../../functions/lambdas/brief/records.ts';
 import { alarmsOf } from '../../../helpers/infra/cfn.ts';
@@ -137,18 +137,22 @@ describe('readBriefEnv', () => {
     [BriefEnvVar.runLogGroup]: '/g',
     [BriefEnvVar.failureThreshold]: '3',
     [BriefEnvVar.probeRegions]: 'us-east-1, eu-west-1',
+    [BriefEnvVar.quorum]: '1:1,2:2',
   };
 
-  it('reads every variable once, with the quorum optional', () => {
+  it('reads every variable once, the quorum by number of regions as the stack writes it', () => {
     expect(readBriefEnv(env)).toEqual({
       topicArn: 'arn:aws:sns:us-east-1:1:b',
       fleet: 'F',
       runLogGroup: '/g',
       failureThreshold: 3,
-      quorum: undefined,
+      quorums: new Map([
+        [1, 1],
+        [2, 2],
+      ]),
       probeRegions: ['us-east-1', 'eu-west-1'],
     });
-    expect(readBriefEnv({ ...env, [BriefEnvVar.quorum]: '2' }).quorum).toBe(2);
+    expect(quorumsText(readBriefEnv({ ...env, [BriefEnvVar.quorum]: '5:3, 1:1' }).quorums)).toBe('1:1,5:3');
   });
 
   it('names a missing or bad variable', () => {
@@ -157,6 +161,10 @@ describe('readBriefEnv', () => {
     );
     expect(() => readBriefEnv({ ...env, [BriefEnvVar.failureThreshold]: 'three' })).toThrow(
       'MCP_CANARY_FAILURE_THRESHOLD must be a whole number ≥ 1, got "three"',
+    );
+    expect(() => readBriefEnv({ ...env, [BriefEnvVar.quorum]: '' })).toThrow('Environment variable MCP_CANARY_QUORUM is required');
+    expect(() => readBriefEnv({ ...env, [BriefEnvVar.quorum]: '2' })).toThrow(
+      'MCP_CANARY_QUORUM must list regions:quorum pairs, e.g. 1:1,3:2; got "2" in "2"',
     );
   });
 });
