@@ -35,6 +35,14 @@ export const CanaryErrorCode = {
    * read or write with an error. The message names the store and the fix, never a value it holds.
    */
   grantStore: 'GRANT_STORE',
+  /**
+   * The proxy's CONNECT failed below HTTP (it closed the connection, answered something that is not HTTP,
+   * or never answered within the request timeout): the endpoint was not reached. `data.what`: what the
+   * proxy did, in words after "the proxy" (`closed the connection without answering CONNECT`). The value
+   * is the code the wire recorded before this family held it: an error whose cause carries no code of its
+   * own is still named by it (exchange.ts errorCode).
+   */
+  proxyTunnel: 'MCP_CANARY_PROXY_TUNNEL_FAILED',
 } as const;
 export type CanaryErrorCode = (typeof CanaryErrorCode)[keyof typeof CanaryErrorCode];
 
@@ -64,6 +72,7 @@ export interface CanaryErrorData {
   readonly BUDGET_SPENT: undefined;
   readonly JSON_SYNTAX: { readonly offset: number };
   readonly GRANT_STORE: { readonly store: string; readonly problem: GrantStoreProblem; readonly aws?: AwsErrorKind };
+  readonly MCP_CANARY_PROXY_TUNNEL_FAILED: { readonly what: string };
 }
 
 /** `data` then `ErrorOptions`; `data` may be left out for the codes that have none. */
