@@ -43,6 +43,8 @@ export const CanaryErrorCode = {
    * own is still named by it (exchange.ts errorCode).
    */
   proxyTunnel: 'MCP_CANARY_PROXY_TUNNEL_FAILED',
+  /** No answer reached `mcp-canary login`'s loopback redirect in time. `data.path`: the callback path; `data.waitedMs`. */
+  callbackTimeout: 'CALLBACK_TIMEOUT',
 } as const;
 export type CanaryErrorCode = (typeof CanaryErrorCode)[keyof typeof CanaryErrorCode];
 
@@ -73,6 +75,7 @@ export interface CanaryErrorData {
   readonly JSON_SYNTAX: { readonly offset: number };
   readonly GRANT_STORE: { readonly store: string; readonly problem: GrantStoreProblem; readonly aws?: AwsErrorKind };
   readonly MCP_CANARY_PROXY_TUNNEL_FAILED: { readonly what: string };
+  readonly CALLBACK_TIMEOUT: { readonly path: string; readonly waitedMs: number };
 }
 
 /** `data` then `ErrorOptions`; `data` may be left out for the codes that have none. */
