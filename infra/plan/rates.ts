@@ -4,6 +4,7 @@ import { rateSeconds } from '../../functions/base/config/aws/schedule.ts';
 /** `rate(5 minutes)` → 300; `rate(1 day)` → 86400. */
 export function periodSeconds(schedule: string): number {
   const seconds = rateSeconds(schedule);
+  // Cannot happen: the fleet schema admits only rates, so this is an invariant, not a config error (which would exit 2).
   if (seconds === null) throw new Error(`not a rate expression: ${schedule}`);
   return seconds;
 }

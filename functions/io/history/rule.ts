@@ -21,6 +21,7 @@ export function pagingRuleOf(fleet: Fleet, target: FleetTarget): PagingRule {
   const regions = (target.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion]).length;
   const schedule = target.schedule ?? fleet.schedule;
   const periodSeconds = rateSeconds(schedule);
+  // Cannot happen: the fleet schema admits only rates (config/aws/schedule.ts), so this is an invariant, not a config error.
   if (periodSeconds === null) throw new Error(`not a rate expression: ${schedule}`);
   return { regions, quorum: fleet.quorum ?? defaultQuorum(regions), runsInARow: fleet.failureThreshold, periodSeconds };
 }
