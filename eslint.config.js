@@ -24,7 +24,7 @@ export const LAYERS = {
   [COMMON]: {
     may: [],
     outside: ['package.json'],
-    is: 'the shared words: verdict, the error family, redaction, trace ids, names, the alarm and run-record contracts',
+    is: 'the shared words: verdict, the error family and the AWS error boundary, redaction, trace ids, names, the alarm and run-record contracts',
   },
   [WORDS]: {
     may: [COMMON],

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { login } from '../engine/auth/login.ts';
 import { FileGrantStore } from '../engine/auth/grant-file.ts';
-import { CanaryError, configError } from '../base/common/errors.ts';
+import { CanaryError, CanaryErrorCode, configError } from '../base/common/errors.ts';
 import { inWords } from '../engine/auth/expiry.ts';
 import { loadFleet } from '../base/config/load/load.ts';
 import {
@@ -103,7 +103,10 @@ export async function loginCommand(argv: readonly string[], io: LoginIo): Promis
     const existing = await store.read();
     const next: StoredGrant = { ...grant, generation: (existing?.grant.generation ?? -1) + 1 };
     if ((await store.swap(existing?.version ?? null, next)) === false)
-      throw new Error(`${store.label} changed while logging in: run the login again`);
+      throw new CanaryError(CanaryErrorCode.grantStore, `${store.label} changed while logging in: run the login again`, {
+        store: store.label,
+        problem: 'changed',
+      });
     grant = next;
   } catch (e) {
     io.stderr(`mcp-canary: ${e instanceof Error ? e.message : String(e)}\n`);

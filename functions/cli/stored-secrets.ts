@@ -110,6 +110,7 @@ async function needCredentials(load: () => Promise<unknown>, targets: readonly T
 /** A target without stored references (and a proxy without stored credentials): its `file:` TLS material and its proxy, or undefined when it has neither. */
 async function localReach(t: Target, proxy: ProxyRuntime | { readonly fromEnv: true } | undefined): Promise<ResolvedHeaders | undefined> {
   if (!t.tls && !proxy) return undefined;
+  // Cannot happen (an invariant, so a plain Error): a target with a stored reference is read by the SecretReader above.
   const noStore = () => Promise.reject(new Error('unreachable: stored references are read by the SecretReader'));
   try {
     const { reach, secretValues } = await readReach(t.tls, proxy, noStore, { files: true, now: Date.now() });

@@ -50,6 +50,7 @@ export function placeBurn(targets: readonly BurnTarget[]): Map<number, BurnTarge
     size: () => ({ resources: BURN_ALARMS_PER_TARGET, bytes: BYTES_PER_TARGET }),
     minDepth: 0,
     budget: () => ({ resources: 480, bytes: STACK_BUDGET.bytes }),
+    // Cannot happen: one target's burn alarms (BURN_ALARMS_PER_TARGET, BYTES_PER_TARGET) always fit an empty stack's budget.
     tooLarge: (t) => new Error(`the burn alarms of ${t.target.name} do not fit one stack`),
   });
 }

@@ -60,6 +60,8 @@ export function handlerCode(
   if (here.endsWith('.js')) {
     const asset = fileURLToPath(new URL(`../../${HANDLERS[name].asset}/`, import.meta.url));
     if (!existsSync(`${asset}index.mjs`)) {
+      // A broken install, not a config error, so a plain Error on purpose: the CDK app (app.ts) ends every
+      // CanaryError as a config error (exit 2, the message alone), and this stays the crash it has been.
       throw new Error(
         `mcp-canary: the ${name} function's bundle is missing (${asset}index.mjs). Reinstall the package, or run \`npm run build\` in a checkout.`,
       );

@@ -6,7 +6,10 @@
 import { isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
-/** The certificate's `notAfter` (ms) of host:port; rejects on any failure, and never outlives `timeoutMs`. */
+/**
+ * The certificate's `notAfter` (ms) of host:port; rejects on any failure, and never outlives `timeoutMs`.
+ * Its own rejections are plain Errors: both readers catch every rejection as "not read" and show none.
+ */
 export function readCertificate(host: string, port: number, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({ host, port, rejectUnauthorized: false, ...(isIP(host) ? {} : { servername: host }) });

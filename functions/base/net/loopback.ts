@@ -4,11 +4,12 @@
  * literal address, never `localhost` (which may resolve to another interface or to ::1 only).
  */
 import { createServer } from 'node:http';
+import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 
 export interface LoopbackCallback {
   /** `http://127.0.0.1:<port>/callback`: the redirect_uri. */
   readonly redirectUrl: string;
-  /** The query of the first request to the callback path; rejects after `timeoutMs`. */
+  /** The query of the first request to the callback path; rejects after `timeoutMs` (`CanaryError` CALLBACK_TIMEOUT). */
   wait(timeoutMs: number): Promise<URLSearchParams>;
   close(): Promise<void>;
 }
@@ -38,7 +39,16 @@ export async function listenForCallback(path = '/callback'): Promise<LoopbackCal
     wait: (timeoutMs) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer reached ${path} within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new CanaryError(CanaryErrorCode.callbackTimeout, `no answer reached ${path} within ${Math.round(timeoutMs / 1000)} s`, {
+                path,
+                waitedMs: timeoutMs,
+              }),
+            ),
+          timeoutMs,
+        );
       });
       return Promise.race([first, late]).finally(() => clearTimeout(timer));
     },

@@ -14,9 +14,8 @@
 import { lookup } from 'node:dns/promises';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
-import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
 import { addressKind } from './ssrf-guard.ts';
-import { PROXY_TUNNEL_FAILED } from './proxy-tunnel.ts';
 
 /** How long the metadata check waits for this side's DNS before leaving the name to the proxy. */
 const LOOKUP_TIMEOUT_MS = 1_000;
@@ -30,9 +29,8 @@ export function proxyFailure(e: unknown, proxyUrl: string): { words: string; ret
   const port = Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80);
   const host = proxy.hostname.replace(/^\[|\]$/g, '');
   for (let cur: unknown = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
-    const tunnel = cur as { code?: unknown; what?: unknown };
-    if (tunnel.code === PROXY_TUNNEL_FAILED)
-      return { words: `the proxy ${shown(proxyUrl)} ${String(tunnel.what)}; the endpoint was not reached`, retryable: true };
+    if (isCanaryError(cur, CanaryErrorCode.proxyTunnel))
+      return { words: `the proxy ${shown(proxyUrl)} ${cur.data.what}; the endpoint was not reached`, retryable: true };
     const m = TUNNEL_REFUSED.exec((cur as Error).message ?? '');
     if (m) {
       const status = Number(m[1]);

@@ -141,13 +141,14 @@ function refuseAddress(shown: string, address: string, kind: Kind | null, o: Gua
 }
 
 async function resolve(host: string, shown: string, o: GuardOptions): Promise<string[]> {
+  let found: string[];
   try {
-    const found = o.lookup ? await o.lookup(host) : (await dnsLookup(host, { all: true, verbatim: true })).map((r) => r.address);
-    if (found.length === 0) throw new Error('no address');
-    return found;
+    found = o.lookup ? await o.lookup(host) : (await dnsLookup(host, { all: true, verbatim: true })).map((r) => r.address);
   } catch (e) {
     throw new GuardRefusal(shown, `its host does not resolve (${(e as { code?: string }).code ?? (e as Error).message})`);
   }
+  if (found.length === 0) throw new GuardRefusal(shown, 'its host does not resolve (no address)');
+  return found;
 }
 
 /**

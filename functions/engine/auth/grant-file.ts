@@ -10,6 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import { parseGrant, type GrantStore, type GrantVersion, type StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
 
 /** A lock older than this was left by a crashed run: it is broken. */
@@ -30,9 +31,12 @@ export class FileGrantStore implements GrantStore {
       raw = await readFile(this.path, 'utf8');
     } catch (e) {
       if ((e as { code?: string }).code === 'ENOENT') return null;
-      throw new Error(`${this.label} cannot be read (${(e as { code?: string }).code ?? 'error'}). Check the path and its permissions.`, {
-        cause: e,
-      });
+      throw new CanaryError(
+        CanaryErrorCode.grantStore,
+        `${this.label} cannot be read (${(e as { code?: string }).code ?? 'error'}). Check the path and its permissions.`,
+        { store: this.label, problem: 'unreadable' },
+        { cause: e },
+      );
     }
     return { grant: parseGrant(raw, this.label), version: hash(raw) };
   }
@@ -72,7 +76,12 @@ export class FileGrantStore implements GrantStore {
         );
         if (age > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
         else if (Date.now() > until)
-          throw new Error(`${this.label} is locked by another run (${lock}). If none is running, delete the lock file.`, { cause: e });
+          throw new CanaryError(
+            CanaryErrorCode.grantStore,
+            `${this.label} is locked by another run (${lock}). If none is running, delete the lock file.`,
+            { store: this.label, problem: 'locked' },
+            { cause: e },
+          );
         else await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
       }
     }

@@ -16,7 +16,7 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
+import { CanaryError, CanaryErrorCode, isCanaryError } from '../../base/common/errors.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
@@ -245,7 +245,8 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
   try {
     return await run();
   } catch (e) {
-    if (e instanceof CanaryError) throw e;
+    // The canary's own errors pass as they are; a proxy's failed CONNECT is a failure of this step, said below with the proxy's words.
+    if (e instanceof CanaryError && !isCanaryError(e, CanaryErrorCode.proxyTunnel)) throw e;
     const code = (e as { code?: unknown }).code;
     const demanded = typeof code === 'string' ? dpopDemanded(code, `${what}: the authorization server`) : null;
     if (demanded) throw loginError(`${demanded}, then run the login again`, e);

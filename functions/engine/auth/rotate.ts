@@ -17,6 +17,7 @@
  * - a refused grant (`invalid_grant`) is kept as `refused` and never sent again: retrying cannot mend
  *   it, and a person must run `mcp-canary login` again.
  */
+import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import type { GrantStore, GrantVersion, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
 import { refreshGrant, type RefreshDeps } from './refresh.ts';
 
@@ -112,8 +113,10 @@ async function storeRotated(store: GrantStore, leaseVersion: string, next: Store
       return await store.swap(leaseVersion, next);
     } catch (e) {
       if (attempt >= delays.length) {
-        throw new Error(
+        throw new CanaryError(
+          CanaryErrorCode.grantStore,
           `${(e as Error).message} The refresh token was rotated but could not be stored after ${attempt + 1} tries: if the next refresh is refused, run \`mcp-canary login\` again.`,
+          { store: store.label, problem: 'not_stored' },
           { cause: e },
         );
       }

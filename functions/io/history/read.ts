@@ -5,6 +5,7 @@
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../../base/common/errors.ts';
+import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 import type { Fleet } from '../../base/config/schema/fleet.ts';
 import { targetRule } from '../../base/config/schema/target-rule.ts';
 import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
@@ -209,23 +210,22 @@ async function classify(
   });
 }
 
-/** AWS's refusals as the fix they need: credentials, permissions, region. */
+/** AWS's refusals as the fix they need, by the AWS error boundary's kind: credentials, permissions, else what AWS said. */
 async function aws<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    const name = (e as { name?: string }).name ?? '';
-    const message = (e as Error).message ?? String(e);
-    if (name === 'CredentialsProviderError' || /credential/i.test(message))
+    const failure = awsFailure(e);
+    if (failure.kind === AwsErrorKind.credentials)
       throw configError(
         'no AWS credentials found: set AWS_PROFILE (or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or run `aws sso login`, for the account that runs the fleet',
         e,
       );
-    if (/AccessDenied|UnauthorizedOperation|not authorized/i.test(name + message))
+    if (failure.kind === AwsErrorKind.denied)
       throw configError(
-        `AWS refused the read (${name}): the caller needs cloudwatch:GetMetricData and cloudwatch:DescribeAlarmHistory in the fleet's home region`,
+        `AWS refused the read (${failure.name}): the caller needs cloudwatch:GetMetricData and cloudwatch:DescribeAlarmHistory in the fleet's home region`,
         e,
       );
-    throw configError(`CloudWatch could not be read (${name || 'error'}: ${message.slice(0, 200)})`, e);
+    throw configError(`CloudWatch could not be read (${failure.name}: ${failure.message.slice(0, 200)})`, e);
   }
 }

@@ -10,6 +10,7 @@
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { Dimension, MetricName, verdictValue, type RunRecord } from '../../base/common/run-record.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 
 /** PutMetricData accepts up to 1000 MetricDatum per call (and 1 MB; 1000 of ours are ~150 KB). */
 export const MAX_DATUMS_PER_CALL = 1000;
@@ -138,40 +139,21 @@ async function putWithRetry(
   }
 }
 
-const THROTTLING = new Set([
-  'Throttling',
-  'ThrottlingException',
-  'ThrottledException',
-  'TooManyRequestsException',
-  'RequestLimitExceeded',
-  'RequestThrottledException',
-]);
-/** Socket errors that happen before a request is sent: no connection was made, so nothing was stored. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/**
- * The SDK's connection timeout (`requestHandler.connectionTimeout`): the socket never connected. Its
- * handler raises three TimeoutErrors with no code to tell them apart (connect, request, socket idle),
- * so for this one the handler's own words are the only evidence; every other case reads a code.
- */
-const CONNECT_TIMEOUT = /did not establish a connection/;
-
 /**
  * A put is retried only when it certainly was not stored: the service refused it for throttling (it
- * answered, and stored nothing), or the request never reached it (no connection). Everything else that
- * might pass on a retry — a 5xx, a reset, a timeout after the request went out, an abort — may have
- * been stored already, and a second copy would count the region twice; it is reported, not retried.
- * A 4xx like AccessDenied would answer the same way again, so it is not retried either.
+ * answered, and stored nothing), or the request never reached it (no connection, the connection
+ * timeout). Everything else that might pass on a retry — a 5xx, a reset, a timeout after the request
+ * went out, an abort — may have been stored already, and a second copy would count the region twice; it
+ * is reported, not retried. A 4xx like AccessDenied would answer the same way again, so it is not
+ * retried either. The kinds are the AWS error boundary's (common/aws-errors.ts).
  */
 export function certainlyNotStored(e: unknown): boolean {
-  const err = e as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } } | null;
-  if (err?.name && THROTTLING.has(err.name)) return true;
-  const status = err?.$metadata?.httpStatusCode;
-  if (status !== undefined) return status === 429;
-  if (NOT_CONNECTED.has(err?.code ?? '')) return true;
-  return err?.name === 'TimeoutError' && CONNECT_TIMEOUT.test(err.message ?? '');
+  const { kind } = awsFailure(e);
+  return kind === AwsErrorKind.throttled || kind === AwsErrorKind.notConnected;
 }
 
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
-  return `${e.name}: ${oneLine(e.message, 200)}`;
+  const f = awsFailure(e);
+  return `${f.name}: ${oneLine(f.message, 200)}`;
 }

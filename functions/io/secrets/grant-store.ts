@@ -17,10 +17,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   CreateSecretCommand,
   GetSecretValueCommand,
+  type GetSecretValueCommandOutput,
   PutSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { oneLine } from '../../base/common/redact.ts';
+import { AwsErrorKind, awsFailure, awsWords } from '../../base/common/aws-errors.ts';
+import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import {
   accessSecretName,
   parseGrant,
@@ -45,16 +47,18 @@ export class SecretsManagerGrantStore implements GrantStore {
   }
 
   async read(): Promise<GrantVersion | null> {
+    let out: GetSecretValueCommandOutput;
     try {
-      const out = await this.client.send(new GetSecretValueCommand({ SecretId: this.name }), {
+      out = await this.client.send(new GetSecretValueCommand({ SecretId: this.name }), {
         abortSignal: AbortSignal.timeout(GRANT_CALL_TIMEOUT_MS),
       });
-      if (out.SecretString === undefined || !out.VersionId) return null;
-      return { grant: parseGrant(out.SecretString, this.label), version: out.VersionId };
     } catch (e) {
-      if (named(e, 'ResourceNotFoundException')) return null;
-      throw awsError(this.label, 'cannot be read', e);
+      if (awsFailure(e).kind === AwsErrorKind.notFound) return null;
+      throw storeError(this.label, 'unreadable', e);
     }
+    if (out.SecretString === undefined || !out.VersionId) return null;
+    // Outside the AWS call's catch: a value that is not a grant is its own error (GRANT_STORE not_a_grant), not a failed read.
+    return { grant: parseGrant(out.SecretString, this.label), version: out.VersionId };
   }
 
   async swap(expected: string | null, grant: StoredGrant): Promise<string | false> {
@@ -79,9 +83,10 @@ export class SecretsManagerGrantStore implements GrantStore {
       );
       return out.VersionId ?? false;
     } catch (e) {
-      // Someone else swapped from this version first (or created the secret): not ours to write.
-      if (named(e, 'ResourceExistsException')) return false;
-      throw awsError(this.label, 'cannot be written', e);
+      // Someone else swapped from this version first (or created the secret): not ours to write. The
+      // compare-and-swap's own answer, by its exact code (a 4xx to the boundary, and to no other caller a swap).
+      if (awsFailure(e).name === 'ResourceExistsException') return false;
+      throw storeError(this.label, 'unwritable', e);
     }
   }
 }
@@ -100,7 +105,7 @@ export async function publishAccess(client: SecretsManagerClient, grantSecret: s
   try {
     await client.send(new PutSecretValueCommand({ SecretId: name, SecretString }), { abortSignal });
   } catch (e) {
-    if (!named(e, 'ResourceNotFoundException')) throw awsError(`Secrets Manager secret ${JSON.stringify(name)}`, 'cannot be written', e);
+    if (awsFailure(e).kind !== AwsErrorKind.notFound) throw storeError(`Secrets Manager secret ${JSON.stringify(name)}`, 'unwritable', e);
     await client.send(
       new CreateSecretCommand({
         Name: name,
@@ -122,20 +127,20 @@ export async function readAccess(client: SecretsManagerClient, grantSecret: stri
     const parsed = PublishedAccess.safeParse(JSON.parse(out.SecretString ?? 'null'));
     return parsed.success ? parsed.data : null;
   } catch (e) {
-    if (named(e, 'ResourceNotFoundException') || e instanceof SyntaxError) return null;
-    throw awsError(`Secrets Manager secret ${JSON.stringify(name)}`, 'cannot be read', e);
+    if (e instanceof SyntaxError || awsFailure(e).kind === AwsErrorKind.notFound) return null;
+    throw storeError(`Secrets Manager secret ${JSON.stringify(name)}`, 'unreadable', e);
   }
 }
 
-function named(e: unknown, name: string): boolean {
-  return e instanceof Error && e.name === name;
-}
-
-/** Names the secret and the AWS error code, never a value. */
-function awsError(label: string, what: string, e: unknown): Error {
-  const name = e instanceof Error ? e.name : 'Error';
-  const fix = /AccessDenied/.test(name) ? ' Grant secretsmanager:GetSecretValue and PutSecretValue on it.' : '';
-  return new Error(`${label} ${what} (${name}${e instanceof Error && e.message ? `: ${oneLine(e.message, 160)}` : ''}).${fix}`, {
-    cause: e,
-  });
+/** A failed Secrets Manager call, by the AWS error boundary: names the secret and the AWS error code, never a value. */
+function storeError(label: string, problem: 'unreadable' | 'unwritable', e: unknown): CanaryError<'GRANT_STORE'> {
+  const failure = awsFailure(e);
+  const what = problem === 'unreadable' ? 'cannot be read' : 'cannot be written';
+  const fix = failure.kind === AwsErrorKind.denied ? ' Grant secretsmanager:GetSecretValue and PutSecretValue on it.' : '';
+  return new CanaryError(
+    CanaryErrorCode.grantStore,
+    `${label} ${what} (${awsWords(failure, 160)}).${fix}`,
+    { store: label, problem, aws: failure.kind },
+    { cause: e },
+  );
 }

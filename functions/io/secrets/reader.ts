@@ -10,7 +10,7 @@ import { redactionValues, resolveOAuthSecrets, type OAuthSecrets } from '../../b
 import { SECRET_READ_TIMEOUT_MS } from '../../base/config/schema/budget.ts';
 import type { HeaderSecretRef, Target } from '../../base/config/schema/target.ts';
 import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
-import { oneLine } from '../../base/common/redact.ts';
+import { AwsErrorKind, awsFailure, awsWords } from '../../base/common/aws-errors.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import type { ProxyRuntime } from '../../base/config/schema/proxy.ts';
 import { readReach, type ReachRead } from './reach.ts';
@@ -238,15 +238,15 @@ function jsonField(header: string, source: Source, raw: string, key: string): st
 function readError(header: string, source: Source, e: unknown, timedOutMs: number | null, words: (typeof FIX_WORDS)[Reader]): CanaryError {
   if (timedOutMs !== null)
     return secretError(header, source, `did not answer within ${timedOutMs} ms`, `Check ${words.network(source.region)}.`, e);
-  const name = e instanceof Error ? e.name : 'Error';
-  const message = e instanceof Error ? oneLine(e.message) : '';
-  // By the error's code (the AWS SDK's `name`: ResourceNotFoundException, ParameterNotFound, AccessDeniedException…), never its message.
-  const fix = /NotFound/.test(name)
-    ? `Create it in ${source.region}, or reference it by ARN.`
-    : /AccessDenied|Unauthorized|KMS/.test(name)
-      ? `Grant ${words.grantee} ${source.permission} on it.`
-      : `Check the reference and ${words.check}.`;
-  return secretError(header, source, `cannot be read (${name}${message ? `: ${message}` : ''})`, fix, e);
+  // By the AWS error boundary's kind (the SDK's error code: ResourceNotFoundException, ParameterNotFound, AccessDeniedException…), never its message.
+  const failure = awsFailure(e);
+  const fix =
+    failure.kind === AwsErrorKind.notFound
+      ? `Create it in ${source.region}, or reference it by ARN.`
+      : failure.kind === AwsErrorKind.denied
+        ? `Grant ${words.grantee} ${source.permission} on it.`
+        : `Check the reference and ${words.check}.`;
+  return secretError(header, source, `cannot be read (${awsWords(failure)})`, fix, e);
 }
 
 /** The message names the header and the reference, never the value. */

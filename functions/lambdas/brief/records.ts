@@ -6,6 +6,7 @@
 import { FilterLogEventsCommand, type CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { parseRunRecord, runRecordFilter, type RunRecord } from '../../base/common/run-record.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 
 /** Pages of FilterLogEvents read per region before giving up on older records. */
 export const MAX_PAGES_PER_REGION = 20;
@@ -56,11 +57,11 @@ export async function readRunRecords(logs: (region: string) => CloudWatchLogsCli
           if (!nextToken) break;
         }
       } catch (e) {
-        const name = e instanceof Error ? e.name : 'Error';
+        const failure = awsFailure(e);
         const why =
-          name === 'ResourceNotFoundException'
+          failure.kind === AwsErrorKind.notFound
             ? `log group ${q.logGroupName} does not exist in ${region} (is the probe stack deployed?)`
-            : `${name}: ${e instanceof Error ? e.message : String(e)}`;
+            : `${failure.name}: ${failure.message}`;
         return { region, records: newest(records), error: oneLine(why, 300) };
       }
       return { region, records: newest(records) };

@@ -46,6 +46,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { oneLine } from '../../base/common/redact.ts';
+import { awsFailure } from '../../base/common/aws-errors.ts';
 import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../base/common/run-record.ts';
 
 /** How long a claim (and its record) lives: a TTL far past the latest any duplicate can arrive. */
@@ -177,8 +178,10 @@ export function dynamoRunLedger(opts: DynamoRunLedgerOptions): RunLedger {
   };
 }
 
+/** Powertools' error, and the AWS error beneath it (DynamoDB's, read by the AWS error boundary): `IdempotencyPersistenceLayerError: … (ThrottlingException: …)`. */
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return oneLine(String(e), 300);
-  const cause = e.cause instanceof Error ? ` (${e.cause.name}: ${e.cause.message})` : '';
+  const aws = e.cause instanceof Error ? awsFailure(e.cause) : undefined;
+  const cause = aws ? ` (${aws.name}: ${aws.message})` : '';
   return oneLine(`${e.name}: ${e.message}${cause}`, 300);
 }

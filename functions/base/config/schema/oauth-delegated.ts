@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { secretRefProblem } from '../aws/arns.ts';
 import { refineBy, unionError } from '../words/words.ts';
+import { CanaryError, CanaryErrorCode } from '../../common/errors.ts';
 
 /**
  * Where the grant lives: a Secrets Manager secret (named `mcp-canary/…`, in the home region; the
@@ -168,16 +169,21 @@ export interface GrantStore {
   swap(expected: string | null, grant: StoredGrant): Promise<string | false>;
 }
 
-/** Parses a stored value; throws a plain Error naming the store, never quoting the value. */
+/** Parses a stored value; throws `CanaryError` GRANT_STORE (`not_a_grant`) naming the store, never quoting the value. */
 export function parseGrant(raw: string, label: string): StoredGrant {
+  const notAGrant = (why: string) =>
+    new CanaryError(CanaryErrorCode.grantStore, `${label} does not hold a grant ${why}. Run \`mcp-canary login <url>\` to store one.`, {
+      store: label,
+      problem: 'not_a_grant',
+    });
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new Error(`${label} does not hold a grant (not JSON). Run \`mcp-canary login <url>\` to store one.`);
+    throw notAGrant('(not JSON)');
   }
   const r = StoredGrant.safeParse(json);
-  if (!r.success) throw new Error(`${label} does not hold a grant mcp-canary wrote. Run \`mcp-canary login <url>\` to store one.`);
+  if (!r.success) throw notAGrant('mcp-canary wrote');
   return r.data;
 }
 
