@@ -2,7 +2,7 @@
  * The optional features' bill: what turning one on adds to a month, counted from what the synthesized
  * templates add (alarms and the metrics they read, composite alarms, functions and their memory, the
  * refresher's grants and regions, buckets, CloudFront) and from what each feature's run does, as its own
- * README measures it (stated beside each line). A feature that is off adds nothing: its delta is empty.
+ * doc measures it (stated beside each line). A feature that is off adds nothing: its delta is empty.
  * Pure: no I/O, prices passed in.
  */
 import { runsPerMonth, SECONDS_PER_MONTH } from './cost-model.ts';
@@ -156,7 +156,7 @@ export function burnAlarmsCost(d: FeatureDelta, targets: number, prices: Prices,
 export interface StatusUsage {
   readonly periodSeconds: number;
   readonly billedMs: number;
-  /** GetMetricData metrics per shown target per run, warm (functions/lambdas/status/README.md: about 2.5). */
+  /** GetMetricData metrics per shown target per run, warm (docs/reports-and-status.md: about 2.5). */
   readonly metricsPerTargetRun: number;
   /** PUTs per run: status.json and index.html. */
   readonly putsPerRun: number;

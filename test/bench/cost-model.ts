@@ -190,7 +190,7 @@ function distinct(refs: readonly CredentialRef[]): CredentialRef[] {
 
 /**
  * Each target's credential storage a month: a Secrets Manager secret costs per region it is stored in
- * (a name is looked up in each probe region, so the README's old advice stored one per region); a
+ * (a name is looked up in each probe region, so the docs' old advice stored one per region); a
  * standard SSM parameter costs nothing. A secret several targets share is split between them.
  */
 function credentialStorage(inv: Inventory, prices: Prices): Map<string, number> {

@@ -53,7 +53,7 @@ Set MCP_CANARY_BENCH_NODE=/path/to/node24 to run the footprint section on the La
 const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale', 'clistart'] as const;
 type Section = (typeof SECTIONS)[number];
 
-/** What the engine's rules allow at best, in sequential HTTP exchanges (see the README). */
+/** What the engine's rules allow at best, in sequential HTTP exchanges (see test/bench/README.md). */
 const RULES_MINIMUM: Record<string, number> = { 'modern auto': 3, 'legacy auto': 6, 'legacy pinned': 5 };
 
 /** The round trip the second wall-time table emulates: a nearby region, or the same region over TLS. */

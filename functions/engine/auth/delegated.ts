@@ -4,7 +4,7 @@
  * many warm functions in several regions, a second refresher would void the grant on a server that
  * rotates refresh tokens (see rotate.ts).
  *
- * Whose fault, written down (the README's "Delegated OAuth" says the same):
+ * Whose fault, written down (docs/oauth.md's "Whose fault a refused credential is" says the same):
  * - no usable token because the grant was refused (invalid_grant: revoked, expired, consent withdrawn),
  *   or none was ever published, or the refresher stopped: the canary's own credential. `inconclusive`,
  *   failure `canary_credential`, with the fix; the endpoint's owner is never paged for it.

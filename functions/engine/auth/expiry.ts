@@ -98,7 +98,7 @@ export type CertificateReader = (host: string, port: number, timeoutMs: number) 
  */
 export class CertificateWatch {
   private readonly seen = new Map<string, { readonly at: number; readonly notAfter: Promise<number | null> }>();
-  /** Handshakes made, for tests and the README's measurements. */
+  /** Handshakes made, for tests and docs/oauth.md's measurements. */
   handshakes = 0;
 
   constructor(

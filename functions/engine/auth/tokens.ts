@@ -49,7 +49,7 @@ export interface Cached {
 export class TokenCache {
   private readonly fresh = new Map<string, IssuedToken>();
   private readonly inFlight = new Map<string, Promise<IssuedToken>>();
-  /** Token requests started, for tests and the README's measurements. */
+  /** Token requests started, for tests and docs/oauth.md's measurements. */
   requests = 0;
 
   constructor(private readonly now: () => number = Date.now) {}

@@ -7,7 +7,7 @@
  * as functions/io/history/resolution.ts says). GetMetricData is billed per metric requested (2 per target
  * per tier), not per datapoint, and all but the last 2 days move by at most one point an hour: a warm
  * function keeps those tiers for an hour (`TierCache`) and reads only the last 2 days, so a 5-minute page
- * costs about 2.5 metrics per target per run instead of 8 (functions/lambdas/status/README.md).
+ * costs about 2.5 metrics per target per run instead of 8 (docs/reports-and-status.md, "Cadence and cost").
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { StatusPayload } from '../../base/config/schema/status-page.ts';

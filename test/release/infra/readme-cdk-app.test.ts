@@ -1,8 +1,8 @@
 /**
- * infra/README.md's "In your own CDK app", run as written: its install lines, its `app.ts` and its synth
+ * docs/package.md's "In your own CDK app", run as written: its install lines, its `app.ts` and its synth
  * command, in a scratch app whose `mcp-canary/cdk` is this checkout's source (a package folder whose
  * exports point into it) and whose other packages are this checkout's installed ones. The example fleet
- * is its `mcp-canary.config.ts`, importing `defineFleet` from `mcp-canary/cdk` as the README says. A doc
+ * is its `mcp-canary.config.ts`, importing `defineFleet` from `mcp-canary/cdk` as the doc says. A doc
  * edit that breaks the snippet (a package it imports but does not install, an option that fails cdk-nag)
  * fails here.
  */
@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const README = readFileSync(join(ROOT, 'infra/README.md'), 'utf8');
+const DOC = readFileSync(join(ROOT, 'docs/package.md'), 'utf8');
 
-/** The fenced blocks of one README section, in order, with their language. */
+/** The fenced blocks of one section of a doc, in order, with their language. */
 function sectionBlocks(markdown: string, heading: string): Array<{ lang: string; body: string }> {
   const start = markdown.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`no section ${heading}`);
@@ -24,7 +24,7 @@ function sectionBlocks(markdown: string, heading: string): Array<{ lang: string;
   return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]! }));
 }
 
-const blocks = sectionBlocks(README, '## In your own CDK app');
+const blocks = sectionBlocks(DOC, '## In your own CDK app');
 const shell = blocks.filter((b) => b.lang === 'sh');
 const appSource = blocks.find((b) => b.lang === 'ts')!.body;
 const installLines = shell[0]!.body.split('\n').filter((l) => /^npm install /.test(l));
@@ -110,7 +110,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("infra/README.md's CDK app, as written", () => {
+describe("docs/package.md's CDK app, as written", () => {
   it('installs every package the app imports and every tool the synth command runs', () => {
     const have = installed(installLines);
     expect(packagesImported(appSource).sort()).toEqual(['aws-cdk-lib', 'cdk-nag', 'mcp-canary']);

@@ -1,7 +1,7 @@
 /**
- * The package as a user gets it: `npm pack` (which builds through prepack) into a folder named as the
- * README's sibling clone, then the README's "As a package" lines typed in an empty project beside it
- * (install the tarball, `npx mcp-canary check`, install it with the CDK peers), the README's import
+ * The package as a user gets it: `npm pack` (which builds through prepack) into a folder named as
+ * docs/package.md's sibling clone, then its "As a package" lines typed in an empty project beside it
+ * (install the tarball, `npx mcp-canary check`, install it with the CDK peers), its import
  * lines, the CLI against a real MCP server, a `.ts` config loaded by the built CLI, a consumer
  * type-checked against the declarations, and a two-line CDK app synthesized with the construct,
  * deploying the Lambda bundles the package ships. `npm publish --dry-run` is clean.
@@ -36,9 +36,9 @@ const ENV = {
   CDK_DISABLE_CLI_TELEMETRY: 'true',
 };
 const SLOW = 300_000;
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-/** The README's lines for a project that installs the tarball, in order. */
-const PACKAGE_LINES = readmeCommands(README)
+const DOC = readFileSync(join(ROOT, 'docs/package.md'), 'utf8');
+/** docs/package.md's lines for a project that installs the tarball, in order. */
+const PACKAGE_LINES = readmeCommands(DOC)
   .filter((c) => c.section === 'As a package')
   .map((c) => c.command);
 
@@ -48,7 +48,7 @@ let tarball: string;
 let packed: string[];
 let api: RatesApi;
 let server: RunningServer;
-/** What each README line printed, by line. */
+/** What each of the doc's lines printed, by line. */
 const typed = new Map<string, Finished>();
 
 async function run(command: string, args: string[], cwd = app): Promise<Finished> {
@@ -62,7 +62,7 @@ function ok(r: Finished, what: string): Finished {
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** A user's shell in the project: this suite's Node first; the README's placeholder endpoint is the local server. */
+/** A user's shell in the project: this suite's Node first; the doc's placeholder endpoint is the local server. */
 function sh(line: string): Promise<Finished> {
   const local = line.replace(/https:\/\/mcp\.example\.com\/mcp(?=\s|$)/g, server.url);
   return runToEnd('bash', ['-c', local], {
@@ -74,7 +74,7 @@ function sh(line: string): Promise<Finished> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-pack-'));
-  // As the README lays it out: the clone (here, where the tarball lands) beside the user's project.
+  // As docs/package.md lays it out: the clone (here, where the tarball lands) beside the user's project.
   const clone = join(dir, pkg.name);
   app = join(dir, 'app');
   mkdirSync(app);
@@ -86,7 +86,7 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   api = await startRatesApi();
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
-  // The README's lines after the pack, typed in order (the first, `npm ci && npm pack`, is the pack above).
+  // The doc's lines after the pack, typed in order (the first, `npm ci && npm pack`, is the pack above).
   for (const line of PACKAGE_LINES.slice(1)) typed.set(line, ok(await sh(line), line));
 }, SLOW);
 
@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 describe(`the packed ${pkg.name}`, () => {
-  it("is what the README's install lines name, typed as the README shows them", () => {
+  it("is what docs/package.md's install lines name, typed as the doc shows them", () => {
     expect(PACKAGE_LINES[0]).toBe('npm ci && npm pack');
     const file = tarball.slice(tarball.lastIndexOf('/') + 1);
     expect(PACKAGE_LINES.slice(1)).toEqual([
@@ -110,12 +110,12 @@ describe(`the packed ${pkg.name}`, () => {
       expect(existsSync(join(app, 'node_modules', dep, 'package.json')), dep).toBe(true);
   });
 
-  it("runs the README's import lines", async () => {
-    const block = /## As a package[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)![1]!;
+  it("runs docs/package.md's import lines", async () => {
+    const block = /## As a package[\s\S]*?```ts\n([\s\S]*?)```/.exec(DOC)![1]!;
     const imports = block.split('\n').filter((l) => l.startsWith('import '));
     expect(imports).toHaveLength(2);
     const script = `${imports.join('\n')}\nprocess.stdout.write(typeof judge + ' ' + typeof McpCanaryFleet);`;
-    const r = ok(await run(process.execPath, ['--input-type=module', '-e', script]), 'the README imports');
+    const r = ok(await run(process.execPath, ['--input-type=module', '-e', script]), "the doc's imports");
     expect(r.stdout).toBe('function function');
   });
 
@@ -256,7 +256,7 @@ export { McpCanaryFleet };
 export const wrong: Verdict['outcome'] = 'fine';
 `,
     );
-    // The peers the construct's declarations name, as the user's CDK app has them: the README's last install line.
+    // The peers the construct's declarations name, as the user's CDK app has them: docs/package.md's last install line.
     expect(existsSync(join(app, 'node_modules/aws-cdk-lib/package.json'))).toBe(true);
     const typeRoots = join(ROOT, 'node_modules/@types'); // @types/node, as any TypeScript user on Node has it
     const r = await run(process.execPath, [

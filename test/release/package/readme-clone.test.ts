@@ -1,10 +1,11 @@
 /**
- * The README's commands, run as a new contributor types them in a fresh clone: `git clone` of this
- * repository's committed HEAD into a temp dir, then each command of README.md and functions/cli/README.md
- * in a shell there (`npm ci && npm start` first: it is the install), on the Node running this suite.
- * A shown output is compared line by line, with times, ports and trace ids masked. Every command the
- * READMEs show is either run here, run by the package test (the lines for a project that installed the
- * tarball), or listed below with the reason it is not: a new command fails this test until someone decides.
+ * The docs' commands, run as a new user types them in a fresh clone: `git clone` of this repository's
+ * committed HEAD into a temp dir, then each command of README.md, docs/cli.md and docs/config.md in a shell there
+ * (`npm ci && npm start` first: it is the install), on the Node running this suite. A shown output is
+ * compared line by line, with times, ports and trace ids masked. Every command those docs and
+ * docs/package.md show is either run here, run by the package test (the lines for a project that installed
+ * the tarball), run by the CDK-app test, or listed below with the reason it is not: a new command fails
+ * this test until someone decides.
  * Needs the npm registry (or npm's cache) for `npm ci`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,30 +20,35 @@ const ROOT = join(import.meta.dirname, '../../..');
 const SLOW = 300_000;
 const TOKEN = 'tok-3e9a1c7b5d2f4a68';
 
-/** Where each README command runs, when not in the clone. */
+/** Where each command runs, when not in the clone. */
 const ELSEWHERE: Readonly<Record<string, string>> = {
   'npm test': 'the suite itself: this test is one of its files',
   'npm run synth':
-    'test/infra/synth-cli.test.ts runs it (bundling, cdk-nag, then cfn-lint over every template); CI runs that in a fresh clone too',
+    'test/release/infra/synth-cli.test.ts runs it (bundling, cdk-nag, then cfn-lint over every template); CI runs that in a fresh clone too',
   'npx cdk bootstrap aws://111122223333/us-east-1 aws://111122223333/eu-west-1 …':
-    'needs an AWS account (test/infra/rehearsal.test.ts deploys into moto)',
-  'npx cdk deploy --all --concurrency 4': 'needs an AWS account (test/infra/rehearsal.test.ts deploys into moto)',
+    'needs an AWS account (test/release/infra/rehearsal.test.ts deploys into moto)',
+  'npx cdk deploy --all --concurrency 4': 'needs an AWS account (test/release/infra/rehearsal.test.ts deploys into moto)',
 };
-/** The README section whose commands run in a project that installed the tarball: test/package/pack.test.ts. */
+/** docs/package.md's section whose commands run in a project that installed the tarball: test/release/package/pack.test.ts. */
 const PACKAGE_SECTION = 'As a package';
+/** docs/package.md's section whose blocks test/release/infra/readme-cdk-app.test.ts runs as written, in a scratch CDK app. */
+const CDK_APP_SECTION = 'In your own CDK app';
 
 const commands: ReadmeCommand[] = [
   ...readmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8')),
-  ...readmeCommands(readFileSync(join(ROOT, 'functions/cli/README.md'), 'utf8')).map((c) => ({ ...c, section: `cli: ${c.section}` })),
+  ...readmeCommands(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).map((c) => ({ ...c, section: `cli: ${c.section}` })),
+  ...readmeCommands(readFileSync(join(ROOT, 'docs/config.md'), 'utf8')).map((c) => ({ ...c, section: `config: ${c.section}` })),
 ];
-const inClone = commands.filter((c) => c.section !== PACKAGE_SECTION && !(c.command in ELSEWHERE));
+/** docs/package.md's commands: none runs in the clone, each section has its own test. */
+const packageCommands = readmeCommands(readFileSync(join(ROOT, 'docs/package.md'), 'utf8'));
+const inClone = commands.filter((c) => !(c.command in ELSEWHERE));
 
 let dir: string;
 let clone: string;
 let api: RatesApi;
-/** The CLI section's `$URL`: a 2025-11-25 server named as the README shows it. */
+/** The README CLI section's `$URL`: a 2025-11-25 server named as the README shows it. */
 let rates: RunningServer;
-/** The READMEs' `https://mcp.example.com/mcp`. */
+/** The docs' `https://mcp.example.com/mcp`. */
 let open: RunningServer;
 let install: Finished;
 
@@ -60,7 +66,7 @@ function sh(command: string): Promise<Finished> {
     CDK_DISABLE_CLI_TELEMETRY: 'true',
     NO_COLOR: '1',
   };
-  // The READMEs' placeholder endpoint is a local server here: nothing leaves 127.0.0.1.
+  // The docs' placeholder endpoint is a local server here: nothing leaves 127.0.0.1.
   const local = command.replace(/https:\/\/mcp\.example\.com\/mcp(?=\s|$)/g, open.url);
   // Both streams in one, in the order a terminal shows them (a `; echo $?` line prints after stderr).
   return runToEnd('bash', ['-c', `exec 2>&1\n${local}`], { cwd: clone, env, killAfterMs: SLOW });
@@ -90,7 +96,7 @@ beforeAll(async () => {
     startMcpServer({ era: 'legacy', name: 'rates-prod', version: '2.3.0', tools: [rateTool(api)] }),
     startMcpServer({ era: 'modern', tools: [rateTool(api)] }),
   ]);
-  // The config examples' files, as the README describes them.
+  // The config examples' files, as docs/config.md and docs/cli.md describe them.
   writeFileSync(
     join(clone, 'fleet.json'),
     JSON.stringify({
@@ -145,11 +151,13 @@ const RUN: Readonly<Record<string, (r: Finished, c: ReadmeCommand) => void | Pro
   },
 };
 
-describe('the README in a fresh clone', () => {
+describe('the README and the docs in a fresh clone', () => {
   it('shows no command that is neither run nor placed elsewhere with a reason', () => {
     const known = new Set([...Object.keys(RUN), ...Object.keys(ELSEWHERE)]);
     expect(inClone.map((c) => c.command).filter((c) => !known.has(c))).toEqual([]);
-    expect(commands.some((c) => c.section === PACKAGE_SECTION)).toBe(true);
+    // docs/package.md: every command is in a section another test runs.
+    expect(packageCommands.filter((c) => c.section !== PACKAGE_SECTION && c.section !== CDK_APP_SECTION)).toEqual([]);
+    expect(new Set(packageCommands.map((c) => c.section))).toEqual(new Set([PACKAGE_SECTION, CDK_APP_SECTION]));
   });
 
   it('npm ci && npm start: installs from the lockfile, and the demo prints what the README shows', () => {

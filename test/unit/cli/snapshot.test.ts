@@ -103,7 +103,7 @@ describe('mcp-canary check --posture', () => {
   it('reports failed checks as warnings, still exit 0', async () => {
     const r = await cli(['check', legacy.url, '--header', `Authorization: Bearer ${TOKEN}`, '--posture', '--json']);
     expect(r.code).toBe(0);
-    // --json prints an array of verdicts, one per target (functions/cli/README.md).
+    // --json prints an array of verdicts, one per target (docs/cli.md).
     const [v] = JSON.parse(r.stdout);
     expect(v.outcome).toBe('healthy');
     expect(v.warnings.map((w: { detail: string }) => w.detail)).toEqual(

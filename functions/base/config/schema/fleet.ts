@@ -54,54 +54,125 @@ export type Subscription = z.infer<typeof Subscription>;
 
 export const FleetTarget = TargetFields.extend({
   /** Overrides the fleet's schedule for this target. */
-  schedule: schedule.optional(),
+  schedule: schedule.optional().meta({ description: "Overrides the fleet's `schedule` for this target", defaultText: "the fleet's" }),
   /** Overrides the fleet's probe regions for this target. */
-  probeRegions: z.array(region).min(1).optional(),
-  runbookUrl: z.url().optional(),
+  probeRegions: z
+    .array(region)
+    .min(1)
+    .optional()
+    .meta({ description: "Overrides the fleet's probe regions for this target (at most 10)", defaultText: "the fleet's" }),
+  runbookUrl: z.url().optional().meta({ description: "Overrides the fleet's `runbookUrl`", defaultText: "the fleet's" }),
   /** Its place on the status page: a display name, or hidden (functions/base/config/schema/status-page.ts). */
-  status: TargetStatusSetting.optional(),
+  status: TargetStatusSetting.optional().meta({
+    description: 'Its place on the status page: a display name, or hidden',
+    defaultText: 'shown, under its `name`',
+  }),
   /** Overrides the fleet's SLO, field by field (functions/base/config/schema/slo.ts). */
-  slo: SloOverride.optional(),
+  slo: SloOverride.optional().meta({
+    description: "Overrides the fleet's `slo`, field by field; an objective must be set here or in the fleet",
+    defaultText: "the fleet's",
+  }),
 }).superRefine(checkTarget);
 
 export const Fleet = z
   .object({
     /** Prefixes every stack, alarm, topic and function (`cdk synth`; the default app's is McpCanary). */
-    name: z.string().superRefine(refineBy(fleetNameProblem)).optional(),
+    name: z.string().superRefine(refineBy(fleetNameProblem)).optional().meta({
+      description:
+        "Prefixes every stack, alarm, topic, function, table and log group: 1–32 letters, digits or `-`, starting with a letter (CloudFormation's stack-name rules, with room for the longest derived name). Two fleets in one account need two names; renaming a deployed fleet replaces all of its stacks",
+      defaultText: '`McpCanary` in the default app; in your own CDK app, the construct id',
+    }),
     /** The region that holds metrics, alarms, topics and the dashboard. */
-    homeRegion: region,
+    homeRegion: region.meta({
+      description:
+        'Where the metrics, alarms, topics, the brief and the dashboard live. Every region and ARN of the fleet must be in its partition (`aws`, `aws-cn`, `aws-us-gov` or `aws-eusc`; the ISO partitions are refused)',
+    }),
     /** The regions every target is probed from (default: the home region alone). */
-    probeRegions: z.array(region).min(1, 'needs at least one region').optional(),
-    schedule: schedule.default(DEFAULT_SCHEDULE),
-    failureThreshold: z.number().int().min(1).max(10, 'must be at most 10').default(DEFAULT_FAILURE_THRESHOLD),
+    probeRegions: z.array(region).min(1, 'needs at least one region').optional().meta({
+      description: 'The regions every target is probed from (at most 10 per target); a target may override them',
+      defaultText: '`[homeRegion]`',
+    }),
+    schedule: schedule.default(DEFAULT_SCHEDULE).meta({
+      description:
+        'How often each target runs: an EventBridge Scheduler `rate(…)` (`rate(1 minute)`, `rate(5 minutes)`); a `cron(…)` or `at(…)` is refused with the rate to write, since the alarms count runs in a row. A target may override it',
+      defaultText: `\`${DEFAULT_SCHEDULE}\``,
+    }),
+    failureThreshold: z
+      .number()
+      .int()
+      .min(1)
+      .max(10, 'must be at most 10')
+      .default(DEFAULT_FAILURE_THRESHOLD)
+      .meta({ description: 'N: failed runs in a row before a page (and periods in a row for the ticket and dead-man alarms)' }),
     /** Regions that must fail at once before a page. Default: more than half of the probe regions. */
-    quorum: z.number().int().min(1).optional(),
-    namespace: z.string().superRefine(refineBy(namespaceProblem)).default(DEFAULT_NAMESPACE),
-    runbookUrl: z.url().optional(),
+    quorum: z.number().int().min(1).optional().meta({
+      description: 'Regions that must fail in the same run to page (at most the probe regions)',
+      defaultText: "more than half of the target's regions",
+    }),
+    namespace: z
+      .string()
+      .superRefine(refineBy(namespaceProblem))
+      .default(DEFAULT_NAMESPACE)
+      .meta({ description: "CloudWatch namespace of the `Verdict` metric: 1–255 characters, no spaces, not in AWS's reserved `AWS/`" }),
+    runbookUrl: z.url().optional().meta({ description: 'Put in every alarm description and brief; a target may override it' }),
     notify: z
       .object({
         /** Pages: critical alarms, ALARM and OK. */
-        pages: z.array(Subscription).default([]),
+        pages: z.array(Subscription).default([]).meta({
+          description: 'Pages: the critical alarms, ALARM and OK (a pager opens one incident and resolves it under the same alarm name)',
+        }),
         /** Tickets: degraded, one region failing, inconclusive runs. */
-        tickets: z.array(Subscription).default([]),
+        tickets: z
+          .array(Subscription)
+          .default([])
+          .meta({ description: 'Tickets: degraded runs, one region failing, inconclusive runs, warnings' }),
         /** The canary's own health: dead-man, Lambda errors, schedule DLQ. */
-        canaryOwner: z.array(Subscription).default([]),
+        canaryOwner: z.array(Subscription).default([]).meta({
+          description:
+            "The canary's own health: missed runs (dead-man), its errors, dead-lettered runs, undelivered pages. Alarms notify topics in their own region, so an email subscriber confirms once per probe region",
+        }),
         /** Briefs: a readable summary of every alarm change (chat channels, email); never the page itself. */
-        briefs: z.array(Subscription).default([]),
+        briefs: z.array(Subscription).default([]).meta({
+          description:
+            'Briefs: a readable summary of every alarm change, with the failing probes (chat channels, email); never the page itself',
+        }),
       })
       .strict()
-      .default({ pages: [], tickets: [], canaryOwner: [], briefs: [] }),
-    targets: z.array(FleetTarget).min(1, 'needs at least one target'),
+      .default({ pages: [], tickets: [], canaryOwner: [], briefs: [] })
+      .meta({
+        description:
+          "Who is told, by subscriber: `{ email }` (confirmed from SNS's email), `{ url }` (HTTPS, e.g. a PagerDuty or JSM CloudWatch integration URL), `{ sqsQueueArn }` (its queue policy must let SNS send) or `{ lambdaArn }` (home region; the stack grants the invoke)",
+      }),
+    targets: z
+      .array(FleetTarget)
+      .min(1, 'needs at least one target')
+      .meta({ description: 'The endpoints, each judged from every probe region on its schedule' }),
     /** The egress proxy the run functions reach endpoints through, and the VPC they run in (functions/base/config/schema/proxy.ts). */
-    proxy: ProxySetting.optional(),
+    proxy: ProxySetting.optional().meta({
+      description:
+        'The egress proxy the run functions reach endpoints through, and the VPC they run in; `mcp-canary check --config` goes through it too',
+      defaultText: 'none: direct',
+    }),
     /** Windows that mute the paging and ticket alarms of some targets (alarm mute rules). */
-    maintenance: z.array(MaintenanceWindow).default([]),
+    maintenance: z.array(MaintenanceWindow).default([]).meta({
+      description:
+        "Windows that mute the paging and ticket alarms of some targets (CloudWatch alarm mute rules); the canary owner's alarms are never muted",
+    }),
     /** A static status page in S3, public behind CloudFront when it says so. @default - none */
-    statusPage: StatusPage.optional(),
+    statusPage: StatusPage.optional().meta({
+      description: 'A static status page written to a private S3 bucket every 5 minutes, public behind CloudFront when it says so',
+      defaultText: 'none: no page',
+    }),
     /** The objective `mcp-canary report` and the SLO burn alarms measure against (functions/base/config/schema/slo.ts). */
-    slo: SloSetting.optional(),
+    slo: SloSetting.optional().meta({
+      description: 'The objective `mcp-canary report` and the SLO burn alarms measure against; a target overrides it field by field',
+      defaultText: 'none',
+    }),
     /** The runs as OpenTelemetry traces and metrics over OTLP/HTTP (telemetry.ts). Off when absent. */
-    telemetry: Telemetry.optional(),
+    telemetry: Telemetry.optional().meta({
+      description: 'The scheduled runs as OpenTelemetry traces and metrics over OTLP/HTTP, to your own backend',
+      defaultText: 'none: no export',
+    }),
   })
   .strict()
   .superRefine((f, ctx) => {

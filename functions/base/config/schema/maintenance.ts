@@ -87,28 +87,48 @@ export function timeZoneProblem(tz: string): string | null {
 export const MaintenanceWindow = z
   .object({
     /** Names the mute rule: letters, digits, "-" and "_". */
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1–64 letters, digits, "-" or "_", starting with a letter or digit'),
-    schedule: z.string().superRefine((s, ctx) => {
-      const problem = scheduleProblem(s.trim());
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-    duration: z.string().superRefine((s, ctx) => {
-      const m = durationMinutes(s);
-      if (m === null)
-        ctx.addIssue({
-          code: 'custom',
-          message: `${JSON.stringify(s)} is not a duration: write "90 minutes", "2 hours", "1 day" or ISO 8601 "PT2H"`,
-        });
-      else if (m < MIN_WINDOW_MINUTES || m > MAX_WINDOW_MINUTES)
-        ctx.addIssue({
-          code: 'custom',
-          message: `${JSON.stringify(s)} is outside 1 minute to 15 days, CloudWatch's limits for a mute rule`,
-        });
-    }),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1–64 letters, digits, "-" or "_", starting with a letter or digit')
+      .meta({ description: 'Names the rule `<fleet>-maintenance-<name>`: 1–64 letters, digits, `-` or `_`; unique' }),
+    schedule: z
+      .string()
+      .superRefine((s, ctx) => {
+        const problem = scheduleProblem(s.trim());
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .meta({
+        description:
+          '`cron(minute hour day-of-month month day-of-week)` (`*`, numbers, `a-b`, `*/n`, lists, `JAN`–`DEC`, `SUN`–`SAT`, `?`; restrict day-of-month or day-of-week), refused when it can never start (30 FEB); or `at(yyyy-mm-ddThh:mm)` once, refused at `cdk synth` once it has ended',
+      }),
+    duration: z
+      .string()
+      .superRefine((s, ctx) => {
+        const m = durationMinutes(s);
+        if (m === null)
+          ctx.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(s)} is not a duration: write "90 minutes", "2 hours", "1 day" or ISO 8601 "PT2H"`,
+          });
+        else if (m < MIN_WINDOW_MINUTES || m > MAX_WINDOW_MINUTES)
+          ctx.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(s)} is outside 1 minute to 15 days, CloudWatch's limits for a mute rule`,
+          });
+      })
+      .meta({
+        description: 'How long each window lasts: `"90 minutes"`, `"2 hours"`, `"1 day"` or ISO 8601 `"PT2H"`; 1 minute to 15 days',
+      }),
     /** IANA time zone of the schedule. @default - UTC */
-    timezone: z.string().superRefine(refineBy(timeZoneProblem)).optional(),
+    timezone: z.string().superRefine(refineBy(timeZoneProblem)).optional().meta({
+      description: 'IANA time zone of the schedule, written as IANA writes it (`Europe/Berlin`, not `europe/berlin` or `+01:00`)',
+      defaultText: 'UTC',
+    }),
     /** The targets whose paging and ticket alarms are muted. @default - every target of the fleet */
-    targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional(),
+    targets: z.array(z.string()).min(1, 'is empty: name targets, or leave it out to mute every target').optional().meta({
+      description: 'The targets whose paging and ticket alarms are muted, each listed once',
+      defaultText: 'every target of the fleet',
+    }),
   })
   .strict();
 export type MaintenanceWindow = z.output<typeof MaintenanceWindow>;

@@ -58,20 +58,41 @@ const httpsUrl = z.string().refine(
 export const AuthorizationCodeSettings = z
   .object({
     /** A client the authorization server registered for the canary. @default - none: CIMD or dynamic registration */
-    clientId: z.string().min(1, 'is empty: give the client_id, or leave it out to register the canary').optional(),
+    clientId: z.string().min(1, 'is empty: give the client_id, or leave it out to register the canary').optional().meta({
+      description:
+        'A client the authorization server registered for the canary (redirect URI `http://127.0.0.1/callback`, any port: RFC 8252); not with `clientMetadataUrl`',
+      defaultText: 'none: CIMD, else dynamic registration',
+    }),
     /** The URL of the canary's Client ID Metadata Document (it becomes the client_id where the server supports CIMD). */
-    clientMetadataUrl: httpsUrl.optional(),
+    clientMetadataUrl: httpsUrl.optional().meta({
+      description:
+        "The canary's Client ID Metadata Document (https, with a path): the `client_id` where the server sets `client_id_metadata_document_supported`",
+      defaultText: 'none',
+    }),
     /** Scopes to ask for at login. @default - the server's (its challenge, else its metadata's scopes_supported) */
-    scopes: z.array(scope).optional(),
+    scopes: z.array(scope).optional().meta({
+      description: 'Scopes to ask for at login, each a token',
+      defaultText: "the server's (its challenge, else its metadata's `scopes_supported`), plus `offline_access` where offered",
+    }),
     /** Where the grant is kept (refresh token, client registration). */
-    store: GrantStoreRef,
+    store: GrantStoreRef.meta({
+      description:
+        'Where the grant lives: `{ secretsManager: "mcp-canary/<name>" }` (a plain name, in the home region: the scheduled runs) or `{ file: "path" }` (the CLI, mode 0600; `cdk synth` refuses it)',
+    }),
     /**
      * How long a refresh token lives when the authorization server does not say (`refresh_expires_in`):
      * the canary warns `credentialWarningDays` before. @default - unknown: no warning
      */
-    refreshTokenLifetimeDays: z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional(),
+    refreshTokenLifetimeDays: z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional().meta({
+      description:
+        "The refresh token's lifetime when the server does not say (`refresh_expires_in`), counted from the login: the canary warns `credentialWarningDays` before",
+      defaultText: 'unknown: no warning',
+    }),
     /** Follow OAuth URLs to private addresses (an authorization server inside your network). @default false */
-    allowPrivateNetwork: z.boolean().default(false),
+    allowPrivateNetwork: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Follow OAuth URLs to private addresses (an authorization server inside your network)' }),
   })
   .strict()
   .superRefine((o, ctx) => {

@@ -75,24 +75,54 @@ const url = z.string().refine(
 export const OAuthSettings = z
   .object({
     /** The client_id the authorization server registered for the canary. */
-    clientId: z.string().min(1, 'is empty: give the client_id the authorization server registered for the canary'),
+    clientId: z
+      .string()
+      .min(1, 'is empty: give the client_id the authorization server registered for the canary')
+      .meta({ description: 'The `client_id` the authorization server registered for the canary' }),
     /** client_secret_basic: the secret, by reference. */
-    clientSecret: OAuthSecretRef.optional(),
+    clientSecret: OAuthSecretRef.optional().meta({
+      description:
+        '`client_secret_basic`: the secret, by reference (never the secret itself). Any reference may carry `expiresAt` (ISO 8601): the canary warns `credentialWarningDays` before',
+      defaultText: 'Required, or `privateKeyJwt`',
+    }),
     /** private_key_jwt (RFC 7523): the PEM private key, by reference, and its algorithm. */
     privateKeyJwt: z
-      .object({ privateKey: OAuthSecretRef, alg: OAuthAlg.default(DEFAULT_OAUTH_ALG) })
+      .object({
+        privateKey: OAuthSecretRef.meta({
+          description: 'The private key (PKCS#8 PEM), by reference; a PEM stored with literal `\\n` is turned back into lines',
+        }),
+        alg: OAuthAlg.default(DEFAULT_OAUTH_ALG).meta({ description: 'Its JWS algorithm' }),
+      })
       .strict()
-      .optional(),
+      .optional()
+      .meta({
+        description: '`private_key_jwt` (RFC 7523): a signed assertion whose `aud` is the issuer, instead of a secret',
+        defaultText: 'Required, or `clientSecret`',
+      }),
     /** Scopes to request. @default - none: the authorization server's default for the client */
-    scopes: z.array(scope).optional(),
+    scopes: z
+      .array(scope)
+      .optional()
+      .meta({ description: 'The scopes to request, each a token (no spaces)', defaultText: "none: the server's default for the client" }),
     /** The RFC 8707 resource indicator. @default - the resource the server's metadata names, else the target URL */
-    resource: url.optional(),
+    resource: url.optional().meta({
+      description: "The RFC 8707 resource indicator; it becomes the token's audience",
+      defaultText: "the `resource` in the server's metadata, else the target URL",
+    }),
     /** The token endpoint: skips discovery. @default - discovered (RFC 9728, then RFC 8414 / OpenID) */
-    tokenUrl: url.optional(),
+    tokenUrl: url.optional().meta({
+      description: 'The token endpoint; when set, discovery is skipped',
+      defaultText: 'discovered (RFC 9728, then RFC 8414 / OpenID)',
+    }),
     /** The expected issuer: discovery must find exactly this authorization server. @default - whichever the server names */
-    issuer: url.optional(),
+    issuer: url
+      .optional()
+      .meta({ description: 'The expected issuer: discovery must find exactly this one', defaultText: 'whichever issuer the server names' }),
     /** Follow OAuth URLs to private or link-local addresses (an authorization server inside the VPC). @default - false */
-    allowPrivateNetwork: z.boolean().default(false),
+    allowPrivateNetwork: z.boolean().default(false).meta({
+      description:
+        'Allow OAuth URLs on private or link-local addresses (an authorization server inside your network). Cloud metadata addresses are refused even then',
+    }),
   })
   .strict()
   .superRefine((o, ctx) => {
@@ -110,7 +140,16 @@ export type OAuthSettings = z.output<typeof OAuthSettings>;
 export const authFields = {
   /** `oauth`: client credentials; `authorizationCode`: a person's delegated grant (functions/base/config/schema/oauth-delegated.ts). */
   auth: z
-    .object({ oauth: OAuthSettings.optional(), authorizationCode: AuthorizationCodeSettings.optional() })
+    .object({
+      oauth: OAuthSettings.optional().meta({
+        description: 'OAuth client credentials: the canary gets and refreshes its own token, the `auth` probe first',
+        defaultText: 'none',
+      }),
+      authorizationCode: AuthorizationCodeSettings.optional().meta({
+        description: "A person's delegated grant from `mcp-canary login`, kept fresh by the home-region refresher",
+        defaultText: 'none',
+      }),
+    })
     .strict()
     .superRefine((a, ctx) => {
       if ((a.oauth === undefined) === (a.authorizationCode === undefined)) {
@@ -121,16 +160,34 @@ export const authFields = {
         });
       }
     })
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        'How the canary gets its OAuth token: exactly one of `oauth` (client credentials) or `authorizationCode` (a delegated grant), and no static `Authorization` header beside it',
+      defaultText: 'none',
+    }),
   /** Warn when the endpoint's TLS certificate expires within this many days (0: never). */
-  certWarningDays: z.number().int().min(0, 'must be 0 (off) or more').max(365, 'must be at most 365').default(DEFAULT_CERT_WARNING_DAYS),
+  certWarningDays: z
+    .number()
+    .int()
+    .min(0, 'must be 0 (off) or more')
+    .max(365, 'must be at most 365')
+    .default(DEFAULT_CERT_WARNING_DAYS)
+    .meta({
+      description:
+        "Warn when the endpoint's TLS certificate expires within this many days (`0`: off); https targets only, the certificate read at most hourly",
+    }),
   /** Warn when a credential the canary was given (JWT bearer, OAuth secret with expiresAt) expires within this many days (0: never). */
   credentialWarningDays: z
     .number()
     .int()
     .min(0, 'must be 0 (off) or more')
     .max(365, 'must be at most 365')
-    .default(DEFAULT_CREDENTIAL_WARNING_DAYS),
+    .default(DEFAULT_CREDENTIAL_WARNING_DAYS)
+    .meta({
+      description:
+        "Warn when a credential the canary was given expires within this many days (`0`: off): a static bearer JWT's `exp`, a reference's `expiresAt`, the client certificate, a delegated grant's refresh token",
+    }),
 };
 
 /** OAuth sets the Authorization header itself: a static one beside it would be overwritten silently. */

@@ -62,13 +62,18 @@ export type ProxyCredentialsRef = z.output<typeof ProxyCredentialsRef>;
 
 export const VpcPlacement = z
   .object({
-    vpcId: z.string().regex(/^vpc-[0-9a-f]{8,17}$/, 'is not a VPC id: it looks like vpc-0abc12345def67890'),
+    vpcId: z
+      .string()
+      .regex(/^vpc-[0-9a-f]{8,17}$/, 'is not a VPC id: it looks like vpc-0abc12345def67890')
+      .meta({ description: 'The VPC (`vpc-…`)' }),
     subnetIds: z
       .array(z.string().regex(/^subnet-[0-9a-f]{8,17}$/, 'is not a subnet id: it looks like subnet-0abc12345def67890'))
-      .min(1, 'needs at least one subnet: private subnets that reach the proxy (two, in two zones, survive a zone outage)'),
+      .min(1, 'needs at least one subnet: private subnets that reach the proxy (two, in two zones, survive a zone outage)')
+      .meta({ description: 'Private subnets that reach the proxy (two, in two zones, survive a zone outage)' }),
     securityGroupIds: z
       .array(z.string().regex(/^sg-[0-9a-f]{8,17}$/, 'is not a security group id: it looks like sg-0abc12345def67890'))
-      .min(1, 'needs at least one security group that allows egress to the proxy'),
+      .min(1, 'needs at least one security group that allows egress to the proxy')
+      .meta({ description: 'Security groups that allow egress to the proxy' }),
   })
   .strict();
 export type VpcPlacement = z.output<typeof VpcPlacement>;
@@ -76,17 +81,34 @@ export type VpcPlacement = z.output<typeof VpcPlacement>;
 /** What the run function needs at run time (the CDK stack passes it in its environment). */
 export const ProxyRuntime = z
   .object({
-    url: proxyUrl,
-    credentials: ProxyCredentialsRef.optional(),
+    url: proxyUrl.meta({
+      description:
+        'The proxy, `http://host:port`: scheme, host and port only, and no credentials (`cdk synth` refuses them: they would be in the template)',
+    }),
+    credentials: ProxyCredentialsRef.optional().meta({
+      description: 'Its `user:password`, by reference, read and granted like every other reference; never printed',
+      defaultText: 'none',
+    }),
     /** Hosts (and `.domain` suffixes, `host:port`, `*`, CIDR ranges such as `10.0.0.0/8`, IPv6 literals) that are reached directly, as NO_PROXY lists them. */
-    noProxy: z.array(z.string().min(1, 'is empty: give a host, a .domain suffix, host:port or *')).default([]),
+    noProxy: z.array(z.string().min(1, 'is empty: give a host, a .domain suffix, host:port or *')).default([]).meta({
+      description:
+        'Hosts reached directly, as NO_PROXY lists them: names, `.domain` suffixes, `host:port`, `*`, CIDR ranges (`10.0.0.0/8`, `fd00::/8`) and IPv6 literals. A range matches an IP address in the URL; a name is not resolved to decide',
+    }),
   })
   .strict();
 export type ProxyRuntime = z.output<typeof ProxyRuntime>;
 
 export const ProxySetting = ProxyRuntime.extend({
   /** Per probe region, the VPC the run functions are placed in to reach the proxy. */
-  vpcs: z.record(z.string().superRefine(refineBy(regionProblem)), VpcPlacement).optional(),
+  vpcs: z
+    .record(z.string().superRefine(refineBy(regionProblem)), VpcPlacement)
+    .optional()
+    .meta({
+      description:
+        'Per probe region (every one, once any has one), the VPC the run functions are placed in to reach the proxy, `ec2:CreateNetworkInterface` limited to its subnets and groups. The VPC must reach CloudWatch, Secrets Manager, SSM and DynamoDB through VPC endpoints or a NAT: only endpoint traffic goes through the proxy',
+      defaultText: 'none: outside any VPC',
+      keyName: 'probe region',
+    }),
 }).strict();
 export type ProxySetting = z.output<typeof ProxySetting>;
 

@@ -31,18 +31,31 @@ const burnAlarms = z.boolean({ error: 'must be true or false' });
 export const SloSetting = z
   .object({
     /** Percent of judged time up, in (0, 100): 99.9 allows 43.2 minutes down in 30 days. */
-    objective,
+    objective: objective.meta({ description: 'Percent of judged time up, in (0, 100): 99.9 allows 43.2 minutes down in 30 days' }),
     /** The rolling window the objective is over, and the SLO burn alarms' budget period. @default 30 */
-    windowDays: windowDays.optional(),
+    windowDays: windowDays.optional().meta({
+      description: "The rolling window the objective is over, and the SLO burn alarms' budget period",
+      defaultText: `\`${DEFAULT_SLO_WINDOW_DAYS}\``,
+    }),
     /** Multi-window, multi-burn-rate alarms: fast burn pages, slow burn tickets. @default false */
-    burnAlarms: burnAlarms.optional(),
+    burnAlarms: burnAlarms
+      .optional()
+      .meta({ description: 'Multi-window, multi-burn-rate alarms: a fast burn pages, a slow one tickets', defaultText: '`false`' }),
   })
   .strict();
 export type SloSetting = z.output<typeof SloSetting>;
 
 /** A target's override: any field of the fleet's, the rest inherited. */
 export const SloOverride = z
-  .object({ objective: objective.optional(), windowDays: windowDays.optional(), burnAlarms: burnAlarms.optional() })
+  .object({
+    objective: objective.optional().meta({ description: "The target's own objective", defaultText: "the fleet's" }),
+    windowDays: windowDays
+      .optional()
+      .meta({ description: "The target's own window", defaultText: `the fleet's, else \`${DEFAULT_SLO_WINDOW_DAYS}\`` }),
+    burnAlarms: burnAlarms
+      .optional()
+      .meta({ description: 'Burn alarms for this target, or not', defaultText: "the fleet's, else `false`" }),
+  })
   .strict();
 export type SloOverride = z.output<typeof SloOverride>;
 

@@ -53,12 +53,24 @@ export const StatusPage = z
       .min(1, 'is empty: give the page a title, or leave it out')
       .max(120, 'must be at most 120 characters')
       .superRefine(refineBy(shownTextProblem))
-      .optional(),
+      .optional()
+      .meta({
+        description: "The page's heading and title: at most 120 characters, plain text (no control or text-direction character)",
+        defaultText: '`<fleet> status`',
+      }),
     /** Served to anyone through CloudFront. @default false - the page stays in a private bucket */
-    public: z.boolean().default(false),
+    public: z.boolean().default(false).meta({
+      description: 'Served to anyone through CloudFront (Origin Access Control, strict security headers); the bucket itself stays private',
+    }),
     /** A custom domain for the public page; needs `certificateArn` and `public: true`. */
-    domainName: z.string().regex(hostname, 'must be a lowercase host name, e.g. status.example.com').optional(),
-    certificateArn: z.string().superRefine(refineBy(certificateArnProblem)).optional(),
+    domainName: z.string().regex(hostname, 'must be a lowercase host name, e.g. status.example.com').optional().meta({
+      description: 'A custom domain for the public page; needs `certificateArn` and `public: true`',
+      defaultText: "none: CloudFront's own name",
+    }),
+    certificateArn: z.string().superRefine(refineBy(certificateArnProblem)).optional().meta({
+      description: 'The ACM certificate of `domainName`, in us-east-1 (CloudFront reads certificates only there)',
+      defaultText: 'none',
+    }),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -83,9 +95,14 @@ export const TargetStatusSetting = z
       .min(1, 'is empty: give a display name, or leave it out')
       .max(80, 'must be at most 80 characters')
       .superRefine(refineBy(shownTextProblem))
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          'Shown instead of the target\'s name, e.g. `"Search tools"`: at most 80 characters, plain text; two shown targets may not share one',
+        defaultText: "the target's `name`",
+      }),
     /** Never on the page, nor in its JSON. */
-    hidden: z.boolean().default(false),
+    hidden: z.boolean().default(false).meta({ description: 'Never on the page, nor in its JSON' }),
   })
   .strict();
 

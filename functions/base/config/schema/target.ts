@@ -120,14 +120,23 @@ export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
 export const CanaryTool = z
   .object({
     /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
-    name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"'),
-    arguments: z.record(z.string(), JsonValue).default({}),
+    name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"').meta({
+      description:
+        'The tool to call. It must be annotated `readOnlyHint: true` in every listing of its name, or the run is `inconclusive` (`unsafe_tool`) and the tool is not called',
+    }),
+    arguments: z.record(z.string(), JsonValue).default({}).meta({ description: 'Its arguments, a JSON object' }),
     /** The text content must contain this string. */
-    expectText: z.string().optional(),
+    expectText: z.string().optional().meta({ description: "The tool's text content must contain this string", defaultText: 'none' }),
     /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
-    expectJson: z.record(z.string(), JsonValue).default({}),
+    expectJson: z.record(z.string(), JsonValue).default({}).meta({
+      description:
+        'Dotted paths into `structuredContent` and the JSON value each must equal, e.g. `{ "rate": 1.08 }`; integers beyond 2^53 compare exactly',
+    }),
     /** Call the tool even though it is not annotated read-only. */
-    allowUnsafe: z.boolean().default(false),
+    allowUnsafe: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Call the tool even though it is not annotated read-only (for an unannotated tool you know is)' }),
   })
   .strict();
 
@@ -137,25 +146,81 @@ export const TargetFields = z
     /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
     name: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
-    url: httpUrl,
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+      .meta({
+        description:
+          'Names the target in metrics, alarms and pages: 1–64 letters, digits, `.`, `_` or `-`, starting with a letter or digit; unique in the fleet',
+      }),
+    url: httpUrl.meta({
+      description: 'The MCP endpoint, http(s). Credentials in the URL (`user:pass@`) are refused: put them in a header',
+    }),
     /** Sent on every request. Values are secrets: never printed, logged or published. */
-    headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}),
+    headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}).meta({
+      description:
+        'Static header values, sent on every request and never printed, logged or published. For the CLI: `cdk synth` refuses them, since they would land in the template in clear text',
+    }),
     /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
-    headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
-    healthUrl: httpUrl.optional(),
-    revision: RevisionSetting.default('auto'),
-    tool: CanaryTool.optional(),
-    timeoutMs: z.number().int().min(100, 'must be at least 100 ms').max(120_000, 'must be at most 120000 ms').default(DEFAULT_TIMEOUT_MS),
-    budgetMs: z.number().int().min(1_000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms').default(DEFAULT_BUDGET_MS),
-    degradedMs: z.number().int().min(1, 'must be a positive number of ms').default(DEFAULT_DEGRADED_MS),
-    retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0),
+    headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}).meta({
+      description:
+        'Header values read at run time from Secrets Manager or SSM (deployed: named under `mcp-canary/`, SSM `/mcp-canary/`). The value sent is `prefix` + the secret (or its `jsonKey`), whitespace trimmed; it replaces a static header of the same name',
+    }),
+    healthUrl: httpUrl.optional().meta({
+      description: 'A health path to GET first, 2xx expected: it proves a process listens, nothing more',
+      defaultText: 'no health probe',
+    }),
+    revision: RevisionSetting.default('auto').meta({
+      description:
+        '`auto` asks 2026-07-28 `server/discover` first and falls back to exactly one 2025-11-25 `initialize`; a pinned revision never falls back',
+    }),
+    tool: CanaryTool.optional().meta({
+      description: 'The canary tool: a cheap, read-only tool whose answer only a working endpoint (and upstream) can give',
+      defaultText: 'none: stop after `tools/list`',
+    }),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100, 'must be at least 100 ms')
+      .max(120_000, 'must be at most 120000 ms')
+      .default(DEFAULT_TIMEOUT_MS)
+      .meta({ description: 'Per request, headers and body alike; at most `budgetMs`' }),
+    budgetMs: z
+      .number()
+      .int()
+      .min(1_000, 'must be at least 1000 ms')
+      .max(600_000, 'must be at most 600000 ms')
+      .default(DEFAULT_BUDGET_MS)
+      .meta({
+        description:
+          "The whole run: token step, attempts and retries. Deployed, its function's timeout (`budgetMs` + 13 s) must stay under the schedule's period",
+      }),
+    degradedMs: z
+      .number()
+      .int()
+      .min(1, 'must be a positive number of ms')
+      .default(DEFAULT_DEGRADED_MS)
+      .meta({ description: 'A run that passed but took longer than this (its reported duration, token step included) is `degraded`' }),
+    retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0).meta({
+      description:
+        'In-run retries: only after `unreachable`, `timeout` or a 5xx, 500 ms doubling to 4 s, and only while a whole attempt still fits the budget',
+    }),
     /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
-    catalog: CatalogSetting.optional(),
+    catalog: CatalogSetting.optional().meta({
+      description:
+        "The recorded tool catalog, as `mcp-canary snapshot` prints it: every run's `tools/list` is compared with it, and drift is a `catalog_drift` warning",
+      defaultText: 'none: no drift check',
+    }),
     /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
-    posture: PostureSetting.optional(),
+    posture: PostureSetting.optional().meta({
+      description:
+        'Security posture checks, at most hourly: `true` for every check, or a list of check names. A failed check is a `posture` warning, never a failure',
+      defaultText: 'off',
+    }),
     /** A client certificate and private CAs, by reference (functions/base/config/schema/tls.ts). */
-    tls: TlsSetting.optional(),
+    tls: TlsSetting.optional().meta({
+      description:
+        "A client certificate for mutual TLS, and private CAs, each by reference; `file` references are for the CLI (`cdk synth` refuses them). Checked before the first request: a PEM that is not a certificate, a key that is not the certificate's, an expired certificate or a wrong passphrase is a config error naming the field; the certificate's expiry within `credentialWarningDays` is a `credential_expiry` warning",
+      defaultText: 'none',
+    }),
     /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/base/config/schema/oauth.ts). */
     ...authFields,
   })

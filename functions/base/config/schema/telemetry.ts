@@ -47,22 +47,30 @@ const endpoint = z.string().superRefine(refineBy(endpointProblem));
 const SigV4 = z
   .object({
     /** @default - the region in the endpoint's AWS host */
-    region: z.string().superRefine(refineBy(regionProblem)).optional(),
+    region: z
+      .string()
+      .superRefine(refineBy(regionProblem))
+      .optional()
+      .meta({ description: 'The signing region', defaultText: "the region in the endpoint's AWS host" }),
     /** The signing name: `xray` (traces), `monitoring` (metrics), `logs`. @default - from the endpoint's AWS host */
     service: z
       .string()
       .regex(/^[a-z0-9-]+$/, 'must be an AWS signing name such as "xray" or "monitoring"')
-      .optional(),
+      .optional()
+      .meta({
+        description: 'The signing name: `xray` (traces), `monitoring` (metrics), `logs`',
+        defaultText: "from the endpoint's AWS host",
+      }),
   })
   .strict();
 const Signal = z
   .object({
     /** This signal's URL, used as it is. @default - `<otlp.endpoint>/v1/<signal>` */
-    endpoint: endpoint.optional(),
+    endpoint: endpoint.optional().meta({ description: "This signal's URL, used as it is", defaultText: '`<otlp.endpoint>/v1/<signal>`' }),
     /** @default - `otlp.sigv4` */
-    sigv4: SigV4.optional(),
+    sigv4: SigV4.optional().meta({ description: "This signal's own signing", defaultText: '`otlp.sigv4`' }),
     /** `false`: this signal is not exported. */
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).meta({ description: '`false`: this signal is not exported' }),
   })
   .strict();
 
@@ -71,27 +79,48 @@ export const Telemetry = z
     otlp: z
       .object({
         /** A collector's base URL: traces go to `<endpoint>/v1/traces`, metrics to `<endpoint>/v1/metrics`. */
-        endpoint: endpoint.optional(),
+        endpoint: endpoint.optional().meta({
+          description:
+            "A collector's base URL, https (http only to a collector on localhost): traces go to `<endpoint>/v1/traces`, metrics to `<endpoint>/v1/metrics`",
+          defaultText: 'none',
+        }),
         /** Traces: their own URL or signing, or `{ enabled: false }`. */
-        traces: Signal.optional(),
+        traces: Signal.optional().meta({
+          description: 'Traces: their own URL or signing, or `{ enabled: false }`',
+          defaultText: 'to `endpoint`, as `otlp` signs',
+        }),
         /** Metrics: their own URL or signing, or `{ enabled: false }`. */
-        metrics: Signal.optional(),
+        metrics: Signal.optional().meta({
+          description: 'Metrics: their own URL or signing, or `{ enabled: false }`',
+          defaultText: 'to `endpoint`, as `otlp` signs',
+        }),
         /** Header → secret reference (an API key), sent on every export. */
-        headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}),
+        headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}).meta({
+          description:
+            'Header → secret reference (an API key), sent on every export; by name under `mcp-canary/` (SSM `/mcp-canary/`), never an ARN, since each probe region reads its own',
+        }),
         /** Sign every export with the function's AWS credentials (AWS's OTLP endpoints). */
-        sigv4: SigV4.optional(),
+        sigv4: SigV4.optional().meta({
+          description: "Sign every export with the function's AWS credentials, for AWS's OTLP endpoints (X-Ray traces, CloudWatch metrics)",
+          defaultText: 'none: unsigned',
+        }),
         /** The export's own timeout, cut further to what is left of the invocation. */
         timeoutMs: z
           .number()
           .int()
           .min(100)
           .max(MAX_EXPORT_TIMEOUT_MS, `must be at most ${MAX_EXPORT_TIMEOUT_MS}`)
-          .default(DEFAULT_EXPORT_TIMEOUT_MS),
+          .default(DEFAULT_EXPORT_TIMEOUT_MS)
+          .meta({
+            description:
+              "The export's own timeout, cut further to what is left of the invocation; a collector that misses it is one log line, never a changed verdict",
+          }),
       })
       .strict()
       .superRefine((o, ctx) => {
         for (const issue of settingsProblems(o)) ctx.addIssue({ code: 'custom', ...issue });
-      }),
+      })
+      .meta({ description: 'OTLP/HTTP (protobuf): one export per signal per invocation, beside the CloudWatch publish' }),
   })
   .strict();
 export type TelemetryInput = z.input<typeof Telemetry>;

@@ -41,13 +41,24 @@ export type TlsMaterialRef = z.output<typeof TlsMaterialRef>;
 export const TlsSetting = z
   .object({
     /** The client certificate (PEM; a chain may follow the leaf) the canary presents when the server asks for one. */
-    clientCertificate: TlsMaterialRef.optional(),
+    clientCertificate: TlsMaterialRef.optional().meta({
+      description:
+        'The client certificate (PEM; a chain may follow the leaf) the canary presents when the server asks for one; needs `clientKey`',
+      defaultText: 'none',
+    }),
     /** Its private key (PEM, PKCS#8 or traditional, maybe encrypted). */
-    clientKey: TlsMaterialRef.optional(),
+    clientKey: TlsMaterialRef.optional().meta({
+      description: 'Its private key (PEM, PKCS#8 or traditional, maybe encrypted)',
+      defaultText: 'none',
+    }),
     /** The key's passphrase, when the key is encrypted. */
-    passphrase: TlsMaterialRef.optional(),
+    passphrase: TlsMaterialRef.optional().meta({ description: "The key's passphrase, when the key is encrypted", defaultText: 'none' }),
     /** A PEM bundle of private CAs the server's certificate may chain to, trusted beside the public roots. */
-    ca: TlsMaterialRef.optional(),
+    ca: TlsMaterialRef.optional().meta({
+      description:
+        "A PEM bundle of private CAs trusted beside the public roots: by the runs, `login --config`, and the refresher for a delegated target's authorization server",
+      defaultText: 'none: the public roots',
+    }),
   })
   .strict()
   .superRefine((t, ctx) => {

@@ -40,7 +40,7 @@ export function catalogOutputSchema(catalog: unknown, toolName: string): boolean
   const maps = 'byCredential' in catalog ? Object.values((catalog as { byCredential: Record<string, unknown> }).byCredential) : [catalog];
   const prints = maps.map((m) => (m as Record<string, unknown>)[toolName]).filter((p): p is string => typeof p === 'string');
   if (prints.length === 0) return null;
-  // The fingerprint's `o:` part is `-` when the tool has no outputSchema (functions/engine/catalog/README.md).
+  // The fingerprint's `o:` part is `-` when the tool has no outputSchema (docs/catalog-and-posture.md).
   return prints.every((p) => !/(^|;)o:-(;|$)/.test(p));
 }
 
