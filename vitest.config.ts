@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The CLI bundled once per run, for every test that spawns the command (test/helpers/cli-bin.ts).
+    globalSetup: ['./test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       // isolate: false lets the unit files share a worker's module cache: aws-cdk-lib, the SDK and zod load

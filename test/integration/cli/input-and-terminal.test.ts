@@ -14,8 +14,9 @@ import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type Fau
 import { startBlackhole } from '../../helpers/blackhole.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
 import type { Verdict } from '../../../functions/base/common/verdict.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
 let dir: string;

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { startCatalogPostureServer, type CatalogPostureServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const TOKEN = 'sk-beyond-5d2f7e91c0';
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 

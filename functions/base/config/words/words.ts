@@ -185,7 +185,7 @@ export function inOurWords(issue: Issue): string {
       return `does not take any of its allowed forms${forms}${unionHint(issue)}`;
     }
     default:
-      return 'is not valid: check it against the README';
+      return 'is not valid: check it against the config reference (docs/config.md)';
   }
 }
 

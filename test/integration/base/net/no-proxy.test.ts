@@ -14,9 +14,10 @@ import { startForwardProxy, type ForwardProxy } from '../../../helpers/net/forwa
 import { startMtlsMcp, type MtlsServer } from '../../../helpers/net/mtls-server.ts';
 import { makePki, type Pki } from '../../../helpers/net/pki.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const describe = describeNeeding(['openssl']);
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const tool = { name: 'get_rate', expectText: 'EURUSD' };
 const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 

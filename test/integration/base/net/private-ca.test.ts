@@ -18,9 +18,10 @@ import { makePki, type Pki } from '../../../helpers/net/pki.ts';
 import { startMtlsMcp, type MtlsServer } from '../../../helpers/net/mtls-server.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
 import { rootCertificates } from 'node:tls';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const describe = describeNeeding(['openssl', 'moto_server']);
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const tool = { name: 'get_rate', expectText: 'EURUSD' };
 
 describe('a private CA', () => {

@@ -29,9 +29,10 @@ import { makePki, type Pki } from '../../../helpers/net/pki.ts';
 import { startMtlsMcp, type MtlsServer } from '../../../helpers/net/mtls-server.ts';
 import { startForwardProxy, type ForwardProxy } from '../../../helpers/net/forward-proxy.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const describe = describeNeeding(['openssl', 'moto_server']);
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const tool = { name: 'get_rate', expectText: 'EURUSD' };
 const PASSWORD = 'pr0xy-Pa55word-never-shown';
 const CREDENTIALS = `canary:${PASSWORD}`;

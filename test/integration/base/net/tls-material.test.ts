@@ -13,9 +13,10 @@ import { Target } from '../../../../functions/base/config/schema/target.ts';
 import { runToEnd } from '../../../helpers/child.ts';
 import { makePki, pkiFile, type Pki } from '../../../helpers/net/pki.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const describe = describeNeeding(['openssl']);
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const where = (field: string) => `the file for ${field}`;
 
 describe('checking TLS material', () => {

@@ -22,9 +22,10 @@ import { cloudWatchAt, readRuns } from '../../../helpers/run/readback.ts';
 import { TICKET_WEIGHT } from '../../../../functions/base/common/run-record.ts';
 import { expiringCertificate, fetchTrusting, startHttpsMcp, type TestPki } from '../../../helpers/auth/tls.ts';
 import { describeWithTools } from '../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const DAY = 86_400_000;
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 
 async function jwtExpiringIn(ms: number): Promise<{ jwt: string; exp: number }> {
   const exp = Math.floor((Date.now() + ms) / 1000);

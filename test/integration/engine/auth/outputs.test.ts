@@ -27,8 +27,9 @@ import {
   type ClientKey,
   type ProtectedMcp,
 } from '../../../helpers/auth/servers.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const WRONG = 'cs-wrong-secret-7c1e9d0b';
 let key: ClientKey;
 let as: AuthServer;

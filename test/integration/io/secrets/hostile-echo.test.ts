@@ -31,8 +31,9 @@ import { motoCredentials, startMoto, type Moto } from '../../../helpers/moto.ts'
 import { motoSecretClients } from '../../../helpers/run/fixtures.ts';
 import { cloudWatchAt } from '../../../helpers/run/readback.ts';
 import { describeWithTools } from '../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
-const BIN = new URL('../../../../functions/cli/mcp-canary.mjs', import.meta.url).pathname;
+const BIN = CLI_BIN;
 const HOME = 'eu-west-1';
 const NAMESPACE = 'McpCanaryEcho';
 const SECRET = 'mcp-canary/echo';

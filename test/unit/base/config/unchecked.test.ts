@@ -2,7 +2,6 @@
  * An answer nothing checks: the rule on its own, the CLI notice (a real process against a server that
  * returns an upstream 401 as an ordinary result) and the synth annotation. Never an outcome change.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   catalogOutputSchema,
@@ -14,8 +13,9 @@ import { runToEnd } from '../../../helpers/child.ts';
 import { modernEndpoint, startFaultServer, type FaultServer } from '../../../helpers/faults.ts';
 import { McpCanaryFleet } from '../../../../infra/fleet.ts';
 import { newTestApp, smallFleet } from '../../../helpers/infra/synth.ts';
+import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 
 describe('the rule', () => {
   it('only isError checks the answer → one line naming the target, the tool and what it would miss', () => {

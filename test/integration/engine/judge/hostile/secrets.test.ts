@@ -22,11 +22,12 @@ import { startMoto, type Moto } from '../../../../helpers/moto.ts';
 import { HOME_REGION, motoRunDeps, NAMESPACE } from '../../../../helpers/run/fixtures.ts';
 import { cloudWatchAt, listMetrics } from '../../../../helpers/run/readback.ts';
 import { describeNeeding } from '../../../../helpers/tools.ts';
+import { CLI_BIN } from '../../../../helpers/cli-bin.ts';
 
 /** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
 const describe = describeNeeding(['moto_server']);
 
-const BIN = join(import.meta.dirname, '../../../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const TOKEN = 'sk-proof-4f1c9a7e2b6d8035c1e9f7a2b4d6e8f0';
 const API_KEY = 'apikey-proof-77d1e0c4b9a3';
 const QUERY_KEY = 'qk-proof-5e2a9c1f7b3d';
