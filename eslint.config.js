@@ -4,104 +4,160 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Who may import whom: one row per room, read by the blocks at the end of this file and by
- * test/unit/package/layers.test.ts, which builds the import graph from the source (type-only imports
- * too) and checks it against these same rows, with no exceptions. Bottom up:
- * - common: the shared words, importing nothing of ours;
- * - config and net: every schema, and the only owner of fetch, sockets and TLS;
- * - the features (probe, auth, catalog, posture, publish, secrets), which never import each other;
- * - judge: runs one target, the only room that knows every feature;
- * - the entry points (run, brief, cli, demo, index.ts);
- * - infra: common and config only, naming the Lambda handlers by path as bundle entries.
- * A room is a folder, flat (a folder inside it is a room of its own) or one file. `outside` lists the
- * files beyond functions/ and infra/ a room may read.
+ * Who may import whom: one row per room, read by the blocks at the end of this file, by
+ * test/unit/package/layers.test.ts (which builds the import graph from the source, type-only imports too,
+ * and checks it against these same rows, with no exceptions) and by scripts/docs.ts, which writes the room
+ * map in CONTRIBUTING.md from them. A room is a folder, flat (a folder inside it is a room of its own) or
+ * one file; `outside` lists the files beyond functions/ and infra/ a room may read. The floors are the
+ * folders of functions/ (FLOORS, below): a room imports the floors beneath its own, and within a floor only
+ * what its row names.
  */
+const COMMON = 'functions/base/common';
+const WORDS = 'functions/base/config/words';
+const AWS = 'functions/base/config/aws';
+const SCHEMA = 'functions/base/config/schema';
+const LOAD = 'functions/base/config/load';
+const ENV = 'functions/base/config/env';
+const NET = 'functions/base/net';
+
 export const LAYERS = {
-  'functions/common': {
+  [COMMON]: {
     may: [],
     outside: ['package.json'],
-    is: 'the shared words: verdict, errors, redaction, trace ids, names, the alarm and run-record contracts',
+    is: 'the shared words: verdict, the error family and the AWS error boundary, redaction, trace ids, names, the alarm and run-record contracts',
   },
-  'functions/config': { may: ['functions/common'], is: 'every schema, loading, the environment, secret references' },
-  'functions/net': { may: ['functions/common'], is: 'fetch, sockets, TLS and the record of each exchange' },
-  'functions/probe': {
-    may: ['functions/common', 'functions/config', 'functions/net'],
-    is: 'the MCP steps of one attempt, and their classifier',
+  [WORDS]: {
+    may: [COMMON],
+    is: "config errors in the project's words: zod's issues as one line naming the field and the fix, did you mean",
   },
-  'functions/auth': { may: ['functions/common', 'functions/config', 'functions/net'], is: 'the OAuth token step and the expiry warnings' },
-  'functions/catalog': { may: ['functions/common', 'functions/config'], is: 'tool-catalog fingerprints and drift' },
-  'functions/posture': { may: ['functions/common', 'functions/config', 'functions/net'], is: 'the security posture checks' },
-  'functions/publish': { may: ['functions/common', 'functions/config'], is: 'PutMetricData to the home region' },
-  'functions/secrets': {
-    may: ['functions/common', 'functions/config'],
+  [AWS]: {
+    may: [COMMON, WORDS],
+    is: "AWS's formats as its services check them: regions, ARNs, names, cron, schedule expressions, partitions",
+  },
+  [SCHEMA]: {
+    may: [COMMON, WORDS, AWS],
+    is: 'every schema: a target, the fleet, OAuth, TLS, proxy, SLO, status page, telemetry, maintenance',
+  },
+  [LOAD]: {
+    may: [COMMON, WORDS, AWS, SCHEMA],
+    is: 'reading a config file (JSON or a TS module, errors placed by line and column) and the secrets and TLS material it references',
+  },
+  [ENV]: { may: [COMMON, WORDS, AWS, SCHEMA], is: "each Lambda's environment, read once, a missing variable named" },
+  [NET]: { may: [COMMON], is: 'fetch, sockets, TLS, proxies, the SSRF guard and the record of each exchange' },
+  'functions/engine/probe': { may: [COMMON, SCHEMA, NET], is: 'the MCP steps of one attempt, and their classifier' },
+  'functions/engine/auth': {
+    may: [COMMON, SCHEMA, LOAD, NET],
+    is: 'the OAuth token step, the expiry warnings, and delegated OAuth (login, the grant, its refresh)',
+  },
+  'functions/engine/catalog': { may: [COMMON, SCHEMA], is: 'tool-catalog fingerprints and drift' },
+  'functions/engine/posture': { may: [COMMON, SCHEMA, NET], is: 'the security posture checks' },
+  'functions/engine/judge': {
+    may: [
+      COMMON,
+      SCHEMA,
+      LOAD,
+      NET,
+      'functions/engine/probe',
+      'functions/engine/auth',
+      'functions/engine/catalog',
+      'functions/engine/posture',
+    ],
+    is: 'runs one target: the run context, the token step, the attempts, the warnings; the only room that knows every engine room',
+  },
+  'functions/io/publish': { may: [COMMON, SCHEMA], is: 'PutMetricData to the home region' },
+  'functions/io/secrets': {
+    may: [COMMON, SCHEMA, LOAD],
     is: 'reads the credentials a target references (Secrets Manager, SSM) with the AWS identity at hand',
   },
-  'functions/history': {
-    may: ['functions/common', 'functions/config'],
+  'functions/io/history': {
+    may: [COMMON, AWS, SCHEMA],
     is: "a fleet's history from CloudWatch (metrics, alarm history) as timelines by the paging rule, and their figures",
   },
-  'functions/telemetry': {
-    may: ['functions/common', 'functions/config', 'functions/net'],
+  'functions/io/telemetry': {
+    may: [COMMON, SCHEMA, NET],
     is: 'the runs as OpenTelemetry traces and metrics over OTLP/HTTP, loaded only when configured',
   },
-  'functions/judge': {
+  'functions/lambdas/run': {
     may: [
-      'functions/common',
-      'functions/config',
-      'functions/net',
-      'functions/probe',
-      'functions/auth',
-      'functions/catalog',
-      'functions/posture',
+      COMMON,
+      WORDS,
+      SCHEMA,
+      LOAD,
+      ENV,
+      'functions/engine/judge',
+      'functions/io/publish',
+      'functions/io/secrets',
+      'functions/io/telemetry',
     ],
-    is: 'runs one target: the run context, the token step, the attempts, the warnings',
+    is: 'the scheduled run: judges its targets, publishes each verdict, keeps the run ledger',
   },
-  'functions/run': {
-    may: ['functions/common', 'functions/config', 'functions/judge', 'functions/publish', 'functions/secrets', 'functions/telemetry'],
-    is: 'the scheduled Lambda',
+  'functions/lambdas/brief': {
+    may: [COMMON, SCHEMA, ENV],
+    is: 'the alarm brief: reads the run records behind an alarm and publishes the brief',
   },
-  'functions/brief': { may: ['functions/common', 'functions/config'], is: 'the alarm brief Lambda' },
-  'functions/refresh': {
-    may: ['functions/common', 'functions/config', 'functions/auth', 'functions/secrets'],
-    is: 'the delegated-OAuth refresher Lambda: the one writer of each grant, publishing access tokens to the probe regions',
+  'functions/lambdas/refresh': {
+    may: [COMMON, SCHEMA, ENV, 'functions/engine/auth', 'functions/io/secrets'],
+    is: 'the delegated-OAuth refresher: the one writer of each grant, publishing access tokens to the probe regions',
   },
-  'functions/status': {
-    may: ['functions/common', 'functions/config', 'functions/history'],
-    is: 'the status page Lambda: the snapshot, its HTML and JSON, written to S3',
+  'functions/lambdas/status': {
+    may: [COMMON, SCHEMA, ENV, 'functions/io/history'],
+    is: 'the status page: the snapshot, its HTML and JSON, written to S3',
   },
-  'functions/report': {
-    may: ['functions/common', 'functions/config', 'functions/history'],
-    is: 'mcp-canary report: the figures per target as text, JSON and one self-contained HTML page',
+  'functions/cli/report': {
+    may: [COMMON, SCHEMA, 'functions/io/history'],
+    is: "mcp-canary report's result: the figures per target as text, JSON and one self-contained HTML page",
   },
   'functions/cli': {
     may: [
-      'functions/common',
-      'functions/config',
-      'functions/judge',
-      'functions/secrets',
-      'functions/auth',
-      'functions/history',
-      'functions/report',
-      'functions/telemetry',
+      COMMON,
+      WORDS,
+      SCHEMA,
+      LOAD,
+      'functions/engine/judge',
+      'functions/engine/auth',
+      'functions/io/secrets',
+      'functions/io/history',
+      'functions/cli/report',
     ],
-    is: 'mcp-canary check, snapshot, login and report',
+    is: 'mcp-canary check, snapshot, login and report; every flag declared once (flags.ts)',
   },
-  'functions/demo': { may: ['functions/common', 'functions/config', 'functions/judge', 'functions/cli'], is: 'npm start and its servers' },
-  'functions/index.ts': { may: ['functions/common', 'functions/config', 'functions/judge'], is: "the package's exports (mcp-canary)" },
-  'infra/plan': { may: ['functions/common', 'functions/config'], is: 'names, placement and checks of a fleet, before any construct' },
-  'infra/quotas': { may: ['functions/common'], is: "AWS's quotas checked at synth" },
-  'infra/constructs': { may: ['functions/common', 'functions/config', 'infra/plan'], is: 'the stacks and constructs' },
+  'functions/demo': {
+    may: [COMMON, SCHEMA, 'functions/engine/judge', 'functions/cli'],
+    is: 'npm start, and the embedded MCP servers the tests use too',
+  },
+  'functions/index.ts': { may: [COMMON, SCHEMA, 'functions/engine/judge'], is: "the package's exports (mcp-canary)" },
+  'infra/plan': {
+    may: [COMMON, AWS, SCHEMA, LOAD],
+    is: 'names, placement, secret scopes, stack splits and checks of a fleet, before any construct',
+  },
+  'infra/quotas': { may: [COMMON], is: "AWS's quotas checked at synth" },
+  'infra/constructs': { may: [COMMON, SCHEMA, ENV, 'infra/plan'], is: 'the stacks and constructs' },
   infra: {
-    may: ['functions/common', 'functions/config', 'infra/plan', 'infra/quotas', 'infra/constructs'],
+    may: [COMMON, AWS, SCHEMA, LOAD, 'infra/plan', 'infra/quotas', 'infra/constructs'],
     outside: ['mcp-canary.config.ts'],
-    is: 'the CDK app, McpCanaryFleet and mcp-canary/cdk',
+    is: 'the CDK app (app.ts), McpCanaryFleet (fleet.ts) and mcp-canary/cdk (index.ts); the Lambdas are named by path, as bundle entries',
   },
 };
 
-/** Only functions/net/ opens sockets or calls fetch (demo/ is the servers, not the canary). */
+/**
+ * The floors, bottom up: the folders of functions/ (and infra/, beside them), each in a few words. A
+ * newcomer reads them from `ls functions`; CONTRIBUTING.md's room map is written from this and LAYERS.
+ */
+export const FLOORS = {
+  'functions/base': 'the floor every room stands on: the shared words, the config and the wire',
+  'functions/engine': 'judges one endpoint the way an agent uses it; no AWS',
+  'functions/io': 'what the canary reads and writes beyond the endpoint: metrics, credentials, history, telemetry',
+  'functions/lambdas': 'the four Lambda functions, each a thin handler around its run',
+  'functions/cli': 'the mcp-canary command',
+  'functions/demo': 'npm start',
+  'functions/index.ts': 'the package (mcp-canary)',
+  infra: 'the CDK app and McpCanaryFleet (mcp-canary/cdk), which name the Lambdas by path',
+};
+
+/** Only functions/base/net/ opens sockets or calls fetch (demo/ is the servers, not the canary). */
 export const NET_ONLY = {
   modules: /^(node:(net|tls|dns|http|https|http2|dgram|diagnostics_channel)(\/|$)|undici(\/|$))/,
-  owners: ['functions/net', 'functions/demo'],
+  owners: ['functions/base/net', 'functions/demo'],
 };
 
 const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -124,7 +180,7 @@ function layerBlocks() {
     if (room.startsWith('functions/') && !NET_ONLY.owners.includes(room)) {
       patterns.push({
         regex: NET_ONLY.modules.source,
-        message: 'Sockets, TLS and fetch belong to functions/net/: take the run context’s fetch, or a function of net/.',
+        message: 'Sockets, TLS and fetch belong to functions/base/net/: take the run context’s fetch, or a function of net/.',
       });
     }
     const owner = NET_ONLY.owners.includes(room) || !room.startsWith('functions/');
@@ -137,7 +193,7 @@ function layerBlocks() {
           : {
               'no-restricted-globals': [
                 'error',
-                { name: 'fetch', message: 'fetch belongs to functions/net/: use the run context’s fetch.' },
+                { name: 'fetch', message: 'fetch belongs to functions/base/net/: use the run context’s fetch.' },
               ],
             }),
       },

@@ -5,9 +5,9 @@
  * Each credential is stored once, in the home region, under `mcp-canary/` (SSM: `/mcp-canary/`), and
  * referenced by ARN: every probe region reads that one copy. Best an SSM SecureString parameter (free
  * to store); a Secrets Manager secret when you want rotation ($0.40 a month). A plain name would be read
- * in each probe region, so it would have to be stored in each (infra/README.md, `cdk deploy` step 3).
+ * in each probe region, so it would have to be stored in each (docs/deploy.md, `cdk deploy` step 3).
  */
-import { defineFleet } from './functions/config/fleet.ts';
+import { defineFleet } from './functions/base/config/schema/fleet.ts';
 
 export default defineFleet({
   homeRegion: 'us-east-1',

@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two lanes, both run by `npm test`, each a folder: a test's place says which lane it is in, no list to
- * keep. `test/unit/<room>/` (vitest --project unit, `npm run test:unit`) is the fast one: Node and
- * loopback servers only. `test/integration/<room>/` holds the tests that need a tool beside Node
- * (moto_server, cfn-lint, openssl, python3, unshare, chromium) or the npm registry, and those slow by
- * design. `<room>` mirrors functions/ and infra/; every helper lives in test/helpers/.
+ * Three lanes, each a folder, so a test's place says its lane and there is no list to keep; `npm test`
+ * runs all three, as CI does. Under each, `<room>` mirrors functions/ and infra/ (test/unit/engine/probe/
+ * for functions/engine/probe/); every helper lives in test/helpers/.
+ * - `test/unit/`: Node and loopback servers only.
+ * - `test/integration/`: needs a tool beside Node (moto_server, cfn-lint, openssl, python3), or is slow.
+ * - `test/release/`: the release rehearsals: a git clone and `npm ci`, `npm pack` and an install, other
+ *   platforms' installs, the bundled Lambdas, synths with bundling and cdk-nag, the 5,000 × 5 synth, the
+ *   deploy into moto, real product servers, the pages in Chromium.
+ * `npm run test:fast` is the inner loop: test/unit/ and the engine's own integration tests
+ * (test/integration/engine/: the hostile matrix, the conformance scenarios, the failure classes).
  */
 export default defineConfig({
   test: {
@@ -13,6 +18,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The CLI bundled once per run, for every test that spawns the command (test/helpers/cli-bin.ts).
+    globalSetup: ['./test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       // isolate: false lets the unit files share a worker's module cache: aws-cdk-lib, the SDK and zod load
@@ -21,6 +28,7 @@ export default defineConfig({
       // the integration lane, which stays isolated.
       { extends: true, test: { name: 'unit', isolate: false, include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'release', include: ['test/release/**/*.test.ts'] } },
     ],
   },
 });

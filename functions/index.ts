@@ -3,10 +3,10 @@
  * own code. Parse a target once (`Target.parse`, errors name the field), then `judge(target)` resolves to
  * a Verdict and never throws for a failing endpoint.
  */
-export { judge, type JudgeDeps } from './judge/judge.ts';
-export { Target, type TargetInput } from './config/target.ts';
-export { defineFleet, Fleet, type FleetInput } from './config/fleet.ts';
-export { CanaryError, CanaryErrorCode } from './common/errors.ts';
+export { judge, type JudgeDeps } from './engine/judge/judge.ts';
+export { Target, type TargetInput } from './base/config/schema/target.ts';
+export { defineFleet, Fleet, type FleetInput } from './base/config/schema/fleet.ts';
+export { CanaryError, CanaryErrorCode } from './base/common/errors.ts';
 export {
   FailureClass,
   Outcome,
@@ -18,4 +18,4 @@ export {
   type ServerInfo,
   type Verdict,
   type Warning,
-} from './common/verdict.ts';
+} from './base/common/verdict.ts';

@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { FleetInput } from '../functions/config/fleet.ts';
-import { readConfigFile } from '../functions/config/load.ts';
+import type { FleetInput } from '../functions/base/config/schema/fleet.ts';
+import { readConfigFile } from '../functions/base/config/load/load.ts';
 import { McpCanaryFleet } from './fleet.ts';
 import { CONFIG_ERROR_EXIT, CONFIG_ERROR_FILE_ENV } from './synth.ts';
 

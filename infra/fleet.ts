@@ -7,10 +7,10 @@
 import { Annotations, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { FleetInput } from '../functions/config/fleet.ts';
-import { fleetNameProblem } from '../functions/config/aws-names.ts';
-import { configError } from '../functions/common/errors.ts';
-import { uncheckedTargets } from '../functions/config/unchecked.ts';
+import type { FleetInput } from '../functions/base/config/schema/fleet.ts';
+import { fleetNameProblem } from '../functions/base/config/aws/aws-names.ts';
+import { configError } from '../functions/base/common/errors.ts';
+import { uncheckedTargets } from '../functions/base/config/schema/unchecked.ts';
 import { AlarmStack } from './constructs/alarm-stack.ts';
 import { BurnAlarmStack, burnTargets, placeBurn } from './constructs/burn-alarms.ts';
 import { HomeStack } from './constructs/home-stack.ts';
@@ -23,7 +23,7 @@ import { ALARM_SHARD_DEPTH } from './plan/placement.ts';
 import { planFleet, type FleetPlan } from './plan/plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 import { existingParent } from './plan/stack-split.ts';
-import { telemetrySettings } from '../functions/config/telemetry.ts';
+import { telemetrySettings } from '../functions/base/config/schema/telemetry.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the fleet config's `name`, else the construct id */

@@ -3,4 +3,4 @@
  * `aws-cdk-lib` and `constructs` are peer dependencies: your app's copies are the ones used.
  */
 export { McpCanaryFleet, type McpCanaryFleetOptions } from './fleet.ts';
-export { defineFleet, type FleetInput } from '../functions/config/fleet.ts';
+export { defineFleet, type FleetInput } from '../functions/base/config/schema/fleet.ts';

@@ -3,10 +3,10 @@
  * CanaryError naming the flag and the fix (exit 2).
  */
 import { parseArgs } from 'node:util';
-import { configError } from '../common/errors.ts';
-import { parseOrThrow } from '../config/issues.ts';
-import { nameFromUrl, Target, type TargetInput } from '../config/target.ts';
-import { parseExactJson } from '../common/exact-json.ts';
+import { configError } from '../base/common/errors.ts';
+import { parseOrThrow } from '../base/config/words/issues.ts';
+import { nameFromUrl, Target, type TargetInput } from '../base/config/schema/target.ts';
+import { parseExactJson } from '../base/common/exact-json.ts';
 import { FLAGS, flagForField, parseArgsOptions, type Flag } from './flags.ts';
 import { oauthFlagFor, oauthInput } from './oauth-flags.ts';
 

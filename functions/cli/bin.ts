@@ -1,9 +1,9 @@
 /** The process entry: wires `main` to the real stdout/stderr and exit code. */
 import { readFileSync } from 'node:fs';
-import { redactionValues } from '../config/oauth-secrets.ts';
+import { redactionValues } from '../base/config/load/oauth-secrets.ts';
 import { parseHeaders } from './args.ts';
 import { ExitCode, guardConsole, main } from './main.ts';
-import { oneLine, Redactor, secretsOf } from '../common/redact.ts';
+import { oneLine, Redactor, secretsOf } from '../base/common/redact.ts';
 
 const argv = process.argv.slice(2);
 // Header values and everything secret in a URL (userinfo, query values, a key in the path) are

@@ -4,10 +4,10 @@
  * them under the verdict. Both apply to flag and config targets alike, after the check parser.
  */
 import { readFile } from 'node:fs/promises';
-import { configError } from '../common/errors.ts';
-import { CatalogSetting } from '../config/catalog.ts';
-import { parseOrThrow } from '../config/issues.ts';
-import type { Target } from '../config/target.ts';
+import { configError } from '../base/common/errors.ts';
+import { CatalogSetting } from '../base/config/schema/catalog.ts';
+import { parseOrThrow } from '../base/config/words/issues.ts';
+import type { Target } from '../base/config/schema/target.ts';
 
 export interface CatalogPostureFlags {
   readonly catalogFile?: string;

@@ -1,16 +1,16 @@
 /**
  * `check` with a delegated grant in a file (`--grant-file`, or `store: { file }`): the CLI is its own
  * refresher here, through the same lease and compare-and-swap as the scheduled refresher, under the
- * file's lock, so two local runs never both send one refresh token (functions/auth/rotate.ts).
+ * file's lock, so two local runs never both send one refresh token (functions/engine/auth/rotate.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { FileGrantStore } from '../auth/grant-file.ts';
-import { withOAuthFetch } from '../auth/oauth-fetch.ts';
-import { keepFresh } from '../auth/rotate.ts';
-import { publishedOf } from '../config/oauth-delegated.ts';
-import type { DelegatedAccess } from '../config/oauth-secrets.ts';
-import type { Target } from '../config/target.ts';
-import type { Reach } from '../common/run-context.ts';
+import { FileGrantStore } from '../engine/auth/grant-file.ts';
+import { withOAuthFetch } from '../engine/auth/oauth-fetch.ts';
+import { keepFresh } from '../engine/auth/rotate.ts';
+import { publishedOf } from '../base/config/schema/oauth-delegated.ts';
+import type { DelegatedAccess } from '../base/config/load/oauth-secrets.ts';
+import type { Target } from '../base/config/schema/target.ts';
+import type { Reach } from '../base/common/run-context.ts';
 
 /** How long a check waits for another local run's refresh. */
 export const LEASE_WAIT_MS = 15_000;

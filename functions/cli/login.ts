@@ -1,5 +1,5 @@
 /**
- * `mcp-canary login <url>`: a person runs the MCP authorization flow once (functions/auth/login.ts);
+ * `mcp-canary login <url>`: a person runs the MCP authorization flow once (functions/engine/auth/login.ts);
  * the grant is stored where the target's config names it, and the refresh token is never printed.
  * With `--store-secret` the grant goes to Secrets Manager with the caller's AWS credentials (home
  * region) and the first access token is published to the probe regions, so the scheduled runs work
@@ -7,21 +7,22 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { login } from '../auth/login.ts';
-import { FileGrantStore } from '../auth/grant-file.ts';
-import { CanaryError, configError } from '../common/errors.ts';
-import { inWords } from '../auth/expiry.ts';
-import { loadFleet } from '../config/load.ts';
+import { login } from '../engine/auth/login.ts';
+import { FileGrantStore } from '../engine/auth/grant-file.ts';
+import { CanaryError, CanaryErrorCode, configError } from '../base/common/errors.ts';
+import { inWords } from '../engine/auth/expiry.ts';
+import { loadFleet } from '../base/config/load/load.ts';
 import {
   publishedOf,
   type AuthorizationCodeSettings,
   type GrantStore,
   type GrantStoreRef,
   type StoredGrant,
-} from '../config/oauth-delegated.ts';
-import { AuthorizationCodeSettings as Settings } from '../config/oauth-delegated.ts';
-import { parseOrThrow } from '../config/issues.ts';
-import type { Reach } from '../common/run-context.ts';
+} from '../base/config/schema/oauth-delegated.ts';
+import { AuthorizationCodeSettings as Settings } from '../base/config/schema/oauth-delegated.ts';
+import { targetRule } from '../base/config/schema/target-rule.ts';
+import { parseOrThrow } from '../base/config/words/issues.ts';
+import type { Reach } from '../base/common/run-context.ts';
 import { envProxySecrets, hasEnvProxy, readStoredSecrets } from './stored-secrets.ts';
 
 export const LOGIN_HELP = `Usage: mcp-canary login <url> (--store-file PATH | --store-secret mcp-canary/NAME) [options]
@@ -102,7 +103,10 @@ export async function loginCommand(argv: readonly string[], io: LoginIo): Promis
     const existing = await store.read();
     const next: StoredGrant = { ...grant, generation: (existing?.grant.generation ?? -1) + 1 };
     if ((await store.swap(existing?.version ?? null, next)) === false)
-      throw new Error(`${store.label} changed while logging in: run the login again`);
+      throw new CanaryError(CanaryErrorCode.grantStore, `${store.label} changed while logging in: run the login again`, {
+        store: store.label,
+        problem: 'changed',
+      });
     grant = next;
   } catch (e) {
     io.stderr(`mcp-canary: ${e instanceof Error ? e.message : String(e)}\n`);
@@ -172,7 +176,7 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
       reachSecrets: [...(found?.secretValues ?? []), ...envProxySecrets(process.env)],
       settings,
       homeRegion: fleet.homeRegion,
-      publishRegions: t.probeRegions ?? fleet.probeRegions ?? [fleet.homeRegion],
+      publishRegions: targetRule(fleet, t).regions,
       browser,
     };
   }
@@ -218,7 +222,7 @@ async function storeOf(ref: GrantStoreRef, homeRegion: string | undefined): Prom
   // Loaded only here: a file login never pays for the AWS SDK's start.
   const [{ SecretsManagerClient }, { SecretsManagerGrantStore }] = await Promise.all([
     import('@aws-sdk/client-secrets-manager'),
-    import('../secrets/grant-store.ts'),
+    import('../io/secrets/grant-store.ts'),
   ]);
   return new SecretsManagerGrantStore(new SecretsManagerClient({ region: homeRegion }), ref.secretsManager, homeRegion);
 }
@@ -229,7 +233,7 @@ async function publish(plan: Plan, grant: StoredGrant, io: LoginIo): Promise<str
   if (!('secretsManager' in ref) || plan.publishRegions.length === 0) return [];
   const [{ SecretsManagerClient }, { publishAccess }] = await Promise.all([
     import('@aws-sdk/client-secrets-manager'),
-    import('../secrets/grant-store.ts'),
+    import('../io/secrets/grant-store.ts'),
   ]);
   const done: string[] = [];
   for (const region of plan.publishRegions) {

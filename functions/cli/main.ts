@@ -3,16 +3,16 @@
  * Exit codes: 0 healthy or degraded, 1 failed, 2 usage or config error, 3 inconclusive.
  * stdout carries only the result (with --json: a JSON array of Verdicts, one per target, always).
  */
-import { resolveOAuthSecrets, redactionValues, type OAuthSecrets } from '../config/oauth-secrets.ts';
-import type { Fleet } from '../config/fleet.ts';
-import { loadFleet } from '../config/load.ts';
-import type { Target } from '../config/target.ts';
-import { CanaryError, configError } from '../common/errors.ts';
-import { judge } from '../judge/judge.ts';
-import { Redactor, secretsOf } from '../common/redact.ts';
-import type { Reach } from '../common/run-context.ts';
-import { VERSION } from '../common/version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../common/verdict.ts';
+import { resolveOAuthSecrets, redactionValues, type OAuthSecrets } from '../base/config/load/oauth-secrets.ts';
+import type { Fleet } from '../base/config/schema/fleet.ts';
+import { loadFleet } from '../base/config/load/load.ts';
+import type { Target } from '../base/config/schema/target.ts';
+import { CanaryError, configError } from '../base/common/errors.ts';
+import { judge } from '../engine/judge/judge.ts';
+import { Redactor, secretsOf } from '../base/common/redact.ts';
+import type { Reach } from '../base/common/run-context.ts';
+import { VERSION } from '../base/common/version.ts';
+import { worstOutcome, type Outcome, type Verdict } from '../base/common/verdict.ts';
 import { parseCommand } from './args.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { report } from './report.ts';

@@ -4,8 +4,8 @@
  * (a secret or a key, the algorithm only with a key). The client secret is never a flag value (it would
  * sit in shell history and `ps`): the flag names the environment variable holding it.
  */
-import type { TargetInput } from '../config/target.ts';
-import { configError } from '../common/errors.ts';
+import type { TargetInput } from '../base/config/schema/target.ts';
+import { configError } from '../base/common/errors.ts';
 
 type Values = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

@@ -4,9 +4,9 @@
  * through `printable`: an escape sequence, BEL, CR or BS would drive the terminal, and a newline in a
  * server's name would print a forged "HEALTHY" line above the real verdict.
  */
-import { shownName } from '../common/names.ts';
-import { uncheckedAnswer } from '../config/unchecked.ts';
-import type { Verdict } from '../common/verdict.ts';
+import { shownName } from '../base/common/names.ts';
+import { uncheckedAnswer } from '../base/config/schema/unchecked.ts';
+import type { Verdict } from '../base/common/verdict.ts';
 
 /**
  * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides, shown

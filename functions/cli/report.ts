@@ -1,21 +1,21 @@
 /**
  * `mcp-canary report --config FILE [--days N] [--json] [--html FILE]`: a fleet's availability, incidents
  * and error budget over the last N days, read from CloudWatch in the fleet's home region with the caller's
- * AWS credentials (functions/history), rendered by functions/report. stdout carries only the result.
+ * AWS credentials (functions/io/history), rendered by functions/cli/report. stdout carries only the result.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { perRegion } from '../common/per-region.ts';
-import { configError } from '../common/errors.ts';
-import { loadFleet } from '../config/load.ts';
-import { checkDays, readFleetHistory } from '../history/read.ts';
-import { runLogGroupName } from '../history/run-log.ts';
-import { MAX_DAYS, MIN_DAYS } from '../history/resolution.ts';
-import { renderHtml } from '../report/html.ts';
-import { buildReport } from '../report/report.ts';
-import { renderText } from '../report/text.ts';
+import { perRegion } from '../base/common/per-region.ts';
+import { configError } from '../base/common/errors.ts';
+import { loadFleet } from '../base/config/load/load.ts';
+import { checkDays, readFleetHistory } from '../io/history/read.ts';
+import { runLogGroupName } from '../io/history/run-log.ts';
+import { MAX_DAYS, MIN_DAYS } from '../io/history/resolution.ts';
+import { renderHtml } from './report/html.ts';
+import { buildReport } from './report/report.ts';
+import { renderText } from './report/text.ts';
 
 export const DEFAULT_REPORT_DAYS = 30;
 export const DEFAULT_FLEET_NAME = 'McpCanary';

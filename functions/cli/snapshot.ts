@@ -1,12 +1,12 @@
 /**
  * `mcp-canary snapshot <url> [check's connection flags]`: prints `{ "catalog": { … } }`, the tool
- * catalog's fingerprint, recorded by a run like `check` makes (functions/judge/catalog.ts). The check's
+ * catalog's fingerprint, recorded by a run like `check` makes (functions/engine/judge/catalog.ts). The check's
  * parser reads the connection flags, so they stay one table.
  */
-import { configError } from '../common/errors.ts';
-import { Outcome } from '../common/verdict.ts';
-import { resolveOAuthSecrets } from '../config/oauth-secrets.ts';
-import { recordCatalog } from '../judge/catalog.ts';
+import { configError } from '../base/common/errors.ts';
+import { Outcome } from '../base/common/verdict.ts';
+import { resolveOAuthSecrets } from '../base/config/load/oauth-secrets.ts';
+import { recordCatalog } from '../engine/judge/catalog.ts';
 import { parseCommand } from './args.ts';
 import { localDelegated } from './delegated.ts';
 

@@ -1,19 +1,20 @@
 /**
  * `check --config` reads a target's stored credentials — `headerSecrets`, an OAuth secret in Secrets
- * Manager or SSM — the way the scheduled run does: the same SecretReader (functions/secrets/reader.ts),
+ * Manager or SSM — the way the scheduled run does: the same SecretReader (functions/io/secrets/reader.ts),
  * with the caller's AWS credentials from the SDK's default chain (env, profile, SSO, …). A plain name is
  * read in the target's first probe region, where its scheduled run reads it (the laptop's default
  * region need not be one of them); an ARN in its own region. Without credentials it names every target
  * and reference it could not read, and what to set: never a silent skip that then reads as a 401.
  */
-import type { Fleet } from '../config/fleet.ts';
-import type { ProxyRuntime } from '../config/proxy.ts';
-import type { Target } from '../config/target.ts';
-import { configError } from '../common/errors.ts';
-import { oneLine } from '../common/redact.ts';
-import type { ResolvedHeaders } from '../secrets/reader.ts';
-import { readReach } from '../secrets/reach.ts';
-import { tlsRefs } from '../config/tls.ts';
+import type { Fleet } from '../base/config/schema/fleet.ts';
+import type { ProxyRuntime } from '../base/config/schema/proxy.ts';
+import type { Target } from '../base/config/schema/target.ts';
+import { probeRegionsOf } from '../base/config/schema/target-rule.ts';
+import { configError } from '../base/common/errors.ts';
+import { oneLine } from '../base/common/redact.ts';
+import type { ResolvedHeaders } from '../io/secrets/reader.ts';
+import { readReach } from '../io/secrets/reach.ts';
+import { tlsRefs } from '../base/config/schema/tls.ts';
 
 /** The references a target holds in Secrets Manager or SSM, as `field: kind "id"`. */
 export function storedReferences(target: Target): string[] {
@@ -67,14 +68,16 @@ export async function readStoredSecrets(
   const [{ SecretsManagerClient }, { SSMClient }, { SecretReader }, { perRegion }] = await Promise.all([
     import('@aws-sdk/client-secrets-manager'),
     import('@aws-sdk/client-ssm'),
-    import('../secrets/reader.ts'),
-    import('../common/per-region.ts'),
+    import('../io/secrets/reader.ts'),
+    import('../base/common/per-region.ts'),
   ]);
   const secretsManager = perRegion((region) => new SecretsManagerClient({ region }));
   const ssm = perRegion((region) => new SSMClient({ region }));
+  // The target's first probe region, where the deployed run reads its secrets; us-east-1 without a fleet.
   const regionOf = (t: Target) => {
-    const own = fleet?.targets.find((f) => f.name === t.name)?.probeRegions;
-    return (own ?? fleet?.probeRegions ?? [fleet?.homeRegion ?? 'us-east-1'])[0]!;
+    if (!fleet) return 'us-east-1';
+    const own = fleet.targets.find((f) => f.name === t.name);
+    return probeRegionsOf(fleet, own).regions[0]!;
   };
   await needCredentials(() => secretsManager(regionOf(targets[0]!)).config.credentials(), targets, wanted);
   return Promise.all(
@@ -107,6 +110,7 @@ async function needCredentials(load: () => Promise<unknown>, targets: readonly T
 /** A target without stored references (and a proxy without stored credentials): its `file:` TLS material and its proxy, or undefined when it has neither. */
 async function localReach(t: Target, proxy: ProxyRuntime | { readonly fromEnv: true } | undefined): Promise<ResolvedHeaders | undefined> {
   if (!t.tls && !proxy) return undefined;
+  // Cannot happen (an invariant, so a plain Error): a target with a stored reference is read by the SecretReader above.
   const noStore = () => Promise.reject(new Error('unreachable: stored references are read by the SecretReader'));
   try {
     const { reach, secretValues } = await readReach(t.tls, proxy, noStore, { files: true, now: Date.now() });

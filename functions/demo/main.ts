@@ -5,9 +5,9 @@
  * 2. the upstream API key is revoked: health and protocol probes stay green, only the tool fails;
  * 3. the server is stopped: unreachable.
  */
-import { Target } from '../config/target.ts';
+import { Target } from '../base/config/schema/target.ts';
 import { renderVerdict } from '../cli/render.ts';
-import { judge } from '../judge/judge.ts';
+import { judge } from '../engine/judge/judge.ts';
 import { rateTool, startMcpServer, startRatesApi, type Era } from './servers.ts';
 
 const out = (s = '') => process.stdout.write(`${s}\n`);

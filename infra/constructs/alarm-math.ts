@@ -1,6 +1,6 @@
 /**
  * The metric-math expressions the target alarms watch. Every region's run adds one datapoint to the
- * target's one `Verdict` metric (see functions/common/run-record.ts), stamped with the period it was
+ * target's one `Verdict` metric (see functions/base/common/run-record.ts), stamped with the period it was
  * scheduled for; the alarms read it twice: `failing` (Sum: failed regions, plus a ticket weight under 1)
  * and `reports` (SampleCount: regions that reported).
  *
@@ -30,8 +30,8 @@
  * resolves and re-pages mid-outage), and a duplicated failing region reaches the quorum alone. No
  * statistic ignores copies and still counts regions (only Maximum/Minimum ignore them). So the runs
  * make it true instead: a run claims its period in the run ledger before judging and a duplicate does
- * nothing (functions/run/ledger.ts), and a put is retried only when it certainly was not stored
- * (functions/publish/metrics.ts). test/unit/infra/timing-faults.test.ts shows both bugs with the old runs.
+ * nothing (functions/lambdas/run/ledger.ts), and a put is retried only when it certainly was not stored
+ * (functions/io/publish/metrics.ts). test/unit/infra/timing-faults.test.ts shows both bugs with the old runs.
  */
 
 /** Metric ids in the alarms' math: the target's `Verdict` metric read with two statistics. */

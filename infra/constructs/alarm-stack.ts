@@ -7,7 +7,7 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { AlarmKind } from '../../functions/common/alarm-words.ts';
+import { AlarmKind } from '../../functions/base/common/alarm-words.ts';
 import type { FleetNames, TopicKind } from '../plan/names.ts';
 import type { TargetPlan } from '../plan/plan.ts';
 import { TargetAlarms } from './target-alarms.ts';

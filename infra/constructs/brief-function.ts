@@ -11,8 +11,8 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { alarmKinds } from '../../functions/common/alarm-words.ts';
-import { BriefEnvVar } from '../../functions/config/brief-env.ts';
+import { alarmKinds } from '../../functions/base/common/alarm-words.ts';
+import { BriefEnvVar, quorumsText } from '../../functions/base/config/env/brief-env.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
@@ -33,8 +33,8 @@ export interface BriefFunctionProps {
   readonly canaryOwnerTopicArn: string;
   readonly probeRegions: readonly string[];
   readonly failureThreshold: number;
-  /** @default - each target's default quorum */
-  readonly quorum?: number;
+  /** k by R: each target's quorum by its number of probe regions, from the targets' rules (FleetPlan.quorums). */
+  readonly quorums: ReadonlyMap<number, number>;
   /** @default - DEFAULT_LOG_RETENTION (one month, canary-function.ts) */
   readonly logRetention?: RetentionDays;
 }
@@ -102,7 +102,7 @@ export class BriefFunction extends Construct {
         [BriefEnvVar.runLogGroup]: names.runLogGroup,
         [BriefEnvVar.failureThreshold]: String(props.failureThreshold),
         [BriefEnvVar.probeRegions]: props.probeRegions.join(','),
-        ...(props.quorum !== undefined ? { [BriefEnvVar.quorum]: String(props.quorum) } : {}),
+        [BriefEnvVar.quorum]: quorumsText(props.quorums),
       },
     });
 

@@ -1,7 +1,7 @@
 /**
  * How the scheduled-run Lambda is built: one ESM file for the Node 24 runtime, AWS SDK included. The CDK
  * stack's `NodejsFunction` bundling must use exactly these options (see `nodejsFunctionBundling` below
- * for the mapping), and test/integration/run/bundle.test.ts builds with them, imports the result in a fresh Node
+ * for the mapping), and test/release/lambdas/run/bundle.test.ts builds with them, imports the result in a fresh Node
  * process and runs it once against moto — the way deploy-time crashes are caught before a deploy.
  */
 import { stat } from 'node:fs/promises';
@@ -9,17 +9,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 
-export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/run/handler.ts', import.meta.url));
-export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/brief/handler.ts', import.meta.url));
-export const REFRESH_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/refresh/handler.ts', import.meta.url));
+export const RUN_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/lambdas/run/handler.ts', import.meta.url));
+export const BRIEF_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/lambdas/brief/handler.ts', import.meta.url));
+export const REFRESH_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/lambdas/refresh/handler.ts', import.meta.url));
 /**
- * The OpenTelemetry export, a file of its own beside the run handler's index.mjs (functions/telemetry/batch.ts
+ * The OpenTelemetry export, a file of its own beside the run handler's index.mjs (functions/io/telemetry/batch.ts
  * imports it by this name, only when telemetry is configured): a fleet without telemetry never parses the SDK.
  */
-export const TELEMETRY_EXPORT_ENTRY = fileURLToPath(new URL('../../functions/telemetry/export.ts', import.meta.url));
+export const TELEMETRY_EXPORT_ENTRY = fileURLToPath(new URL('../../functions/io/telemetry/export.ts', import.meta.url));
 export const TELEMETRY_EXPORT_FILE = 'telemetry-export.mjs';
-/** undici (proxies, a target's own TLS), beside the run handler too: functions/net/reach.ts loads it by this name when a target needs it. */
-export const UNDICI_ENTRY = fileURLToPath(new URL('../../functions/net/undici.ts', import.meta.url));
+/** undici (proxies, a target's own TLS), beside the run handler too: functions/base/net/reach.ts loads it by this name when a target needs it. */
+export const UNDICI_ENTRY = fileURLToPath(new URL('../../functions/base/net/undici.ts', import.meta.url));
 export const UNDICI_FILE = 'net-undici.mjs';
 /** The files built beside a handler's index.mjs, by entry. */
 export const HANDLER_SIDE_FILES: ReadonlyMap<string, ReadonlyArray<{ readonly entry: string; readonly file: string }>> = new Map([
@@ -31,7 +31,7 @@ export const HANDLER_SIDE_FILES: ReadonlyMap<string, ReadonlyArray<{ readonly en
     ],
   ],
 ]);
-export const STATUS_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/status/handler.ts', import.meta.url));
+export const STATUS_HANDLER_ENTRY = fileURLToPath(new URL('../../functions/lambdas/status/handler.ts', import.meta.url));
 /** The Lambda handler setting for the built file: `index.mjs`, export `handler`. */
 export const RUN_HANDLER_NAME = 'index.handler';
 export const LAMBDA_NODE_TARGET = 'node24';

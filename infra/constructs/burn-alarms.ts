@@ -13,9 +13,9 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnAlarm, CfnCompositeAlarm, ComparisonOperator, TreatMissingData, type CfnCompositeAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { Dimension, MetricName } from '../../functions/common/run-record.ts';
-import { every } from '../../functions/common/alarm-words.ts';
-import { sloOf, type Slo } from '../../functions/config/slo.ts';
+import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
+import { every } from '../../functions/base/common/alarm-words.ts';
+import { sloOf, type Slo } from '../../functions/base/config/schema/slo.ts';
 import { planBurn, type BurnAlarmPlan, type TargetBurnPlan } from '../plan/burn.ts';
 import type { FleetNames } from '../plan/names.ts';
 import type { FleetPlan, TargetPlan } from '../plan/plan.ts';
@@ -50,6 +50,7 @@ export function placeBurn(targets: readonly BurnTarget[]): Map<number, BurnTarge
     size: () => ({ resources: BURN_ALARMS_PER_TARGET, bytes: BYTES_PER_TARGET }),
     minDepth: 0,
     budget: () => ({ resources: 480, bytes: STACK_BUDGET.bytes }),
+    // Cannot happen: one target's burn alarms (BURN_ALARMS_PER_TARGET, BYTES_PER_TARGET) always fit an empty stack's budget.
     tooLarge: (t) => new Error(`the burn alarms of ${t.target.name} do not fit one stack`),
   });
 }

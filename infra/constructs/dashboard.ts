@@ -23,8 +23,8 @@ import {
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { AlarmKind } from '../../functions/common/alarm-words.ts';
-import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/common/run-record.ts';
+import { AlarmKind } from '../../functions/base/common/alarm-words.ts';
+import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/base/common/run-record.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { runQueries } from './run-queries.ts';
 

@@ -67,10 +67,10 @@ export class HomeStack extends Stack {
       canaryOwnerTopicArn: this.topics.get('canary-owner')!.topic.topicArn,
       probeRegions: plan.probeRegions,
       failureThreshold: plan.failureThreshold,
-      quorum: plan.quorum,
+      quorums: plan.quorums,
       logRetention: props.logRetention,
     });
-    // Only a fleet with delegated grants in Secrets Manager gets the refresher (functions/refresh).
+    // Only a fleet with delegated grants in Secrets Manager gets the refresher (functions/lambdas/refresh).
     if (refreshEventOf(plan).grants.length > 0) {
       new Refresher(this, 'Refresher', {
         names,

@@ -41,10 +41,10 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
 
 /** Our Lambda handlers: the source entry, and where `npm run build` puts its bundle. */
 export const HANDLERS = {
-  run: { entry: 'functions/run/handler.ts', asset: 'lambda/run' },
-  brief: { entry: 'functions/brief/handler.ts', asset: 'lambda/brief' },
-  refresh: { entry: 'functions/refresh/handler.ts', asset: 'lambda/refresh' },
-  status: { entry: 'functions/status/handler.ts', asset: 'lambda/status' },
+  run: { entry: 'functions/lambdas/run/handler.ts', asset: 'lambda/run' },
+  brief: { entry: 'functions/lambdas/brief/handler.ts', asset: 'lambda/brief' },
+  refresh: { entry: 'functions/lambdas/refresh/handler.ts', asset: 'lambda/refresh' },
+  status: { entry: 'functions/lambdas/status/handler.ts', asset: 'lambda/status' },
 } as const;
 export type HandlerName = keyof typeof HANDLERS;
 
@@ -60,6 +60,8 @@ export function handlerCode(
   if (here.endsWith('.js')) {
     const asset = fileURLToPath(new URL(`../../${HANDLERS[name].asset}/`, import.meta.url));
     if (!existsSync(`${asset}index.mjs`)) {
+      // A broken install, not a config error, so a plain Error on purpose: the CDK app (app.ts) ends every
+      // CanaryError as a config error (exit 2, the message alone), and this stays the crash it has been.
       throw new Error(
         `mcp-canary: the ${name} function's bundle is missing (${asset}index.mjs). Reinstall the package, or run \`npm run build\` in a checkout.`,
       );

@@ -9,7 +9,7 @@
 import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import { Alarm, AlarmMuteRule, ScheduleExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import { durationMinutes } from '../../functions/config/maintenance.ts';
+import { durationMinutes } from '../../functions/base/config/schema/maintenance.ts';
 import type { MuteRulePlan } from '../plan/placement.ts';
 
 export interface MaintenanceStackProps extends StackProps {

@@ -11,8 +11,8 @@ import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { Subscription } from '../../functions/config/fleet.ts';
-import { EnvVar } from '../../functions/config/env.ts';
+import type { Subscription } from '../../functions/base/config/schema/fleet.ts';
+import { EnvVar } from '../../functions/base/config/env/env.ts';
 import type { FleetNames } from '../plan/names.ts';
 import type { RegionPlan } from '../plan/plan.ts';
 import type { SecretScope } from '../plan/secret-scope.ts';
@@ -29,7 +29,7 @@ import { allowVpcPlacement, placeInVpc } from './run-network.ts';
 import { proxyEnvironment } from '../plan/network.ts';
 import { FleetTopic, topicArn } from './topics.ts';
 import { telemetryEnvironment, telemetryStatements, telemetryWildcardReason } from './telemetry-grants.ts';
-import type { TelemetrySettings } from '../../functions/config/telemetry.ts';
+import type { TelemetrySettings } from '../../functions/base/config/schema/telemetry.ts';
 
 /** Memory of a run function: concurrent MCP sessions, not computation. */
 export const DEFAULT_RUN_MEMORY_MB = 256;

@@ -1,5 +1,5 @@
 /**
- * The delegated-OAuth refresher (functions/refresh): one function in the home region, the only writer
+ * The delegated-OAuth refresher (functions/lambdas/refresh): one function in the home region, the only writer
  * of each grant. Reserved concurrency 1 (a duplicate or overlapping delivery waits, never races the one
  * refresh token a rotating server accepts), a schedule every REFRESH_EVERY with the grants as its input,
  * no retries (the next run is minutes away), and least privilege: read and write exactly each grant
@@ -14,9 +14,14 @@ import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { configError } from '../../functions/common/errors.ts';
-import { EnvVar } from '../../functions/config/env.ts';
-import { accessSecretName, caRegion, CREDENTIAL_REFUSED_METRIC, type RefreshEvent } from '../../functions/config/oauth-delegated.ts';
+import { configError } from '../../functions/base/common/errors.ts';
+import { EnvVar } from '../../functions/base/config/env/env.ts';
+import {
+  accessSecretName,
+  caRegion,
+  CREDENTIAL_REFUSED_METRIC,
+  type RefreshEvent,
+} from '../../functions/base/config/schema/oauth-delegated.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { fleetError } from '../plan/checks.ts';
 import {

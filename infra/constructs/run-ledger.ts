@@ -1,7 +1,7 @@
 /**
  * The run ledger of one probe region: a DynamoDB table where each scheduled run of a target claims
  * `(period, target)` before it judges it, so a delivery AWS makes twice (Scheduler's at-least-once, Lambda's asynchronous
- * queue) counts once (functions/run/ledger.ts says why, and what a duplicate does).
+ * queue) counts once (functions/lambdas/run/ledger.ts says why, and what a duplicate does).
  *
  * On demand (a claim and a completion per target and run: 86,400 writes per target·region a month at
  * one run a minute, about 5 cents), records expire by TTL an hour after they are written, and nothing in it outlives
@@ -12,8 +12,8 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import { Effect, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { EnvVar } from '../../functions/config/env.ts';
-import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/common/run-record.ts';
+import { EnvVar } from '../../functions/base/config/env/env.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/base/common/run-record.ts';
 
 /**
  * What a run does to the ledger: claim (conditional PutItem), read a claim the condition did not return

@@ -7,12 +7,12 @@
  * The VPC is not looked up (`Vpc.fromLookup` needs an account at synth): the ids go on the function as
  * given, and CloudFormation refuses a subnet or group that does not exist. The functions still reach
  * AWS (CloudWatch, Secrets Manager, SSM, DynamoDB) directly, not through the proxy: the VPC needs VPC
- * endpoints or a NAT for those (the README says so).
+ * endpoints or a NAT for those (docs/config.md says so).
  */
 import { Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import type { VpcPlacement } from '../../functions/config/proxy.ts';
+import type { VpcPlacement } from '../../functions/base/config/schema/proxy.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 
 /** The role statements a function in `vpc` needs (AWS Lambda developer guide, "execution role and VPC"). */

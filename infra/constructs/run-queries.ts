@@ -8,8 +8,8 @@
  */
 import { QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RUN_RECORD_MESSAGE, RUN_SKIPPED_MESSAGE } from '../../functions/common/run-record.ts';
-import { Outcome } from '../../functions/common/verdict.ts';
+import { RUN_RECORD_MESSAGE, RUN_SKIPPED_MESSAGE } from '../../functions/base/common/run-record.ts';
+import { Outcome } from '../../functions/base/common/verdict.ts';
 import type { FleetNames } from '../plan/names.ts';
 
 export interface RunQuery {

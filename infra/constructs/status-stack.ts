@@ -30,7 +30,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
-import { STATUS_EVERY_MINUTES, StatusEnvVar, type StatusPage, type StatusPayload } from '../../functions/config/status-page.ts';
+import { STATUS_EVERY_MINUTES, StatusEnvVar, type StatusPage, type StatusPayload } from '../../functions/base/config/schema/status-page.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { ownerAlarm } from './owner-alarm.ts';
@@ -143,7 +143,7 @@ export class StatusStack extends Stack {
       target: {
         arn: this.function.functionArn,
         roleArn: schedulerRole.roleArn,
-        // Display names, counts and maintenance times only (functions/config/status-page.ts): no URL, no header.
+        // Display names, counts and maintenance times only (functions/base/config/schema/status-page.ts): no URL, no header.
         input: JSON.stringify(props.payload),
         retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 300 },
       },
@@ -177,7 +177,7 @@ export class StatusStack extends Stack {
 }
 
 /**
- * What the gatherer calls (functions/status/gather.ts reads the Verdict metric only, no alarm history):
+ * What the gatherer calls (functions/lambdas/status/gather.ts reads the Verdict metric only, no alarm history):
  * GetMetricData, which IAM authorizes on no resource narrower than "*".
  */
 function historyReads(): PolicyStatement[] {
@@ -186,7 +186,7 @@ function historyReads(): PolicyStatement[] {
 
 /**
  * FilterLogEvents on the fleet's run log group in each probe region of a shown target, and nothing else:
- * an incident's failure class is in the run records logged there (functions/status/causes.ts).
+ * an incident's failure class is in the run records logged there (functions/lambdas/status/causes.ts).
  */
 function runLogReads(stack: Stack, names: FleetNames, payload: StatusPayload): string[] {
   const regions = [...new Set(payload.targets.flatMap((t) => t.probeRegions ?? []))].sort();

@@ -24,8 +24,8 @@ import type { Duration } from 'aws-cdk-lib';
 import { CfnAlarm, ComparisonOperator, TreatMissingData, type CfnAlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { AlarmKind, deadManRuns, describeAlarm } from '../../functions/common/alarm-words.ts';
-import { Dimension, MetricName } from '../../functions/common/run-record.ts';
+import { AlarmKind, deadManRuns, describeAlarm } from '../../functions/base/common/alarm-words.ts';
+import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 

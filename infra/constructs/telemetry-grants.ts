@@ -1,5 +1,5 @@
 /**
- * What the run functions need when the fleet exports OpenTelemetry (functions/telemetry): the settings in
+ * What the run functions need when the fleet exports OpenTelemetry (functions/io/telemetry): the settings in
  * their environment (references, never a secret), and IAM for exactly what is configured — AWS's OTLP
  * traces endpoint is authorized as `xray:PutTraceSegments` (X-Ray developer guide, "OTLP endpoint";
  * the AWSXrayWriteOnlyPolicy action), the CloudWatch OTLP metrics endpoint as `cloudwatch:PutMetricData`,
@@ -7,7 +7,7 @@
  */
 import { ArnFormat, type Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { TELEMETRY_ENV, type TelemetrySettings } from '../../functions/config/telemetry.ts';
+import { TELEMETRY_ENV, type TelemetrySettings } from '../../functions/base/config/schema/telemetry.ts';
 
 /** The SigV4 signing names and the action AWS authorizes their OTLP endpoint with. */
 const OTLP_ACTION: Readonly<Record<string, string>> = { xray: 'xray:PutTraceSegments', monitoring: 'cloudwatch:PutMetricData' };

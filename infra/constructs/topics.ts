@@ -9,7 +9,7 @@ import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { Subscription } from '../../functions/config/fleet.ts';
+import type { Subscription } from '../../functions/base/config/schema/fleet.ts';
 
 /**
  * How SNS retries an HTTPS delivery (a pager). SNS's default is 3 tries 20 s apart, then the message is

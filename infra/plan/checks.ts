@@ -2,15 +2,15 @@
  * What `cdk synth` refuses, beyond the fleet schema: things that are valid for the CLI but cannot be
  * deployed as asked. Every message names the target (index and name) and the field, and says what to do.
  */
-import { localOnlyRefs } from '../../functions/config/oauth-secrets.ts';
-import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
-import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/config/fleet.ts';
-import { parseNamingTargets } from '../../functions/config/load.ts';
-import { windowEnd } from '../../functions/config/maintenance.ts';
-import { deadManRuns } from '../../functions/common/alarm-words.ts';
-import { CanaryError, configError } from '../../functions/common/errors.ts';
-import { tlsRefs } from '../../functions/config/tls.ts';
-import { resolveTarget } from './resolve.ts';
+import { localOnlyRefs } from '../../functions/base/config/load/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
+import { MAX_PROBE_REGIONS, type Fleet, type FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { parseNamingTargets } from '../../functions/base/config/load/load.ts';
+import { windowEnd } from '../../functions/base/config/schema/maintenance.ts';
+import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
+import { CanaryError, configError } from '../../functions/base/common/errors.ts';
+import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
+import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
 
 /**
  * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
@@ -60,7 +60,7 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         `is a file reference, which only the CLI can read: store the PEM in Secrets Manager as "mcp-canary/${t.name}/${file[0].slice(4)}" and reference { secretsManager: "mcp-canary/${t.name}/${file[0].slice(4)}" } (or { ssmParameter: "/mcp-canary/..." })`,
       );
     }
-    const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = resolveTarget(fleet, t);
+    const { regions, regionField, quorum, schedule, scheduleField, periodSeconds: period } = targetRule(fleet, t);
     if (regions.length > MAX_PROBE_REGIONS) {
       throw fleetError(
         i,

@@ -4,9 +4,9 @@
  * never from construct hashes. Cross-stack references are by these names, so no stack exports a value
  * another stack imports.
  */
-import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../../functions/common/alarm-words.ts';
-import { configError } from '../../functions/common/errors.ts';
-import { FLEET_NAME_PATTERN } from '../../functions/config/aws-names.ts';
+import { alarmName, canaryAlarmName, fleetAlarmPattern, type AlarmKind } from '../../functions/base/common/alarm-words.ts';
+import { configError } from '../../functions/base/common/errors.ts';
+import { FLEET_NAME_PATTERN } from '../../functions/base/config/aws/aws-names.ts';
 
 export { FLEET_NAME_PATTERN };
 

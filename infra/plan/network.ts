@@ -4,9 +4,9 @@
  * run reads), and the VPC they are placed in to reach it. The proxy's credentials reference is checked
  * and granted like every other (secret-scope.ts: under mcp-canary/, one scope per account and region).
  */
-import { configError } from '../../functions/common/errors.ts';
-import type { Fleet } from '../../functions/config/fleet.ts';
-import type { ProxyRuntime, VpcPlacement } from '../../functions/config/proxy.ts';
+import { configError } from '../../functions/base/common/errors.ts';
+import type { Fleet } from '../../functions/base/config/schema/fleet.ts';
+import type { ProxyRuntime, VpcPlacement } from '../../functions/base/config/schema/proxy.ts';
 import { proxyCredentialsRef, scopeOf, type SecretScope } from './secret-scope.ts';
 
 export interface NetworkPlan {

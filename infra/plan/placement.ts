@@ -8,12 +8,12 @@
  *   stack, whose budget leaves room for its run functions, queues, topic and alarms;
  * - mute rules: the rule name; one `maintenance` stack until it fills.
  */
-import { AlarmKind } from '../../functions/common/alarm-words.ts';
-import type { Fleet } from '../../functions/config/fleet.ts';
-import { sloOf } from '../../functions/config/slo.ts';
+import { AlarmKind } from '../../functions/base/common/alarm-words.ts';
+import type { Fleet } from '../../functions/base/config/schema/fleet.ts';
+import { sloOf } from '../../functions/base/config/schema/slo.ts';
 import { burnAlarmNames } from './burn.ts';
-import type { MaintenanceWindow } from '../../functions/config/maintenance.ts';
-import { configError } from '../../functions/common/errors.ts';
+import type { MaintenanceWindow } from '../../functions/base/config/schema/maintenance.ts';
+import { configError } from '../../functions/base/common/errors.ts';
 import type { FleetNames } from './names.ts';
 import { splitBySize, type StackBudget } from './stack-split.ts';
 import {

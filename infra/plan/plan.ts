@@ -4,18 +4,18 @@
  * the alarm stack it lives in. Pure: no CDK here, so every rule is testable on its own and the stacks
  * only render this plan.
  */
-import { oauthStoreRefs } from '../../functions/config/oauth-secrets.ts';
-import { lambdaTimeoutSeconds } from '../../functions/config/budget.ts';
-import type { Fleet, FleetInput } from '../../functions/config/fleet.ts';
-import { statusPayload, type StatusPayload } from '../../functions/config/status-page.ts';
-import type { HeaderSecretRef } from '../../functions/config/target.ts';
-import { configError } from '../../functions/common/errors.ts';
+import { oauthStoreRefs } from '../../functions/base/config/load/oauth-secrets.ts';
+import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
+import type { Fleet, FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { statusPayload, type StatusPayload } from '../../functions/base/config/schema/status-page.ts';
+import type { HeaderSecretRef } from '../../functions/base/config/schema/target.ts';
+import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
+import { configError } from '../../functions/base/common/errors.ts';
 import { checkFleet, fleetError } from './checks.ts';
 import { FleetNames } from './names.ts';
 import { networkPlan, type NetworkPlan } from './network.ts';
 import { placeAlarms, placeMuteRules, placeSchedules, type MuteRulePlan } from './placement.ts';
-import { periodSeconds, rateSlug } from './rates.ts';
-import { resolveTarget } from './resolve.ts';
+import { rateSlug } from './rates.ts';
 import { regionSecretScopes, secretRefsOf, type SecretRefAt, type SecretScope } from './secret-scope.ts';
 
 /**
@@ -107,8 +107,8 @@ export interface FleetPlan {
   readonly homeRegion: string;
   readonly namespace: string;
   readonly failureThreshold: number;
-  /** Fleet-wide quorum when set; else each target's default. */
-  readonly quorum: number | undefined;
+  /** k by R: each target's quorum by its number of probe regions (the brief reads an alarm's back by its regions). */
+  readonly quorums: ReadonlyMap<number, number>;
   /** Every region any target is probed from, in config order. */
   readonly probeRegions: readonly string[];
   readonly targets: readonly TargetPlan[];
@@ -127,7 +127,7 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
   const rawTargets = (raw as { targets: unknown[] }).targets;
 
   const unplaced = fleet.targets.map((t, index): Omit<TargetPlan, 'alarmStack'> => {
-    const r = resolveTarget(fleet, t);
+    const r = targetRule(fleet, t);
     return {
       index,
       name: t.name,
@@ -163,7 +163,7 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     homeRegion: fleet.homeRegion,
     namespace: fleet.namespace,
     failureThreshold: fleet.failureThreshold,
-    quorum: fleet.quorum,
+    quorums: quorumsByRegionCount(targets),
     probeRegions,
     targets,
     regions,
@@ -171,6 +171,24 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     muteRuleStacks: placeMuteRules(fleet, names),
     status: fleet.statusPage ? planStatus(fleet, names, targets) : undefined,
   };
+}
+
+/**
+ * The rule's quorum depends on the fleet and the number of regions alone, so one entry per count tells
+ * the brief every alarm's k; a rule that gave two targets with as many regions two quorums would need
+ * another channel, and says so here rather than brief one of them wrong.
+ */
+function quorumsByRegionCount(targets: readonly TargetPlan[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of targets) {
+    const k = out.get(t.regions.length);
+    if (k !== undefined && k !== t.quorum)
+      throw new Error(
+        `targets with ${t.regions.length} probe regions have quorums ${k} and ${t.quorum} (${t.name}): the brief reads the quorum by region count (MCP_CANARY_QUORUM), which cannot tell them apart`,
+      );
+    out.set(t.regions.length, t.quorum);
+  }
+  return out;
 }
 
 /**
@@ -195,32 +213,31 @@ function planStatus(fleet: Fleet, names: FleetNames, targets: readonly TargetPla
 }
 
 function planRegion(region: string, targets: readonly TargetPlan[], names: FleetNames, fleet: Fleet): RegionPlan {
-  // By period, not by spelling: rate(60 minutes) and rate(1 hour) share one function (`run-1h`).
-  const bySchedule = new Map<string, TargetPlan[]>();
-  for (const t of targets) {
-    const key = [...bySchedule.keys()].find((k) => periodSeconds(k) === t.periodSeconds) ?? t.schedule;
-    bySchedule.set(key, [...(bySchedule.get(key) ?? []), t]);
-  }
-  if (bySchedule.size > MAX_RATES_PER_REGION) {
-    const t = [...bySchedule.values()][MAX_RATES_PER_REGION]![0]!;
+  // By period, not by spelling: rate(60 minutes) and rate(1 hour) share one function (`run-1h`), written
+  // as the first of its targets writes it.
+  const byPeriod = new Map<number, TargetPlan[]>();
+  for (const t of targets) byPeriod.set(t.periodSeconds, [...(byPeriod.get(t.periodSeconds) ?? []), t]);
+  const scheduleOf = (group: readonly TargetPlan[]) => group[0]!.schedule;
+  if (byPeriod.size > MAX_RATES_PER_REGION) {
+    const t = [...byPeriod.values()][MAX_RATES_PER_REGION]![0]!;
     throw fleetError(
       t.index,
       t.name,
-      fleet.targets[t.index]!.schedule === undefined ? '(fleet) schedule' : 'schedule',
-      `${t.schedule} would be distinct schedule number ${MAX_RATES_PER_REGION + 1} probed from ${region}; a region runs at most ${MAX_RATES_PER_REGION} (one run function and alarm each, in one stack). Give this target a schedule another target already uses, e.g. ${[...bySchedule.keys()].slice(0, 3).join(', ')}`,
+      targetRule(fleet, fleet.targets[t.index]!).scheduleField,
+      `${t.schedule} would be distinct schedule number ${MAX_RATES_PER_REGION + 1} probed from ${region}; a region runs at most ${MAX_RATES_PER_REGION} (one run function and alarm each, in one stack). Give this target a schedule another target already uses, e.g. ${[...byPeriod.values()].slice(0, 3).map(scheduleOf).join(', ')}`,
     );
   }
-  const rates = [...bySchedule]
-    .sort(([a], [b]) => periodSeconds(a) - periodSeconds(b))
-    .map(([schedule, group]) => {
+  const rates = [...byPeriod]
+    .sort(([a], [b]) => a - b)
+    .map(([periodSeconds, group]) => {
       const maxBudgetMs = Math.max(...group.map((t) => t.budgetMs));
       return {
-        schedule,
-        rateSlug: rateSlug(schedule),
-        periodSeconds: periodSeconds(schedule),
+        schedule: scheduleOf(group),
+        rateSlug: rateSlug(periodSeconds),
+        periodSeconds,
         maxBudgetMs,
         timeoutSeconds: lambdaTimeoutSeconds(maxBudgetMs),
-        schedules: pack(region, schedule, group),
+        schedules: pack(region, scheduleOf(group), periodSeconds, group),
       };
     });
   const stackOf = placeSchedules(
@@ -249,12 +266,12 @@ function planRegion(region: string, targets: readonly TargetPlan[], names: Fleet
  * request and one PutMetricData call per group instead of per target), so a schedule holds one target
  * only when its rate has one target.
  */
-function pack(region: string, schedule: string, group: readonly TargetPlan[]): Array<Omit<SchedulePlan, 'stack'>> {
+function pack(region: string, schedule: string, periodSeconds: number, group: readonly TargetPlan[]): Array<Omit<SchedulePlan, 'stack'>> {
   const chunks: TargetPlan[][] = [];
   let current: TargetPlan[] = [];
   // The input's bytes, counted as JSON.stringify lays them out (the wrapper, each payload, a comma between),
   // so packing is linear: re-serializing the chunk for every candidate was most of the plan's time at 5,000 targets.
-  const wrapper = byteLength(inputOf([], periodSeconds(schedule)));
+  const wrapper = byteLength(inputOf([], periodSeconds));
   let currentBytes = wrapper;
   for (const t of [...group].sort((a, b) => a.name.localeCompare(b.name))) {
     const bytes = byteLength(JSON.stringify(t.payload));
@@ -276,12 +293,12 @@ function pack(region: string, schedule: string, group: readonly TargetPlan[]): A
   }
   if (current.length > 0) chunks.push(current);
   return chunks.map((chunk, index) => {
-    const input = inputOf(chunk, periodSeconds(schedule));
+    const input = inputOf(chunk, periodSeconds);
     const names = chunk.map((t) => t.name);
     return {
       schedule,
-      rateSlug: rateSlug(schedule),
-      periodSeconds: periodSeconds(schedule),
+      rateSlug: rateSlug(periodSeconds),
+      periodSeconds,
       index,
       targets: names,
       input,

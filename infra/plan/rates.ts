@@ -1,15 +1,6 @@
-/** A target's schedule as the stacks need it: the fleet schema admits only rates (functions/config/schedule.ts). */
-import { rateSeconds } from '../../functions/config/schedule.ts';
+/** A period as the stacks name it; the period itself is the target's rule's (functions/base/config/schema/target-rule.ts). */
 
-/** `rate(5 minutes)` → 300; `rate(1 day)` → 86400. */
-export function periodSeconds(schedule: string): number {
-  const seconds = rateSeconds(schedule);
-  if (seconds === null) throw new Error(`not a rate expression: ${schedule}`);
-  return seconds;
-}
-
-/** `rate(5 minutes)` → `5m`; `rate(1 hour)` → `1h`; `rate(2 days)` → `48h`: names a schedule and its function. */
-export function rateSlug(schedule: string): string {
-  const s = periodSeconds(schedule);
-  return s % 3600 === 0 ? `${s / 3600}h` : `${s / 60}m`;
+/** 300 → `5m`; 3600 → `1h`; 172800 → `48h`: names a schedule and its function. */
+export function rateSlug(periodSeconds: number): string {
+  return periodSeconds % 3600 === 0 ? `${periodSeconds / 3600}h` : `${periodSeconds / 60}m`;
 }

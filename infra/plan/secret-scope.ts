@@ -13,19 +13,19 @@
  * nothing else in the account, every other secret stays out of reach), is checked here at synth for
  * every reference with the target and field named, and costs one resource per account and region.
  *
- * Where a reference is read (functions/secrets/reader.ts): a plain name in the probe region, an ARN in the
+ * Where a reference is read (functions/io/secrets/reader.ts): a plain name in the probe region, an ARN in the
  * ARN's own region and account. So a grant is a (service, partition, region, account) scope: "the probe
  * region's own account" for names, the ARN's fields for ARNs (a home-region ARN read from every probe
  * region is one scope per region reading it, not one per target).
  */
-import type { OAuthSecretRef } from '../../functions/config/oauth.ts';
-import type { FleetTarget } from '../../functions/config/fleet.ts';
-import type { ProxyCredentialsRef } from '../../functions/config/proxy.ts';
-import type { HeaderSecretRef } from '../../functions/config/target.ts';
-import type { CanaryError } from '../../functions/common/errors.ts';
-import { tlsRefs } from '../../functions/config/tls.ts';
+import type { OAuthSecretRef } from '../../functions/base/config/schema/oauth.ts';
+import type { FleetTarget } from '../../functions/base/config/schema/fleet.ts';
+import type { ProxyCredentialsRef } from '../../functions/base/config/schema/proxy.ts';
+import type { HeaderSecretRef } from '../../functions/base/config/schema/target.ts';
+import type { CanaryError } from '../../functions/base/common/errors.ts';
+import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
 import { fleetError } from './checks.ts';
-import { delegatedAccessRef } from '../../functions/config/oauth-secrets.ts';
+import { delegatedAccessRef } from '../../functions/base/config/load/oauth-secrets.ts';
 
 /** Secrets Manager secrets the run may read are named `mcp-canary/...`. */
 export const SECRET_NAME_PREFIX = 'mcp-canary/';

@@ -17,7 +17,7 @@
  *   `parentBucket` names `p`, and the child stack depends on it, so `cdk deploy --all` deletes the moved
  *   resources in `p` before the child creates them (a gap of one stack update, no collision);
  * - when a fleet shrinks back under a limit, the child's items return to `p` and the child stack leaves
- *   the app: CloudFormation does not delete a stack that left the app, so destroy it first (README).
+ *   the app: CloudFormation does not delete a stack that left the app, so destroy it first (docs/deploy.md, "Scale").
  */
 import { fnv1a } from './hash.ts';
 

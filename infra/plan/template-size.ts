@@ -7,7 +7,7 @@
  * estimate above the bytes it stands for, on fleets built to be large (long names and URLs, non-ASCII
  * runbooks, ten regions).
  */
-import { AlarmKind, alarmKinds, describeAlarm } from '../../functions/common/alarm-words.ts';
+import { AlarmKind, alarmKinds, describeAlarm } from '../../functions/base/common/alarm-words.ts';
 import type { FleetNames } from './names.ts';
 
 /** CloudFormation: resources per stack. */

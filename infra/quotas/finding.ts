@@ -3,7 +3,7 @@
  * words (alarm "McpCanary/rates-prod/critical", the role RunRole) and, where it belongs to one, the
  * target it was made for, so the message leads to the line of config to change.
  */
-import { Dimension } from '../../functions/common/run-record.ts';
+import { Dimension } from '../../functions/base/common/run-record.ts';
 import type { Longest } from './longest.ts';
 import { LENGTH_RULES } from './lengths.ts';
 import type { Quota } from './limits.ts';

@@ -3,7 +3,7 @@
  * templates synthesized and compared with the same fleet's with it off (cost-features.ts prices the
  * difference), and the features that deploy nothing of their own stated with the page that prices them.
  */
-import type { FleetInput } from '../../functions/config/fleet.ts';
+import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
 import {
   burnAlarmsCost,
   FEATURE_PRICES,
@@ -22,7 +22,7 @@ import { PRICES } from './prices.ts';
 import { fmt, table } from './table.ts';
 
 /**
- * What a status run does (functions/status/README.md: warm, about 2.5 metrics per target per run; two
+ * What a status run does (docs/reports-and-status.md: warm, about 2.5 metrics per target per run; two
  * PUTs). Billed time, page size and views are assumptions, not measured here: each is printed.
  */
 export const STATUS_USAGE: StatusUsage = {
@@ -35,7 +35,7 @@ export const STATUS_USAGE: StatusUsage = {
   viewsPerMonth: 100_000,
 };
 
-/** functions/refresh/README.md: every 5 minutes, well under a second, 1-hour tokens renewed at half-life, probes re-read a minute. */
+/** docs/oauth.md (delegated OAuth): every 5 minutes, well under a second, 1-hour tokens renewed at half-life, probes re-read a minute. */
 export const REFRESHER_USAGE: RefresherUsage = {
   periodSeconds: 300,
   billedMs: 1_000,

@@ -2,7 +2,7 @@
  * The optional features' bill: what turning one on adds to a month, counted from what the synthesized
  * templates add (alarms and the metrics they read, composite alarms, functions and their memory, the
  * refresher's grants and regions, buckets, CloudFront) and from what each feature's run does, as its own
- * README measures it (stated beside each line). A feature that is off adds nothing: its delta is empty.
+ * doc measures it (stated beside each line). A feature that is off adds nothing: its delta is empty.
  * Pure: no I/O, prices passed in.
  */
 import { runsPerMonth, SECONDS_PER_MONTH } from './cost-model.ts';
@@ -156,7 +156,7 @@ export function burnAlarmsCost(d: FeatureDelta, targets: number, prices: Prices,
 export interface StatusUsage {
   readonly periodSeconds: number;
   readonly billedMs: number;
-  /** GetMetricData metrics per shown target per run, warm (functions/status/README.md: about 2.5). */
+  /** GetMetricData metrics per shown target per run, warm (docs/reports-and-status.md: about 2.5). */
   readonly metricsPerTargetRun: number;
   /** PUTs per run: status.json and index.html. */
   readonly putsPerRun: number;
@@ -244,7 +244,7 @@ const MAX_QUERIES = 500;
 const MAX_DATAPOINTS = 100_800;
 
 /**
- * One `mcp-canary report`, counted as its own cost counter counts (functions/history/metrics-reader.ts:
+ * One `mcp-canary report`, counted as its own cost counter counts (functions/io/history/metrics-reader.ts:
  * two queries per target, 250 targets a request, every NextToken page a request for all its queries),
  * at the resolution it reads (1-minute up to 15 days, 5-minute to 63, hourly beyond), plus the
  * DescribeAlarmHistory pages (100 records each). FilterLogEvents has no request charge.

@@ -13,7 +13,7 @@ export const LOG_EVENT_OVERHEAD_BYTES = 26;
 /** The Lambda's own START, END and REPORT lines per invocation (text format), bytes. */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 270;
 export const PLATFORM_LOG_EVENTS_PER_INVOCATION = 3;
-/** Secret values are cached per warm container for 5 minutes (functions/secrets/reader.ts). */
+/** Secret values are cached per warm container for 5 minutes (functions/io/secrets/reader.ts). */
 export const SECRET_CACHE_SECONDS = 300;
 /** A ledger record (key, status, expiry, the small completion marker): well under 1 KB, one write unit. */
 export const LEDGER_ITEM_BYTES = 200;
@@ -73,7 +73,7 @@ export interface RunUsage {
   readonly recordBytesPerTarget: number;
   /** PutMetricData waves per invocation (1 when every verdict arrives within one wave window). @default 1 */
   readonly wavesPerInvocation?: number;
-  /** Ledger writes per target and run (claims are per target, functions/run/ledger.ts): the claim and the completion. @default 2 */
+  /** Ledger writes per target and run (claims are per target, functions/lambdas/run/ledger.ts): the claim and the completion. @default 2 */
   readonly ledgerWritesPerTargetRun?: number;
 }
 
@@ -190,7 +190,7 @@ function distinct(refs: readonly CredentialRef[]): CredentialRef[] {
 
 /**
  * Each target's credential storage a month: a Secrets Manager secret costs per region it is stored in
- * (a name is looked up in each probe region, so the README's old advice stored one per region); a
+ * (a name is looked up in each probe region, so the docs' old advice stored one per region); a
  * standard SSM parameter costs nothing. A secret several targets share is split between them.
  */
 function credentialStorage(inv: Inventory, prices: Prices): Map<string, number> {

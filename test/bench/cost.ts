@@ -2,15 +2,15 @@
  * `npm run cost`: what the canary costs a month, all in, per target·region and for the whole fleet, from
  * the synthesized templates of a fleet config (synthesized here, in-process, bundling skipped) and the
  * run the bench measured (.bench/bench.json), beside CloudWatch Synthetics at the same schedule: with
- * credentials stored as infra/README.md recommends, the run ledger, and the dashboard left open on a
+ * credentials stored as docs/deploy.md recommends, the run ledger, and the dashboard left open on a
  * wall screen. Every price is in prices.ts, with its date.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadFleet } from '../../functions/config/load.ts';
-import type { FleetInput } from '../../functions/config/fleet.ts';
-import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC } from '../../functions/config/oauth-delegated.ts';
+import { loadFleet } from '../../functions/base/config/load/load.ts';
+import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC } from '../../functions/base/config/schema/oauth-delegated.ts';
 import {
   billedShares,
   costPerTargetRegion,
@@ -37,7 +37,7 @@ Options:
   --no-scale         skip the generated fleets of 1 to 1,000 targets
   -h, --help         this text`;
 
-/** functions/run/README.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
+/** docs/cost.md assumes about 1 s billed per run against a remote endpoint (TLS and the round trips). */
 const DEFAULT_REMOTE_MS = 1000;
 /** When the bench has not run yet: roughly what it measures on the project's machines. */
 const FALLBACK_USAGE: RunUsage = { billedMs: 150, recordBytesPerTarget: 700 };
@@ -263,7 +263,7 @@ async function main(): Promise<number> {
 
   if (!args['no-scale']) {
     out(`\n## Generated fleets, every target probed from 3 regions at rate(1 minute), all in\n`);
-    out('Each target has a credential, stored as infra/README.md recommends (one SSM SecureString parameter in the home region,');
+    out('Each target has a credential, stored as docs/deploy.md recommends (one SSM SecureString parameter in the home region,');
     out('read by ARN), and the dashboard is left open on a 1-minute refresh.\n');
     const rows: string[][] = [];
     const scale = new Map<number, Inventory>();

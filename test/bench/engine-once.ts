@@ -3,8 +3,8 @@
  * this file with the Lambda's esbuild options and runs `node index.mjs '<target json>'`. Prints the
  * outcome; exit 0 when healthy.
  */
-import { Target } from '../../functions/config/target.ts';
-import { judge } from '../../functions/judge/judge.ts';
+import { Target } from '../../functions/base/config/schema/target.ts';
+import { judge } from '../../functions/engine/judge/judge.ts';
 
 const verdict = await judge(Target.parse(JSON.parse(process.argv[2] ?? '{}')));
 process.stdout.write(`${JSON.stringify({ outcome: verdict.outcome, detail: verdict.detail })}\n`);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import type { FleetInput } from '../../functions/config/fleet.ts';
+import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
 import { checkQuotas } from '../../infra/quotas/check.ts';
 import { McpCanaryFleet } from '../../infra/fleet.ts';
 

@@ -43,7 +43,7 @@ export interface BuiltVariant {
 export const cfWorkerValidator: Plugin = {
   name: 'bench-cfworker-validator',
   setup(b) {
-    // The SDK's default (its Node shim) and the engine's explicit provider (functions/probe/validator.ts).
+    // The SDK's default (its Node shim) and the engine's explicit provider (functions/engine/probe/validator.ts).
     b.onResolve({ filter: /^@modelcontextprotocol\/client\/(_shims|validators\/ajv)$/ }, (args) => ({
       path: args.path,
       namespace: 'bench-validator',
@@ -61,7 +61,7 @@ export const cfWorkerValidator: Plugin = {
 export const VARIANTS: readonly Variant[] = [
   { name: 'shipped (infra/constructs/bundle.ts)', needs: '—' },
   { name: '@aws-sdk/* external', needs: "esbuild option (runtime's SDK)", options: { external: ['@aws-sdk/*'] } },
-  // functions/config/ imports zod as a namespace since the bench showed `{ z }` kept all 264 KB of its locales.
+  // functions/base/config/ imports zod as a namespace since the bench showed `{ z }` kept all 264 KB of its locales.
   { name: 'cfworker validator', needs: 'engine choice: probe/', plugins: [cfWorkerValidator] },
   {
     name: 'cfworker + @aws-sdk/* external',

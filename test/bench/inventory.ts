@@ -5,8 +5,8 @@
  * imply), every alarm and how many metrics it reads, the dashboard's widgets and range, the run
  * ledger tables, log retention.
  */
-import { Dimension, MetricName } from '../../functions/common/run-record.ts';
-import { periodSeconds } from '../../infra/plan/rates.ts';
+import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
+import { rateSeconds } from '../../functions/base/config/aws/schedule.ts';
 import type { AlarmInventory, CredentialRef, Inventory, ScheduleInventory } from './cost-model.ts';
 import type { StackTemplate } from './fleet-scale.ts';
 
@@ -67,7 +67,7 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
         const architectures = (fn?.Architectures as string[] | undefined) ?? ['x86_64'];
         schedules.push({
           region: stack.region,
-          periodSeconds: periodSeconds(String(p.ScheduleExpression)),
+          periodSeconds: periodOf(String(p.ScheduleExpression)),
           memoryMb: Number(fn?.MemorySize ?? 128),
           architecture: architectures[0] === 'arm64' ? 'arm64' : 'x86_64',
           targets: payload.targets.map((t) => ({
@@ -171,4 +171,11 @@ function readDashboard(body: unknown, targets: number): { logWidgets: string[]; 
 
 function metricKey(metric: string, target: string): string {
   return `${metric}|${target}`;
+}
+
+/** A synthesized schedule's period: the stacks write only rates. */
+function periodOf(expression: string): number {
+  const seconds = rateSeconds(expression);
+  if (seconds === null) throw new Error(`schedule ${expression} in the template is not a rate`);
+  return seconds;
 }

@@ -53,7 +53,7 @@ Set MCP_CANARY_BENCH_NODE=/path/to/node24 to run the footprint section on the La
 const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale', 'clistart'] as const;
 type Section = (typeof SECTIONS)[number];
 
-/** What the engine's rules allow at best, in sequential HTTP exchanges (see the README). */
+/** What the engine's rules allow at best, in sequential HTTP exchanges (see test/bench/README.md). */
 const RULES_MINIMUM: Record<string, number> = { 'modern auto': 3, 'legacy auto': 6, 'legacy pinned': 5 };
 
 /** The round trip the second wall-time table emulates: a nearby region, or the same region over TLS. */
@@ -360,7 +360,7 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
   );
   out('"@aws-sdk/* external" imports the SDK from node_modules here; in Lambda it would be the runtime\'s copy.');
 
-  // OpenTelemetry export (functions/telemetry): the bound is 10 % of size and cold import with export off.
+  // OpenTelemetry export (functions/io/telemetry): the bound is 10 % of size and cold import with export off.
   const telemetry = await telemetryFootprint(importRounds);
   out(
     `\nOpenTelemetry export (the SDK in telemetry-export.mjs beside index.mjs, ${fmt.kb(telemetry.sideFileBytes)}; cold import: median of ${importRounds}):\n`,

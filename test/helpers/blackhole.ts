@@ -4,7 +4,7 @@
  * in practice), so a short python3 script holds it; python3 is on every machine that runs moto_server.
  */
 import { spawn } from 'node:child_process';
-import { requireTool } from '../helpers/tools.ts';
+import { requireTool } from './tools.ts';
 
 const SCRIPT = `
 import socket, time

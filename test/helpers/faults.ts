@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireTool } from '../helpers/tools.ts';
+import { requireTool } from './tools.ts';
 
 export interface Received {
   readonly method: string;

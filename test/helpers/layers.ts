@@ -59,7 +59,7 @@ export function describeViolation(v: Violation): string {
     case 'no-room':
       return `${v.file} is in no room: give its folder a row in LAYERS (eslint.config.js)`;
     case 'sockets':
-      return `${v.edge.from}:${v.edge.line} imports ${v.edge.to}: sockets, TLS and fetch belong to functions/net/`;
+      return `${v.edge.from}:${v.edge.line} imports ${v.edge.to}: sockets, TLS and fetch belong to functions/base/net/`;
     case 'file-loop':
       return `files import each other around: ${v.files.join(' ⇄ ')}`;
     case 'folder-loop':

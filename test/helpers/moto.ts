@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { requireTool } from '../helpers/tools.ts';
+import { requireTool } from './tools.ts';
 
 export interface Moto {
   readonly endpoint: string;

@@ -1,13 +1,12 @@
 /**
  * A real OTLP/HTTP receiver on loopback (port 0): it keeps every request (path, headers, raw body) and
  * answers as told — 200 with an empty protobuf response, an HTTP error, or nothing at all (it holds
- * the connection open). Bodies are decoded with the OTLP proto definitions as OpenTelemetry JS ships
- * them generated for protobufjs (`otlp-protobufjs`: @opentelemetry/otlp-transformer 0.205, the last
- * release that carried them), so what is checked is what a collector would parse.
+ * the connection open). Bodies are decoded with protobufjs against OTLP's own message definitions
+ * (otlp-proto.ts), so what is checked is what a collector would parse.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createRequire } from 'node:module';
+import { otlp } from './otlp-proto.ts';
 
 export interface Received {
   readonly path: string;
@@ -57,10 +56,10 @@ export async function startOtlpReceiver(answer: Answer = { status: 200 }): Promi
   });
 }
 
-/* The generated protobufjs code, typed as far as the tests read it. */
+/* The decoded messages, typed as far as the tests read them. */
 interface AnyValue {
   stringValue?: string;
-  intValue?: number | { toNumber(): number };
+  intValue?: string;
   boolValue?: boolean;
   doubleValue?: number;
 }
@@ -71,56 +70,44 @@ interface KeyValue {
 export interface DecodedSpan {
   traceId: Uint8Array;
   spanId: Uint8Array;
-  parentSpanId: Uint8Array;
+  parentSpanId?: Uint8Array;
   name: string;
   kind: number;
-  startTimeUnixNano: number | { toString(): string };
-  endTimeUnixNano: number | { toString(): string };
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
   attributes: KeyValue[];
   status?: { code?: number; message?: string };
 }
-interface ProtoType<T> {
-  decode(bytes: Uint8Array): T;
+/**
+ * A request decoded as plain data: absent fields are left out (a oneof's other members too), 64-bit integers
+ * are decimal strings (nanosecond times keep every digit), bytes stay bytes.
+ */
+function decoded<T>(name: string, body: Uint8Array): T {
+  const type = otlp.lookupType(name);
+  return type.toObject(type.decode(body), { longs: String }) as T;
 }
-const root = createRequire(import.meta.url)('otlp-protobufjs/build/src/generated/root.js') as {
-  opentelemetry: {
-    proto: {
-      collector: {
-        trace: {
-          v1: {
-            ExportTraceServiceRequest: ProtoType<{
-              resourceSpans: Array<{ resource: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: DecodedSpan[] }> }>;
-            }>;
-          };
-        };
-        metrics: {
-          v1: {
-            ExportMetricsServiceRequest: ProtoType<{
-              resourceMetrics: Array<{ resource: { attributes: KeyValue[] }; scopeMetrics: Array<{ metrics: DecodedMetric[] }> }>;
-            }>;
-          };
-        };
-      };
-    };
-  };
+type TraceRequest = {
+  resourceSpans: Array<{ resource: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: DecodedSpan[] }> }>;
+};
+type MetricsRequest = {
+  resourceMetrics: Array<{ resource: { attributes: KeyValue[] }; scopeMetrics: Array<{ metrics: DecodedMetric[] }> }>;
 };
 export interface DecodedMetric {
   name: string;
   unit: string;
   sum?: {
     aggregationTemporality: number;
-    dataPoints: Array<{ asInt?: number | { toNumber(): number }; asDouble?: number; attributes: KeyValue[] }>;
+    dataPoints: Array<{ asInt?: string; asDouble?: number; attributes: KeyValue[] }>;
   };
   histogram?: {
     aggregationTemporality: number;
-    dataPoints: Array<{ count: number | { toNumber(): number }; sum?: number; attributes: KeyValue[] }>;
+    dataPoints: Array<{ count: string; sum?: number; attributes: KeyValue[] }>;
   };
 }
 
-// protobufjs leaves absent fields null (its prototype defaults): no parent, no int value.
-const hex = (b: Uint8Array | null) => (b ? Buffer.from(b).toString('hex') : '');
-const num = (n: number | { toNumber(): number } | null | undefined) =>
-  n === undefined || n === null ? undefined : typeof n === 'number' ? n : n.toNumber();
+// Absent fields are absent (no parent, no int value); 64-bit integers arrive as decimal strings.
+const hex = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : '');
+const num = (n: string | undefined) => (n === undefined ? undefined : Number(n));
 
 /** A decoded attribute list as a plain object. */
 export function attrs(list: readonly KeyValue[]): Record<string, string | number | boolean | undefined> {
@@ -140,7 +127,7 @@ export interface PlainSpan {
 }
 
 export function decodeTraces(body: Uint8Array): { resource: Record<string, unknown>; spans: PlainSpan[] } {
-  const req = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.decode(body);
+  const req = decoded<TraceRequest>('ExportTraceServiceRequest', body);
   const spans = req.resourceSpans.flatMap((rs) =>
     rs.scopeSpans.flatMap((ss) =>
       ss.spans.map((s) => ({
@@ -167,7 +154,7 @@ export interface PlainPoint {
 }
 
 export function decodeMetrics(body: Uint8Array): PlainPoint[] {
-  const req = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest.decode(body);
+  const req = decoded<MetricsRequest>('ExportMetricsServiceRequest', body);
   return req.resourceMetrics.flatMap((rm) =>
     rm.scopeMetrics.flatMap((sm) =>
       sm.metrics.flatMap((m): PlainPoint[] => {

@@ -1,5 +1,5 @@
 /** Shared bits of the probe tests: a target with test-friendly defaults, and the rates servers. */
-import { Target, type TargetInput } from '../../functions/config/target.ts';
+import { Target, type TargetInput } from '../../functions/base/config/schema/target.ts';
 
 export const SECRET = 'Bearer sk-live-7f3a9c2e5b1d';
 

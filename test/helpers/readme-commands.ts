@@ -1,7 +1,8 @@
 /**
  * The commands a README shows, as a user would type them: every line of a ```sh block, and every `$ `
  * line of another block with the output printed under it. A trailing `\` joins the next line; a
- * comment after two spaces (`npm test   # …`) is not part of the command. The section is the `## `
+ * comment after two spaces (`npm test   # …`) is not part of the command, and a line that is only a
+ * comment (`# aws-cdk-lib … are peer dependencies`) is none. The section is the `## `
  * heading above, so a test can say where each command runs (a clone, or a project that installed the tarball).
  */
 export interface ReadmeCommand {
@@ -43,7 +44,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
       continue;
     }
     pending = '';
-    if (!text) continue;
+    if (!text || text.startsWith('#')) continue;
     const command = { section, command: text, output: [] };
     out.push(command);
     printing = fence === 'sh' ? null : command;

@@ -1,7 +1,7 @@
 /**
  * The tools beside Node some tests need, found on the PATH before anything spawns them. A missing one is
  * never a raw `spawn … ENOENT`: in CI (`CI` set) it is a failure that names the tool and its install
- * line; on a workstation, a skip whose title says the same. The README's Set up lists the same table.
+ * line; on a workstation, a skip whose title says the same. CONTRIBUTING.md's Set up lists the same table.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { FetchLike } from '../../../functions/net/wire.ts';
+import type { FetchLike } from '../../../functions/base/net/wire.ts';
 import { requireTool } from '../tools.ts';
 
 export interface TestPki {

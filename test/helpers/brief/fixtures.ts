@@ -1,6 +1,6 @@
 /** Run records and alarm state-change events for the brief's tests, in the shapes AWS and the run produce. */
-import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/common/run-record.ts';
-import type { FailureClass, Outcome, ProbeResult, Verdict } from '../../../functions/common/verdict.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/base/common/run-record.ts';
+import type { FailureClass, Outcome, ProbeResult, Verdict } from '../../../functions/base/common/verdict.ts';
 import { dims, type AlarmProps } from '../infra/cfn.ts';
 
 export const T0 = Date.UTC(2026, 10, 29, 22, 0, 0);

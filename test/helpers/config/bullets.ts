@@ -4,8 +4,8 @@
  * (test/unit/cli/config-errors.test.ts) are both fed these files: each was accepted before, and each must
  * now fail naming the field, in one line.
  */
-import type { FleetInput } from '../../../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../../../functions/config/target.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
+import type { HeaderSecretRef } from '../../../functions/base/config/schema/target.ts';
 
 // Port 9 on loopback refuses at once: a config the CLI wrongly accepted fails fast as unreachable (exit 1).
 const target = { name: 'rates', url: 'http://127.0.0.1:9/mcp' };

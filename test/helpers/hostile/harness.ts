@@ -1,8 +1,8 @@
 /** The hostile matrix's harness: judge a fault server with the matrix's timeout and budget, check the bound. */
 import { expect } from 'vitest';
-import type { TargetInput } from '../../../functions/config/target.ts';
-import { judge } from '../../../functions/judge/judge.ts';
-import type { Verdict } from '../../../functions/common/verdict.ts';
+import type { TargetInput } from '../../../functions/base/config/schema/target.ts';
+import { judge } from '../../../functions/engine/judge/judge.ts';
+import type { Verdict } from '../../../functions/base/common/verdict.ts';
 import { selfSignedCert, startFaultServer, type FaultHandler } from '../faults.ts';
 import { target } from '../probe.ts';
 import { withLateness } from '../lateness.ts';

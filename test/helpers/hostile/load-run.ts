@@ -4,8 +4,8 @@
  * socket or timer leaked, the process would not exit by itself, and the test that spawns this fails.
  */
 import { join } from 'node:path';
-import { Target } from '../../../functions/config/target.ts';
-import { judge } from '../../../functions/judge/judge.ts';
+import { Target } from '../../../functions/base/config/schema/target.ts';
+import { judge } from '../../../functions/engine/judge/judge.ts';
 import { startServerProcess } from '../child.ts';
 import { withLateness } from '../lateness.ts';
 

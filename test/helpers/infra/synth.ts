@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { McpCanaryFleet, type McpCanaryFleetOptions } from '../../../infra/fleet.ts';
 
 export interface Synthesized {

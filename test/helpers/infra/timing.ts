@@ -4,7 +4,7 @@
  *
  * - Each region's run k is scheduled at the start of period k; Scheduler starts it at some second of
  *   that minute ("60 second precision"); it publishes when it ends, `runSeconds` later. Its datapoint is
- *   stamped with the period it was scheduled for (what the run does, functions/run/event.ts).
+ *   stamped with the period it was scheduled for (what the run does, functions/lambdas/run/event.ts).
  * - CloudWatch evaluates every minute, 5–15 s after the minute closes (AWS's alarm-event example
  *   evaluates the 11:25:00 point at 11:26:05), over the periods that have closed by then, using only
  *   the datapoints that have arrived by then. The evaluation range is EvaluationPeriods + 2 periods
@@ -23,10 +23,10 @@
  * Times are seconds from the scheduled start of scenario run 1. Baseline runs (healthy, before run 1)
  * let an alarm settle first; with no baseline the alarm is new ("created at run 1").
  */
-import { parseAlarmDescription } from '../../../functions/common/alarm-words.ts';
-import { certainlyNotStored, PUBLISH_BASE_DELAY_MS } from '../../../functions/publish/metrics.ts';
-import { verdictValue } from '../../../functions/common/run-record.ts';
-import type { Outcome } from '../../../functions/common/verdict.ts';
+import { parseAlarmDescription } from '../../../functions/base/common/alarm-words.ts';
+import { certainlyNotStored, PUBLISH_BASE_DELAY_MS } from '../../../functions/io/publish/metrics.ts';
+import { verdictValue } from '../../../functions/base/common/run-record.ts';
+import type { Outcome } from '../../../functions/base/common/verdict.ts';
 import { render, type AlarmProps } from './cfn.ts';
 import {
   evaluateExpression,
@@ -93,7 +93,7 @@ export interface CanaryBehaviour {
   readonly publish: 'waves' | 'batch';
 }
 
-/** What ships: the ledger (functions/run/ledger.ts), the publisher's own retry rule, waves. */
+/** What ships: the ledger (functions/lambdas/run/ledger.ts), the publisher's own retry rule, waves. */
 export const SHIPPED: CanaryBehaviour = {
   dedup: true,
   retryAmbiguousPuts: certainlyNotStored(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),

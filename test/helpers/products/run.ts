@@ -9,7 +9,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runToEnd } from '../child.ts';
-import type { Verdict } from '../../../functions/common/verdict.ts';
+import type { Verdict } from '../../../functions/base/common/verdict.ts';
 import type { InsideResult, StateRun } from './inside.ts';
 
 const INSIDE = join(import.meta.dirname, 'inside.ts');

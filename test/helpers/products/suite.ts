@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FailureClass, Verdict } from '../../../functions/common/verdict.ts';
+import type { FailureClass, Verdict } from '../../../functions/base/common/verdict.ts';
 import type { InsideResult, StateRun } from './inside.ts';
 import { describeInNamespace } from './namespace.ts';
 import { canaryTargets, type Product, type Report } from './product.ts';

@@ -2,8 +2,8 @@
 import { createServer, type Socket } from 'node:net';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import type { RunDeps } from '../../../functions/run/run.ts';
-import { SecretReader } from '../../../functions/secrets/reader.ts';
+import type { RunDeps } from '../../../functions/lambdas/run/run.ts';
+import { SecretReader } from '../../../functions/io/secrets/reader.ts';
 import { freePort, motoCredentials } from '../moto.ts';
 import { cloudWatchAt } from './readback.ts';
 

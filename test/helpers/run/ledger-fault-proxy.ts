@@ -13,7 +13,7 @@
  */
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/common/run-record.ts';
+import { LEDGER_KEY_ATTRIBUTE } from '../../../functions/base/common/run-record.ts';
 
 export type LedgerFault = 'pass' | 'throttle' | 'hang' | 'land-then-drop';
 

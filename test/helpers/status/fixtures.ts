@@ -3,8 +3,8 @@
  * one down with an open incident (2 of 3 regions), one degraded, one under maintenance, one with no data,
  * and a display name that is markup. The same fixture drives the unit tests and the Chromium test.
  */
-import type { StatusPayload } from '../../../functions/config/status-page.ts';
-import type { TargetHistory } from '../../../functions/status/snapshot.ts';
+import type { StatusPayload } from '../../../functions/base/config/schema/status-page.ts';
+import type { TargetHistory } from '../../../functions/lambdas/status/snapshot.ts';
 
 export const NOW = Date.UTC(2026, 11, 1, 15, 0);
 const MIN = 60_000;

@@ -15,8 +15,9 @@ import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningSer
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const TOKEN = 'tok-7f3a9c1e5b2d4f60';
 const API_KEY = 'key-0c4e8a2f6b1d3e57';
 /** The fleet probes from eu-west-1 first: the secrets exist there only, as a deploy puts them. */

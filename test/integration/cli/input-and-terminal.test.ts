@@ -13,9 +13,10 @@ import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { modernEndpoint, readOnlyRateTool, rpcResult, startFaultServer, type FaultServer } from '../../helpers/faults.ts';
 import { startBlackhole } from '../../helpers/blackhole.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
-import type { Verdict } from '../../../functions/common/verdict.ts';
+import type { Verdict } from '../../../functions/base/common/verdict.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
 let dir: string;

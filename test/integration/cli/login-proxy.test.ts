@@ -14,8 +14,9 @@ import { consent, startDelegatedAuthServer, type DelegatedAuthServer } from '../
 import { startProtectedMcp, type ProtectedMcp } from '../../helpers/auth/servers.ts';
 import { runToEnd } from '../../helpers/child.ts';
 import { startForwardProxy, type ForwardProxy } from '../../helpers/net/forward-proxy.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = new URL('../../../functions/cli/mcp-canary.mjs', import.meta.url).pathname;
+const BIN = CLI_BIN;
 const USER = 'canary@corp';
 const PASSWORD = 'p@ss:w0rd/#%-never-shown';
 let as: DelegatedAuthServer;

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consent, startDelegatedAuthServer, type DelegatedAuthServer } from '../../helpers/auth/delegated.ts';
 import { startProtectedMcp, type ProtectedMcp } from '../../helpers/auth/servers.ts';
 import { runToEnd } from '../../helpers/child.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = new URL('../../../functions/cli/mcp-canary.mjs', import.meta.url).pathname;
+const BIN = CLI_BIN;
 let as: DelegatedAuthServer;
 let mcp: ProtectedMcp;
 const resources: string[] = [];

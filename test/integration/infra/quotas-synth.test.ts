@@ -13,7 +13,7 @@ import { Alarm, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CompositePrincipal, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { afterAll, describe, expect, it } from 'vitest';
 import example from '../../../mcp-canary.config.ts';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { checkQuotas } from '../../../infra/quotas/check.ts';
 import { ProbeRegionStack } from '../../../infra/constructs/probe-region-stack.ts';

@@ -8,7 +8,7 @@ import {
   type Inventory,
   type ScheduleInventory,
 } from '../../bench/cost-model.ts';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { burnAlarmsCost, featureDelta, refresherCost, reportCost, statusPageCost } from '../../bench/cost-features.ts';
 import { delegatingFleet, REFRESHER_USAGE, STATUS_USAGE } from '../../bench/cost-features-report.ts';
 import { criticalPath } from '../../bench/critical-path.ts';

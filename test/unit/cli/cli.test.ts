@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../functions/demo/servers.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { modernEndpoint, readOnlyRateTool, startFaultServer, type FaultServer } from '../../helpers/faults.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const TOKEN = 'sk-cli-9c1e44b0aa71';
 
 function cli(args: string[]): Promise<Finished> {
@@ -117,7 +118,7 @@ describe('console output of libraries', () => {
   it('goes to stderr, redacted, never to stdout', async () => {
     const script = [
       `import { guardConsole } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/cli/main.ts'))};`,
-      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/common/redact.ts'))};`,
+      `import { Redactor } from ${JSON.stringify(join(import.meta.dirname, '../../../functions/base/common/redact.ts'))};`,
       `guardConsole(new Redactor(['Bearer ${TOKEN}']));`,
       `console.log('debug: sent Bearer ${TOKEN}'); console.info('info'); console.debug('dbg'); console.warn('warn');`,
     ].join('\n');

@@ -11,6 +11,11 @@ import { main } from '../../../functions/cli/main.ts';
 import { BULLETS } from '../../helpers/config/bullets.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 
+/**
+ * The sources' own entry, as `npx mcp-canary` runs it in a clone: a TS config is then loaded by tsx, whose
+ * syntax errors these tests read. (The installed bundle loads it with Node's own type stripping, whose
+ * words differ; the pack rehearsal checks that path.)
+ */
 const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
 const SECRET = 'sk_live_51Hq0cfgTsXyZ';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-canary-cli-config-'));

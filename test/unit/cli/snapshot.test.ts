@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { startCatalogPostureServer, type CatalogPostureServer, type ToolDef } from '../../helpers/catalog-posture-server.ts';
+import { CLI_BIN } from '../../helpers/cli-bin.ts';
 
-const BIN = join(import.meta.dirname, '../../../functions/cli/mcp-canary.mjs');
+const BIN = CLI_BIN;
 const TOKEN = 'sk-beyond-5d2f7e91c0';
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [BIN, ...args]);
 
@@ -103,7 +104,7 @@ describe('mcp-canary check --posture', () => {
   it('reports failed checks as warnings, still exit 0', async () => {
     const r = await cli(['check', legacy.url, '--header', `Authorization: Bearer ${TOKEN}`, '--posture', '--json']);
     expect(r.code).toBe(0);
-    // --json prints an array of verdicts, one per target (functions/cli/README.md).
+    // --json prints an array of verdicts, one per target (docs/cli.md).
     const [v] = JSON.parse(r.stdout);
     expect(v.outcome).toBe('healthy');
     expect(v.warnings.map((w: { detail: string }) => w.detail)).toEqual(

@@ -66,10 +66,10 @@ describe('gate', () => {
   });
 });
 
-describe("the README's Set up", () => {
+describe("CONTRIBUTING.md's Set up", () => {
   it('names every tool with its install line', () => {
-    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
-    const setUp = readme.slice(readme.indexOf('## Set up'), readme.indexOf('\n## ', readme.indexOf('## Set up') + 1));
+    const doc = readFileSync(join(import.meta.dirname, '../../../CONTRIBUTING.md'), 'utf8');
+    const setUp = doc.slice(doc.indexOf('## Set up'), doc.indexOf('\n## ', doc.indexOf('## Set up') + 1));
     for (const [tool, { install }] of Object.entries(TOOLS)) {
       const row = setUp.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`));
       expect(row, tool).toBeDefined();

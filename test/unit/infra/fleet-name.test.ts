@@ -5,7 +5,7 @@
  * their names.
  */
 import { describe, expect, it } from 'vitest';
-import { parseFleet } from '../../../functions/config/load.ts';
+import { parseFleet } from '../../../functions/base/config/load/load.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { Quotas, SHORTER_NAMES, SPLIT_STACK } from '../../../infra/quotas/limits.ts';
 import { newTestApp, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';

@@ -3,7 +3,7 @@
  * (its rule, retries, dead-letter queue, IAM scope) and the dashboard.
  */
 import { describe, expect, it } from 'vitest';
-import { BriefEnvVar } from '../../../functions/config/brief-env.ts';
+import { BriefEnvVar } from '../../../functions/base/config/env/brief-env.ts';
 import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../../infra/constructs/topics.ts';
 import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
 import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
@@ -99,6 +99,8 @@ describe('the brief function', () => {
       [BriefEnvVar.runLogGroup]: '/mcp-canary/McpCanary/run',
       [BriefEnvVar.failureThreshold]: '3',
       [BriefEnvVar.probeRegions]: 'us-east-1,eu-west-1,ap-southeast-2',
+      // The rule's quorum of the one-region target and of the three-region ones, written at synth.
+      [BriefEnvVar.quorum]: '1:1,3:2',
     });
   });
 

@@ -31,7 +31,7 @@ describe('cdk-nag AwsSolutions', () => {
   it.each([
     ['the example fleet', example, undefined],
     ['a fleet with every subscriber kind and two rates', smallFleet(), undefined],
-    // The account the README's CDK-app snippet sets: acknowledgements must follow the ARNs it makes literal.
+    // The account docs/package.md's CDK-app snippet sets: acknowledgements must follow the ARNs it makes literal.
     ['the example fleet in account 111122223333', example, '111122223333'],
     ['a fleet with every subscriber kind in account 111122223333', smallFleet(), '111122223333'],
   ])('passes for %s', (_name, config, account) => {

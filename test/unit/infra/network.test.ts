@@ -9,8 +9,8 @@
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
-import { EnvVar, readRunEnv } from '../../../functions/config/env.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
+import { EnvVar, readRunEnv } from '../../../functions/base/config/env/env.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { checkQuotas } from '../../../infra/quotas/check.ts';

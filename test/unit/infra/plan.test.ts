@@ -3,8 +3,8 @@
  * Pure, so the rules are shown here on their own; the templates follow the plan (see the other tests).
  */
 import { describe, expect, it } from 'vitest';
-import { Target } from '../../../functions/config/target.ts';
-import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
+import { Target } from '../../../functions/base/config/schema/target.ts';
+import { lambdaTimeoutSeconds } from '../../../functions/base/config/schema/budget.ts';
 import { fnv1a } from '../../../infra/plan/hash.ts';
 import {
   MAX_RATES_PER_REGION,

@@ -3,8 +3,8 @@
  * run does (its log, the fleet namespace, the secrets its targets reference; nothing else).
  */
 import { describe, expect, it } from 'vitest';
-import { EnvVar } from '../../../functions/config/env.ts';
-import { lambdaTimeoutSeconds } from '../../../functions/config/budget.ts';
+import { EnvVar } from '../../../functions/base/config/env/env.ts';
+import { lambdaTimeoutSeconds } from '../../../functions/base/config/schema/budget.ts';
 import { SCHEDULE_MAX_EVENT_AGE_SECONDS } from '../../../infra/constructs/schedules.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { alarmsOf, render } from '../../helpers/infra/cfn.ts';

@@ -4,8 +4,8 @@
  * function; and the Logs Insights queries the dashboard links to instead of running them on refresh.
  */
 import { describe, expect, it } from 'vitest';
-import { EnvVar } from '../../../functions/config/env.ts';
-import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../functions/common/run-record.ts';
+import { EnvVar } from '../../../functions/base/config/env/env.ts';
+import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../functions/base/common/run-record.ts';
 import { LEDGER_ACTIONS } from '../../../infra/constructs/run-ledger.ts';
 import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 

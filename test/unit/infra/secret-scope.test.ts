@@ -1,11 +1,11 @@
 /**
  * The run's secret permissions: one wildcard per service, account and region under `mcp-canary/`,
  * whatever the fleet's size, and every reference outside that rule refused at synth with the target,
- * the field and the fix named. Where a reference is read decides its grant (functions/secrets/reader.ts):
+ * the field and the fix named. Where a reference is read decides its grant (functions/io/secrets/reader.ts):
  * a name in the probe region, an ARN in the ARN's region and account.
  */
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { MAX_SECRET_SCOPES_PER_REGION } from '../../../infra/plan/secret-scope.ts';
 import { render } from '../../helpers/infra/cfn.ts';
@@ -160,14 +160,14 @@ describe('a reference outside the rule fails synth, naming the target, the field
     [
       'an SSM name without its leading slash',
       one({ headerSecrets: { 'X-Api-Key': { ssmParameter: 'mcp-canary/rates/key' } } }),
-      // The config's own SSM name rule (functions/config/arns.ts) refuses it first, with the same fix.
+      // The config's own SSM name rule (functions/base/config/aws/arns.ts) refuses it first, with the same fix.
       'headerSecrets.X-Api-Key.ssmParameter is in a hierarchy but does not start with "/"',
       'write "/mcp-canary/rates/key"',
     ],
     [
       'an ARN of another service',
       one({ headerSecrets: { Authorization: { secretsManager: 'arn:aws:s3:::mcp-canary/token' } } }),
-      // Refused by the config's ARN shapes (functions/config/arns.ts) before the scope is looked at.
+      // Refused by the config's ARN shapes (functions/base/config/aws/arns.ts) before the scope is looked at.
       'headerSecrets.Authorization.secretsManager is an S3 ARN, not a Secrets Manager secret ARN',
       'give a Secrets Manager secret ARN, e.g. arn:aws:secretsmanager:',
     ],

@@ -44,7 +44,7 @@ describe('pages through an HTTPS pager that is down for a while', () => {
   });
 
   it('can deliver the OK before its ALARM when both wait out an outage: the brief and the alarm state are the record', () => {
-    // Not a guarantee SNS gives (no ordering on standard topics); the README says so.
+    // Not a guarantee SNS gives (no ordering on standard topics); docs/alarms.md says so.
     const down = outage(0, 20);
     const alarm = deliver(policy, 0, down, hasDlq);
     const ok = deliver(policy, 150, down, hasDlq);

@@ -8,7 +8,7 @@ import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { newTestApp, resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';

@@ -7,7 +7,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { readTelemetryEnv, TELEMETRY_ENV } from '../../../functions/config/telemetry.ts';
+import { readTelemetryEnv, TELEMETRY_ENV } from '../../../functions/base/config/schema/telemetry.ts';
 import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { newTestApp, resourcesOf, smallFleet, synthFleet, type CfnTemplate } from '../../helpers/infra/synth.ts';
 

@@ -6,7 +6,7 @@
  * namespace, a 32-character fleet name, maintenance windows over every target.
  */
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { FleetNames } from '../../../infra/plan/names.ts';
 import { MUTED_KINDS } from '../../../infra/plan/placement.ts';
 import { mainProbeStackFixed, muteRuleBytes, scheduleBytes, targetAlarmsBytes } from '../../../infra/plan/template-size.ts';

@@ -16,7 +16,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runBudgetMs } from '../../../functions/config/budget.ts';
+import { runBudgetMs } from '../../../functions/base/config/schema/budget.ts';
 import { RUN_MAX_EVENT_AGE } from '../../../infra/constructs/probe-region-stack.ts';
 import { alarmsOf, type AlarmProps } from '../../helpers/infra/cfn.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';

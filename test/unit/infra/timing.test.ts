@@ -16,8 +16,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FleetInput } from '../../../functions/config/fleet.ts';
-import { runBudgetMs } from '../../../functions/config/budget.ts';
+import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
+import { runBudgetMs } from '../../../functions/base/config/schema/budget.ts';
 import { alarmsOf, type AlarmProps } from '../../helpers/infra/cfn.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 import { randomTiming, replayTimed, seeded, type Faults, type Notification, type Timing } from '../../helpers/infra/timing.ts';

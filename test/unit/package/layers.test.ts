@@ -1,7 +1,7 @@
 /**
  * The layers of issue 19, checked over the real import graph with the same table ESLint reads
  * (eslint.config.js's LAYERS): no import outside a room's row, type-only imports included, no file or
- * folder loop, every folder a room, sockets in functions/net/ only, and no comment that turns the rule
+ * folder loop, every folder a room, sockets in functions/base/net/ only, and no comment that turns the rule
  * off. The checker and the lint blocks are each shown failing once on an import that breaks the rule.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,10 +50,10 @@ describe('the checker', () => {
   it('reports an import a room may not make, type-only too, with the file and line', () => {
     // Prepare
     const g = fixture({
-      'functions/net/wire.ts': "import { judge } from '../judge/judge.ts';\n",
-      'functions/catalog/compare.ts': "import type { Session } from '../probe/session.ts';\n",
-      'functions/judge/judge.ts': "import { Wire } from '../net/wire.ts';\n",
-      'functions/probe/session.ts': '',
+      'functions/base/net/wire.ts': "import { judge } from '../../engine/judge/judge.ts';\n",
+      'functions/engine/catalog/compare.ts': "import type { Session } from '../probe/session.ts';\n",
+      'functions/engine/judge/judge.ts': "import { Wire } from '../../base/net/wire.ts';\n",
+      'functions/engine/probe/session.ts': '',
     });
 
     // Act
@@ -61,25 +61,31 @@ describe('the checker', () => {
 
     // Assess
     expect(found).toEqual([
-      'functions/net/wire.ts:1 imports functions/judge/judge.ts: functions/net may not import functions/judge',
-      'functions/catalog/compare.ts:1 imports functions/probe/session.ts (type only): functions/catalog may not import functions/probe',
-      'files import each other around: functions/judge/judge.ts ⇄ functions/net/wire.ts',
-      'folders import each other around: functions/judge ⇄ functions/net',
+      'functions/base/net/wire.ts:1 imports functions/engine/judge/judge.ts: functions/base/net may not import functions/engine/judge',
+      'functions/engine/catalog/compare.ts:1 imports functions/engine/probe/session.ts (type only): functions/engine/catalog may not import functions/engine/probe',
+      'files import each other around: functions/base/net/wire.ts ⇄ functions/engine/judge/judge.ts',
+      'folders import each other around: functions/base/net ⇄ functions/engine/judge',
     ]);
   });
 
   it('reports a folder that is no room and a socket module outside net/', () => {
-    const g = fixture({ 'functions/probe/steps/list.ts': '', 'functions/auth/expiry.ts': "import { connect } from 'node:tls';\n" });
+    const g = fixture({
+      'functions/engine/probe/steps/list.ts': '',
+      'functions/engine/auth/expiry.ts': "import { connect } from 'node:tls';\n",
+    });
     expect(checkLayers(g, layers, netOnly).map(describeViolation)).toEqual([
-      'functions/probe/steps/list.ts is in no room: give its folder a row in LAYERS (eslint.config.js)',
-      'functions/auth/expiry.ts:1 imports node:tls: sockets, TLS and fetch belong to functions/net/',
+      'functions/engine/probe/steps/list.ts is in no room: give its folder a row in LAYERS (eslint.config.js)',
+      'functions/engine/auth/expiry.ts:1 imports node:tls: sockets, TLS and fetch belong to functions/base/net/',
     ]);
   });
 
   it('reports a table that lets rooms import each other around', () => {
-    const looped: RoomTable = { ...layers, 'functions/common': { ...layers['functions/common']!, may: ['functions/config'] } };
+    const looped: RoomTable = {
+      ...layers,
+      'functions/base/common': { ...layers['functions/base/common']!, may: ['functions/base/config/words'] },
+    };
     expect(checkLayers({ files: [], edges: [], packages: [] }, looped, netOnly).map(describeViolation)).toEqual([
-      'the rule table lets rooms import each other around: functions/common ⇄ functions/config',
+      'the rule table lets rooms import each other around: functions/base/common ⇄ functions/base/config/words',
     ]);
   });
 });
@@ -95,16 +101,23 @@ describe('the lint blocks', () => {
 
     // Act + Assess
     expect(
-      await lint('functions/catalog/fixture.ts', "import type { Exchange } from '../net/exchange.ts';\nexport type X = Exchange;\n"),
+      await lint(
+        'functions/engine/catalog/fixture.ts',
+        "import type { Exchange } from '../../base/net/exchange.ts';\nexport type X = Exchange;\n",
+      ),
     ).toEqual([
-      "'../net/exchange.ts' import is restricted from being used by a pattern. functions/catalog may import functions/common, functions/config; not functions/net (the rule table in eslint.config.js).",
+      "'../../base/net/exchange.ts' import is restricted from being used by a pattern. functions/engine/catalog may import functions/base/common, functions/base/config/schema; not functions/base/net (the rule table in eslint.config.js).",
     ]);
     expect(
-      await lint('infra/plan/fixture.ts', "import { Wire } from '../../functions/net/wire.ts';\nexport const w = Wire;\n"),
+      await lint('infra/plan/fixture.ts', "import { Wire } from '../../functions/base/net/wire.ts';\nexport const w = Wire;\n"),
     ).toHaveLength(1);
-    expect(await lint('functions/posture/fixture.ts', "import { connect } from 'node:tls';\nexport const c = connect;\n")).toHaveLength(1);
-    expect(await lint('functions/posture/fixture.ts', "export const f = () => fetch('https://example.com');\n")).toHaveLength(1);
-    expect(await lint('functions/judge/fixture.ts', "import { Wire } from '../net/wire.ts';\nexport const w = Wire;\n")).toEqual([]);
+    expect(
+      await lint('functions/engine/posture/fixture.ts', "import { connect } from 'node:tls';\nexport const c = connect;\n"),
+    ).toHaveLength(1);
+    expect(await lint('functions/engine/posture/fixture.ts', "export const f = () => fetch('https://example.com');\n")).toHaveLength(1);
+    expect(
+      await lint('functions/engine/judge/fixture.ts', "import { Wire } from '../../base/net/wire.ts';\nexport const w = Wire;\n"),
+    ).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * One Node story: package.json's engines, the README's Set up, the CI script and the Node running the
+ * One Node story: package.json's engines, the README and CONTRIBUTING.md's Set up, the CI script and the Node running the
  * tests agree; and the lockfile holds no package that would link a platform's binary into .bin (the
  * integration lane installs it for other platforms to show the same).
  */
@@ -30,10 +30,9 @@ describe('the supported Node', () => {
     expect(ok, `Node ${process.version} is below package.json's engines (${pkg.engines.node}): use Node 24 (nvm install 24)`).toBe(true);
   });
 
-  it('is the one the README names and the one CI installs (Node 24, as on Lambda)', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('is the one the README and CONTRIBUTING.md name and the one CI installs (Node 24, as on Lambda)', () => {
     const floor = pkg.engines.node.slice(2);
-    expect(readme).toContain(`Node ≥ ${floor}`);
+    for (const doc of ['README.md', 'CONTRIBUTING.md']) expect(readFileSync(join(ROOT, doc), 'utf8'), doc).toContain(`Node ≥ ${floor}`);
     expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toMatch(/^NODE_VERSION=24\.\d+\.\d+$/m);
     expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('24');
   });

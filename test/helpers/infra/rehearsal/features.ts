@@ -7,7 +7,7 @@
 import { CreateSecurityGroupCommand, CreateSubnetCommand, CreateVpcCommand } from '@aws-sdk/client-ec2';
 import { GetBucketPolicyCommand, PutBucketPolicyCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import type { FleetInput } from '../../../../functions/config/fleet.ts';
+import type { FleetInput } from '../../../../functions/base/config/schema/fleet.ts';
 import type { Aws } from './aws.ts';
 
 export const FEATURE_REGIONS = ['us-east-1', 'eu-west-1'] as const;

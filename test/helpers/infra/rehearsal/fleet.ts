@@ -10,8 +10,9 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { App } from 'aws-cdk-lib';
-import type { FleetInput } from '../../../../functions/config/fleet.ts';
-import type { HeaderSecretRef } from '../../../../functions/config/target.ts';
+import type { FleetInput } from '../../../../functions/base/config/schema/fleet.ts';
+import type { HeaderSecretRef } from '../../../../functions/base/config/schema/target.ts';
+import { probeRegionsOf } from '../../../../functions/base/config/schema/target-rule.ts';
 import { McpCanaryFleet, type McpCanaryFleetOptions } from '../../../../infra/fleet.ts';
 import { MOTO_ACCOUNT, type Aws } from './aws.ts';
 
@@ -117,7 +118,7 @@ export async function createUserResources(aws: Aws, fleet: FleetInput, token: st
   const jobs: Array<Promise<unknown>> = [];
   for (const t of fleet.targets) {
     const ref = t.headerSecrets!.Authorization!;
-    for (const region of t.probeRegions ?? fleet.probeRegions ?? []) {
+    for (const region of probeRegionsOf(fleet, t).regions) {
       const value = t.name === WRONG_CREDENTIAL.target && region === WRONG_CREDENTIAL.region ? 'not-the-token' : token;
       const at = aws.at(region);
       if ('ssmParameter' in ref)

@@ -7,7 +7,7 @@
  * publish themselves (AWS/Lambda, AWS/SQS) are returned apart: moto produces none of them.
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { Dimension, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../../functions/common/run-record.ts';
+import { Dimension, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
 import type { Invocation } from './invoke.ts';
 import {
   dashboardMetrics,

@@ -1,0 +1,243 @@
+/**
+ * The target schema: one MCP endpoint and how to judge it. The single source of truth for the CLI,
+ * the scheduled Lambda run and the CDK app. Defaults live here, as named constants.
+ */
+// The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
+import * as z from 'zod';
+import { CatalogSetting } from './catalog.ts';
+import { PostureSetting } from './posture.ts';
+import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
+import { authFields, checkAuth } from './oauth.ts';
+import { TlsSetting } from './tls.ts';
+import { unionError } from '../words/words.ts';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_BUDGET_MS = 30_000;
+export const DEFAULT_DEGRADED_MS = 5_000;
+export const MAX_RETRIES = 3;
+
+/** `auto` probes 2026-07-28 first and falls back to 2025-11-25; a pinned revision never falls back. */
+// No message of its own: the project's error map names the values, what was given and the nearest one.
+export const RevisionSetting = z.enum(['auto', '2026-07-28', '2025-11-25']);
+
+const httpUrl = z.string().superRefine((s, ctx) => {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    u = new URL('invalid:');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    // A URL with a password that does not parse is not echoed either: it may still hold the password.
+    const shown = /\/\/[^/@]*@/.test(s) ? '(not shown: it has an "@" before the host)' : JSON.stringify(s);
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not an http(s) URL: got ${shown}. Give the full URL with its scheme, e.g. https://mcp.example.com/mcp`,
+    });
+    return;
+  }
+  // fetch refuses a URL with credentials, and its message would print them: refuse it here, never echo
+  // it, and say where credentials belong. (Basic auth is a header like any other.)
+  if (u.username !== '' || u.password !== '') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        // No example words that a secret could contain: the Redactor would cut them out of the advice.
+        'carries credentials before its host (…@), which the canary never sends in a URL: put credentials in a header instead, e.g. --header "Authorization: Basic …" (headers are never printed)',
+    });
+  }
+});
+
+/**
+ * The name a target gets from its URL when none is given: the host, in the characters a name allows.
+ * An IPv6 literal ("[2001:db8::1]") becomes "ipv6-2001-db8-1": brackets and colons are not name
+ * characters, and a name must start with a letter or digit.
+ */
+export function nameFromUrl(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return 'target';
+  }
+  const ipv6 = host.startsWith('[') && host.endsWith(']');
+  const flat = (ipv6 ? host.slice(1, -1) : host).replace(/[^A-Za-z0-9_.]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '');
+  const name = (ipv6 ? `ipv6-${flat}` : flat).slice(0, 64).replace(/[^A-Za-z0-9]+$/, '');
+  return name || 'target';
+}
+
+/**
+ * A header value is sent as bytes: fetch refuses a character above U+00FF (a pasted en dash or smart
+ * quote) and a CR or LF would split the header. That is the canary's own config mistake, so it is a
+ * config error naming the header (never its value) rather than a failed run that pages the endpoint's
+ * owner. The position tells the user where to look without printing the secret.
+ */
+export function headerValueProblem(value: string): string | null {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x0d || c === 0x0a || c === 0) return `has a line break or NUL at character ${i + 1}: a header value is one line`;
+    if (c > 0xff) {
+      const cp = value.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0');
+      return `has a character outside Latin-1 at character ${i + 1} (U+${cp}, e.g. a pasted dash or quote): retype it in plain ASCII`;
+    }
+  }
+  return null;
+}
+
+const headerValue = z.string().superRefine((v, ctx) => {
+  const problem = headerValueProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: `value ${problem}` });
+});
+
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A JSON value, as `--expect-json` and `arguments` carry them. */
+const JsonValue: z.ZodType<unknown> = z.json();
+
+/** Where a header's value comes from at run time, instead of the config file (for the Lambda). */
+export const HeaderSecretRef = z.union(
+  [
+    z
+      .object({
+        secretsManager: secretsManagerName('mcp-canary/my-target'),
+        /** When the secret is a JSON object, the key whose value to use. */
+        jsonKey: z.string().optional(),
+        /** Prepended to the secret, e.g. "Bearer ". */
+        prefix: z.string().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        ssmParameter: ssmParameterName('/mcp-canary/my-target/api-key'),
+        prefix: z.string().optional(),
+      })
+      .strict(),
+  ],
+  { error: unionError('must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }') },
+);
+export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
+
+export const CanaryTool = z
+  .object({
+    /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
+    name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"').meta({
+      description:
+        'The tool to call. It must be annotated `readOnlyHint: true` in every listing of its name, or the run is `inconclusive` (`unsafe_tool`) and the tool is not called',
+    }),
+    arguments: z.record(z.string(), JsonValue).default({}).meta({ description: 'Its arguments, a JSON object' }),
+    /** The text content must contain this string. */
+    expectText: z.string().optional().meta({ description: "The tool's text content must contain this string", defaultText: 'none' }),
+    /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
+    expectJson: z.record(z.string(), JsonValue).default({}).meta({
+      description:
+        'Dotted paths into `structuredContent` and the JSON value each must equal, e.g. `{ "rate": 1.08 }`; integers beyond 2^53 compare exactly',
+    }),
+    /** Call the tool even though it is not annotated read-only. */
+    allowUnsafe: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Call the tool even though it is not annotated read-only (for an unannotated tool you know is)' }),
+  })
+  .strict();
+
+/** The target's fields; `Target` adds the cross-field checks. Extend this, not `Target`. */
+export const TargetFields = z
+  .object({
+    /** Names the target in metrics, alarms and pages: stable, short, no spaces. */
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+      .meta({
+        description:
+          'Names the target in metrics, alarms and pages: 1–64 letters, digits, `.`, `_` or `-`, starting with a letter or digit; unique in the fleet',
+      }),
+    url: httpUrl.meta({
+      description: 'The MCP endpoint, http(s). Credentials in the URL (`user:pass@`) are refused: put them in a header',
+    }),
+    /** Sent on every request. Values are secrets: never printed, logged or published. */
+    headers: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), headerValue).default({}).meta({
+      description:
+        'Static header values, sent on every request and never printed, logged or published. For the CLI: `cdk synth` refuses them, since they would land in the template in clear text',
+    }),
+    /** Header values read at run time from Secrets Manager or SSM (the scheduled run). */
+    headerSecrets: z.record(z.string().regex(headerName, 'is not a valid HTTP header name'), HeaderSecretRef).default({}).meta({
+      description:
+        'Header values read at run time from Secrets Manager or SSM (deployed: named under `mcp-canary/`, SSM `/mcp-canary/`). The value sent is `prefix` + the secret (or its `jsonKey`), whitespace trimmed; it replaces a static header of the same name',
+    }),
+    healthUrl: httpUrl.optional().meta({
+      description: 'A health path to GET first, 2xx expected: it proves a process listens, nothing more',
+      defaultText: 'no health probe',
+    }),
+    revision: RevisionSetting.default('auto').meta({
+      description:
+        '`auto` asks 2026-07-28 `server/discover` first and falls back to exactly one 2025-11-25 `initialize`; a pinned revision never falls back',
+    }),
+    tool: CanaryTool.optional().meta({
+      description: 'The canary tool: a cheap, read-only tool whose answer only a working endpoint (and upstream) can give',
+      defaultText: 'none: stop after `tools/list`',
+    }),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100, 'must be at least 100 ms')
+      .max(120_000, 'must be at most 120000 ms')
+      .default(DEFAULT_TIMEOUT_MS)
+      .meta({ description: 'Per request, headers and body alike; at most `budgetMs`' }),
+    budgetMs: z
+      .number()
+      .int()
+      .min(1_000, 'must be at least 1000 ms')
+      .max(600_000, 'must be at most 600000 ms')
+      .default(DEFAULT_BUDGET_MS)
+      .meta({
+        description:
+          "The whole run: token step, attempts and retries. Deployed, its function's timeout (`budgetMs` + 13 s) must stay under the schedule's period",
+      }),
+    degradedMs: z
+      .number()
+      .int()
+      .min(1, 'must be a positive number of ms')
+      .default(DEFAULT_DEGRADED_MS)
+      .meta({ description: 'A run that passed but took longer than this (its reported duration, token step included) is `degraded`' }),
+    retries: z.number().int().min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).default(0).meta({
+      description:
+        'In-run retries: only after `unreachable`, `timeout` or a 5xx, 500 ms doubling to 4 s, and only while a whole attempt still fits the budget',
+    }),
+    /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
+    catalog: CatalogSetting.optional().meta({
+      description:
+        "The recorded tool catalog, as `mcp-canary snapshot` prints it: every run's `tools/list` is compared with it, and drift is a `catalog_drift` warning",
+      defaultText: 'none: no drift check',
+    }),
+    /** Security posture checks, at most hourly: `true` for all, or a list of check names. */
+    posture: PostureSetting.optional().meta({
+      description:
+        'Security posture checks, at most hourly: `true` for every check, or a list of check names. A failed check is a `posture` warning, never a failure',
+      defaultText: 'off',
+    }),
+    /** A client certificate and private CAs, by reference (functions/base/config/schema/tls.ts). */
+    tls: TlsSetting.optional().meta({
+      description:
+        "A client certificate for mutual TLS, and private CAs, each by reference; `file` references are for the CLI (`cdk synth` refuses them). Checked before the first request: a PEM that is not a certificate, a key that is not the certificate's, an expired certificate or a wrong passphrase is a config error naming the field; the certificate's expiry within `credentialWarningDays` is a `credential_expiry` warning",
+      defaultText: 'none',
+    }),
+    /** OAuth client credentials, certWarningDays, credentialWarningDays (functions/base/config/schema/oauth.ts). */
+    ...authFields,
+  })
+  .strict();
+
+export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
+  checkAuth(t, ctx);
+  if (t.timeoutMs > t.budgetMs) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeoutMs'],
+      message: `(${t.timeoutMs}) is longer than the run budget, budgetMs (${t.budgetMs}): lower it or raise the budget (--budget-ms)`,
+    });
+  }
+}
+
+export const Target = TargetFields.superRefine(checkTarget);
+
+export type TargetInput = z.input<typeof Target>;
+export type Target = z.output<typeof Target>;
