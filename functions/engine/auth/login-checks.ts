@@ -48,15 +48,27 @@ export async function guardEndpoints(m: AuthorizationServerMetadata, guard: Guar
     ...(registering ? [['registration_endpoint', m.registration_endpoint] as [string, string | undefined]] : []),
   ];
   for (const [field, url] of endpoints) {
-    if (url === undefined) continue;
-    try {
-      await checkUrl(url, guard);
-    } catch (e) {
-      if (!isCanaryError(e, CanaryErrorCode.guardRefused)) throw e;
-      throw loginError(
-        `the metadata of ${m.issuer} names ${field} ${e.data.url}: ${e.data.reason}. Refused before anything was sent there${field === 'authorization_endpoint' ? ' and before any URL was shown to open' : ''}; no client was registered`,
-        e,
-      );
-    }
+    if (url !== undefined) await guarded(`the metadata of ${m.issuer} names ${field}`, url, guard, field === 'authorization_endpoint');
+  }
+}
+
+/**
+ * The protected resource metadata URL the MCP server's 401 names, through the guard before the SDK is given
+ * it: the SDK's discovery swallows a refused fetch of that document and falls back to guessing, which would
+ * hide why.
+ */
+export async function guardResourceMetadataUrl(url: URL, guard: GuardOptions): Promise<void> {
+  await guarded("the MCP server's 401 names resource_metadata", url.href, guard, false);
+}
+
+async function guarded(where: string, url: string, guard: GuardOptions, shownToPerson: boolean): Promise<void> {
+  try {
+    await checkUrl(url, guard);
+  } catch (e) {
+    if (!isCanaryError(e, CanaryErrorCode.guardRefused)) throw e;
+    throw loginError(
+      `${where} ${e.data.url}: ${e.data.reason}. Refused before anything was sent there${shownToPerson ? ' and before any URL was shown to open' : ''}; no client was registered`,
+      e,
+    );
   }
 }

@@ -31,7 +31,7 @@ import { proxyUrlOf } from '../../base/net/reach.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
 import { askChallenge } from './challenge.ts';
-import { guardEndpoints, loginError, requirePkce } from './login-checks.ts';
+import { guardEndpoints, guardResourceMetadataUrl, loginError, requirePkce } from './login-checks.ts';
 import { learningFetch, oauthGuard, withOAuthFetch } from './oauth-fetch.ts';
 import { refreshLifetimeEnd } from './refresh.ts';
 import { dpopDemanded, notBearer } from './token-type.ts';
@@ -84,6 +84,7 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
         const step = <T>(what: string, run: () => Promise<T>) => stepOf(what, run, failed, proxyUrlOf(o.reach?.proxy));
         // The server's own challenge first: its resource_metadata URL (used before the well-known ones) and its scope.
         const challenge = await step('the 401 challenge', () => askChallenge(o.serverUrl, {}, fetchFn));
+        if (challenge.resourceMetadataUrl) await guardResourceMetadataUrl(challenge.resourceMetadataUrl, provider.guard);
         // Scopes: the configured ones, else the challenge's (authoritative, least privilege), else the SDK's
         // fallback to the metadata's scopes_supported (the spec's scope selection strategy).
         const scope = o.settings.scopes?.join(' ') || challenge.scope;
@@ -136,7 +137,7 @@ class LoginProvider implements OAuthClientProvider {
   constructor(
     readonly redirectUrl: string,
     private readonly o: LoginOptions,
-    private readonly guard: GuardOptions,
+    readonly guard: GuardOptions,
   ) {
     this.clientMetadataUrl = o.settings.clientMetadataUrl;
   }
@@ -255,6 +256,9 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
   try {
     return await run();
   } catch (e) {
+    // A URL discovery was handed (the 401's resource_metadata, an authorization server) that the SSRF guard refused.
+    if (isCanaryError(e, CanaryErrorCode.guardRefused))
+      throw loginError(`${what}: ${e.message}; nothing was sent there and nobody was sent to sign in`, e);
     // The canary's own errors pass as they are; a proxy's failed CONNECT is a failure of this step, said below with the proxy's words.
     if (e instanceof CanaryError && !isCanaryError(e, CanaryErrorCode.proxyTunnel)) throw e;
     const code = (e as { code?: unknown }).code;

@@ -25,6 +25,12 @@ interface Shape {
   readonly registration?: boolean;
   /** The metadata is served only at this path, which the 401 names (resource_metadata); the well-known URLs 404. */
   readonly prmOnlyAt?: string;
+  /** The 401 names this resource_metadata URL instead (anywhere). */
+  readonly challengeMetadataUrl?: string;
+  /** The metadata's `resource` (default: the MCP server's URL). */
+  readonly prmResource?: string;
+  /** The metadata's `authorization_servers` (default: the test's authorization server). */
+  readonly authorizationServers?: readonly string[];
   /** The 401's scope. */
   readonly challengeScope?: string;
   /** The metadata's scopes_supported. */
@@ -75,14 +81,15 @@ async function servers(shape: Shape) {
     if (wellKnown || (shape.prmOnlyAt && path === shape.prmOnlyAt)) {
       if (shape.prm === 'absent' || (shape.prmOnlyAt && wellKnown)) return notFound(res);
       return json(res, 200, {
-        resource: `${mcpBase}/mcp`,
-        authorization_servers: shape.prm === 'no servers' ? [] : [asBase],
+        resource: shape.prmResource ?? `${mcpBase}/mcp`,
+        authorization_servers: shape.prm === 'no servers' ? [] : (shape.authorizationServers ?? [asBase]),
         ...(shape.scopesSupported ? { scopes_supported: shape.scopesSupported } : {}),
       });
     }
     if (shape.asOnMcpOrigin && path !== '/mcp') return asOnOrigin(req, res);
     if (path.startsWith('/.well-known/') || path === '/register') return notFound(res);
     const params = [
+      ...(shape.challengeMetadataUrl ? [`resource_metadata="${shape.challengeMetadataUrl}"`] : []),
       ...(shape.prmOnlyAt ? [`resource_metadata="${mcpBase}${shape.prmOnlyAt}"`] : []),
       ...(shape.challengeScope ? [`scope="${shape.challengeScope}"`] : []),
     ];
@@ -262,6 +269,37 @@ describe('discovery starts at the MCP server’s own 401', () => {
     // The challenge was asked first, then the URL it named; no well-known URL was needed.
     expect(paths).toEqual(['POST /mcp', 'GET /meta/rates.json']);
     expect(mcp.received[0]!.rpcMethod).toBe('ping');
+  });
+
+  it('refuses a resource_metadata URL at the cloud metadata address, before anything is fetched from it', async () => {
+    const { as, mcp, paths } = await servers({
+      prm: 'names the AS',
+      challengeMetadataUrl: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+    });
+    const { error, shown } = await tryLogin(mcp.url);
+    expect(error).toMatch(
+      /^login: the MCP server's 401 names resource_metadata http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam\/security-credentials\/: .*Refused before anything was sent there/,
+    );
+    expect(shown).toBeUndefined();
+    expect(paths).toEqual(['POST /mcp']);
+    expect(as.received).toEqual([]);
+  });
+
+  it('refuses an authorization server at a cloud metadata address, in words naming it', async () => {
+    const { mcp } = await servers({ prm: 'names the AS', authorizationServers: ['https://169.254.169.254/'] });
+    const { error, shown } = await tryLogin(mcp.url);
+    expect(error).toMatch(
+      /^login: discovery and authorization: refused to fetch https:\/\/169\.254\.169\.254\/\S*: a cloud metadata address/,
+    );
+    expect(shown).toBeUndefined();
+  });
+
+  it('refuses metadata whose resource is another server (its tokens would be for that server)', async () => {
+    const { as, mcp } = await servers({ prm: 'names the AS', prmResource: 'https://other.example.com/mcp' });
+    const { error, shown } = await tryLogin(mcp.url);
+    expect(error).toMatch(/Protected resource https:\/\/other\.example\.com\/mcp does not match expected/);
+    expect(shown).toBeUndefined();
+    expect(as.received.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
   it.each([
