@@ -24,6 +24,8 @@ export interface RequestRecord {
   readonly rpcId?: string;
   /** `params.name` of a tools/call: the canary tool (from the config). */
   readonly toolName?: string;
+  /** The `MCP-Protocol-Version` the request carried (every request after the handshake, and 2026-07-28's own). */
+  readonly protocolVersion?: string;
   readonly serverAddress: string;
   readonly serverPort: number;
   /** Wall ms. */
@@ -69,8 +71,10 @@ export class RequestLog {
   }
 
   readonly middleware: FetchMiddleware = (next) => async (url, init) => {
-    const tp = TRACEPARENT.exec(new Headers(init?.headers).get('traceparent') ?? '');
+    const sentHeaders = new Headers(init?.headers);
+    const tp = TRACEPARENT.exec(sentHeaders.get('traceparent') ?? '');
     if (!tp) return next(url, init);
+    const protocolVersion = sentHeaders.get('mcp-protocol-version');
     const startedAt = this.wallNow();
     const where = new URL(String(url));
     const httpMethod = (init?.method ?? 'GET').toUpperCase();
@@ -81,6 +85,7 @@ export class RequestLog {
       step: this.stepOf(httpMethod, where.href, rpc.rpcMethod),
       httpMethod,
       ...rpc,
+      ...(protocolVersion ? { protocolVersion } : {}),
       serverAddress: where.hostname,
       serverPort: Number(where.port) || (where.protocol === 'https:' ? 443 : 80),
       startedAt,

@@ -16,6 +16,8 @@ export interface Operation {
   readonly rpcMethod?: string | undefined;
   readonly rpcId?: string | undefined;
   readonly toolName?: string | undefined;
+  /** The protocol version the request carried, when it said. */
+  readonly protocolVersion?: string | undefined;
   readonly serverAddress: string;
   readonly serverPort: number;
   readonly status?: number | undefined;
@@ -70,7 +72,8 @@ export function operationError(r: Operation): OperationError | undefined {
 /**
  * The attributes the conventions give an MCP client operation, for its span and its duration point alike
  * (so a metric can be filtered by what a trace shows): method, tool, request id (spans only: it is
- * unbounded), error, the JSON-RPC error code, protocol version, server, transport.
+ * unbounded), error, the JSON-RPC error code, protocol version (the request's own header, else the run's
+ * negotiated `revision`: a 2025 server's refused `server/discover` was a 2026-07-28 request), server, transport.
  */
 export function operationAttributes(r: Operation, revision: string | null, forSpan: boolean): Attributes {
   const failed = operationError(r);
@@ -81,7 +84,7 @@ export function operationAttributes(r: Operation, revision: string | null, forSp
     ...(forSpan && r.rpcId ? { 'jsonrpc.request.id': r.rpcId } : {}),
     ...(failed ? { 'error.type': failed.type } : {}),
     ...(r.rpcError ? { 'rpc.response.status_code': r.rpcError } : {}),
-    ...(revision ? { 'mcp.protocol.version': revision } : {}),
+    ...((r.protocolVersion ?? revision) ? { 'mcp.protocol.version': r.protocolVersion ?? revision } : {}),
     'server.address': r.serverAddress,
     'server.port': r.serverPort,
     'network.protocol.name': 'http',

@@ -289,6 +289,7 @@ describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)'
         'http.response.status_code': 200,
       });
       expect(callOf('get_quote').status.code).toBe(2 /* ERROR */);
+      expect(callOf('get_quote').attributes['mcp.protocol.version']).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
       expect(callOf('get_history').attributes['error.type']).toBeUndefined();
       expect(callOf('get_history').status.code).toBe(0 /* UNSET */);
       // Every other request of both runs answered, but a 2025 server's refusal of the era probe: that
@@ -298,6 +299,8 @@ describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)'
           expect(s.attributes['error.type']).toBe(s.attributes['rpc.response.status_code']);
           expect(s.attributes['error.type']).toMatch(/^-32\d{3}$/);
           expect(s.status.code).toBe(2);
+          // It was a request of the other era: its own protocol version, not the run's.
+          expect(s.attributes['mcp.protocol.version']).toBe('2026-07-28');
         } else expect([s.name, s.attributes['error.type'], s.status.code]).toEqual([s.name, undefined, 0]);
       }
 
@@ -312,9 +315,12 @@ describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)'
         expect(p.unit).toBe('s');
         expect(p.explicitBounds).toEqual(bounds);
       }
-      // 150 ms and a little: bucket 4, (0.1, 0.2]; it ended at the response, which the server sent after 150 ms.
-      expect(history.bucketCounts).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+      // It ended at the response, which the server sent after 150 ms: at least 0.15 s, so past the 0.1 s bound
+      // (bucket 4, (0.1, 0.2], on an idle machine), counted in the bucket its own value falls in — never the first.
       expect(history.value).toBeGreaterThanOrEqual(0.15);
+      const own = bounds.findIndex((b) => history.value! <= b);
+      expect(own).toBeGreaterThanOrEqual(4);
+      expect(history.bucketCounts).toEqual(Array.from({ length: bounds.length + 1 }, (_, i) => (i === own ? 1 : 0)));
     },
   );
 });
