@@ -39,7 +39,7 @@ Options:
   --publish-regions a,b        publish the first access token there too (default: the config's probe regions)
   --client-id ID               a client the authorization server registered for the canary (default: registered for you)
   --client-metadata-url URL    the canary's Client ID Metadata Document, where the server supports CIMD
-  --scope "a b"                scopes to ask for (default: what the server names)
+  --scope "a b"                scopes to ask for (default: the scope its 401 names, else its scopes_supported)
   --refresh-token-days N       the refresh token's lifetime if the server does not say, for the expiry warning
   --allow-private-network      follow OAuth URLs to private addresses
   --no-browser                 print the URL only

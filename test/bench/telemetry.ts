@@ -18,7 +18,7 @@ import { median } from './stats.ts';
 const withoutTelemetry: Plugin = {
   name: 'bench-no-telemetry',
   setup(b) {
-    b.onLoad({ filter: /functions[\\/]run[\\/]telemetry\.ts$/ }, () => ({
+    b.onLoad({ filter: /functions[\\/]lambdas[\\/]run[\\/]telemetry\.ts$/ }, () => ({
       contents: 'export const telemetryFor = () => undefined;',
       loader: 'ts',
     }));
@@ -29,7 +29,7 @@ const withoutTelemetry: Plugin = {
 const inlined: Plugin = {
   name: 'bench-inlined-export',
   setup(b) {
-    b.onLoad({ filter: /functions[\\/]telemetry[\\/]batch\.ts$/ }, async (args) => ({
+    b.onLoad({ filter: /functions[\\/]io[\\/]telemetry[\\/]batch\.ts$/ }, async (args) => ({
       contents: (await readFile(args.path, 'utf8')).replace(/return import\(spec\)/, "return import('./export.ts')"),
       loader: 'ts',
     }));

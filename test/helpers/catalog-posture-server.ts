@@ -20,6 +20,7 @@ import {
   oauthMetadataResponse,
   originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
+  type CallToolResult,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -30,6 +31,8 @@ export interface ToolDef {
   readonly inputSchema: z.ZodObject;
   readonly outputSchema?: z.ZodObject;
   readonly annotations?: ToolAnnotations;
+  /** The tool's answer (slow, `isError`). @default - at once: `ok`, and `{ ok: true }` with an outputSchema */
+  readonly answer?: () => Promise<CallToolResult>;
 }
 
 export interface Seen {
@@ -78,7 +81,10 @@ export async function startCatalogPostureServer(opts: CatalogPostureServerOption
           ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
           ...(t.annotations ? { annotations: t.annotations } : {}),
         },
-        async () => ({ content: [{ type: 'text' as const, text: 'ok' }], ...(t.outputSchema ? { structuredContent: { ok: true } } : {}) }),
+        async () =>
+          t.answer
+            ? t.answer()
+            : { content: [{ type: 'text' as const, text: 'ok' }], ...(t.outputSchema ? { structuredContent: { ok: true } } : {}) },
       );
     }
     return server;

@@ -101,7 +101,7 @@ export interface DecodedMetric {
   };
   histogram?: {
     aggregationTemporality: number;
-    dataPoints: Array<{ count: string; sum?: number; attributes: KeyValue[] }>;
+    dataPoints: Array<{ count: string; sum?: number; bucketCounts?: string[]; explicitBounds?: number[]; attributes: KeyValue[] }>;
   };
 }
 
@@ -150,6 +150,9 @@ export interface PlainPoint {
   readonly temporality: number;
   readonly value: number | undefined;
   readonly count?: number | undefined;
+  /** A histogram point's bucket boundaries (upper bounds, inclusive) and its counts per bucket (one more than the bounds). */
+  readonly explicitBounds?: number[] | undefined;
+  readonly bucketCounts?: number[] | undefined;
   readonly attributes: Record<string, string | number | boolean | undefined>;
 }
 
@@ -173,6 +176,8 @@ export function decodeMetrics(body: Uint8Array): PlainPoint[] {
             temporality: m.histogram!.aggregationTemporality,
             value: p.sum,
             count: num(p.count),
+            explicitBounds: p.explicitBounds ?? [],
+            bucketCounts: (p.bucketCounts ?? []).map(Number),
             attributes: attrs(p.attributes),
           }));
         return [];

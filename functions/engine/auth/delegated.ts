@@ -5,6 +5,8 @@
  * rotates refresh tokens (see rotate.ts).
  *
  * Whose fault, written down (docs/oauth.md's "Whose fault a refused credential is" says the same):
+ * - a token issued for another server (the grant of another target, binding.ts): the canary's own
+ *   configuration. `inconclusive`, `canary_credential`, and the token is never sent;
  * - no usable token because the grant was refused (invalid_grant: revoked, expired, consent withdrawn),
  *   or none was ever published, or the refresher stopped: the canary's own credential. `inconclusive`,
  *   failure `canary_credential`, with the fix; the endpoint's owner is never paged for it.
@@ -17,6 +19,7 @@ import { FailureClass, WarningKind, type Warning } from '../../base/common/verdi
 import type { AuthorizationCodeSettings } from '../../base/config/schema/oauth-delegated.ts';
 import type { DelegatedAccess } from '../../base/config/load/oauth-secrets.ts';
 import type { Bearer } from './authorize.ts';
+import { grantMismatch } from './binding.ts';
 import { expiryWarning, inWords } from './expiry.ts';
 
 /** An access token this close to its expiry is not sent: it could expire on the way. */
@@ -43,6 +46,12 @@ export function delegatedToken(
     return credential(`auth: no access token for the delegated grant (${why}): ${login} to store one`);
   }
   const a = found.access;
+  // Before anything else is judged: a token for another server is not sent, whatever state it is in.
+  const elsewhere = grantMismatch(a, target.url);
+  if (elsewhere)
+    return credential(
+      `auth: the published delegated token is not for this server: ${elsewhere}. It was not sent. Point auth.authorizationCode.store at this target's own grant, or ${login} to store one${a.serverUrl ? '' : ' (a grant published before grants were bound is re-published bound by the refresher on its next run)'}`,
+    );
   const expires = Date.parse(a.accessExpiresAt);
   const live = expires - now > ACCESS_SKEW_MS;
   const warnings: Warning[] = [];

@@ -14,7 +14,6 @@ import { CanaryError, CanaryErrorCode, isCanaryError } from '../../base/common/e
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
-  extractWWWAuthenticateParams,
   IssuerMismatchError,
   resourceUrlFromServerUrl,
   selectResourceURL,
@@ -25,6 +24,7 @@ import {
 import type { OAuthSettings } from '../../base/config/schema/oauth.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
+import { askChallenge } from './challenge.ts';
 import { authError, describeHops, type AuthHop } from './hops.ts';
 
 export interface AuthServer {
@@ -35,12 +35,6 @@ export interface AuthServer {
   /** The RFC 8707 resource indicator sent with the token request. */
   readonly resource: string;
 }
-
-/**
- * The 401 challenge is asked with a `ping`: an auth wall answers before reading the method, and a
- * server without one creates no session for it (an `initialize` would leave one behind).
- */
-const CHALLENGE_BODY = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-canary-auth', method: 'ping' });
 
 export async function discover(
   serverUrl: string,
@@ -127,16 +121,9 @@ async function protectedResource(
 ): Promise<OAuthProtectedResourceMetadata> {
   let challenged: URL | undefined;
   try {
-    const res = await fetchFn(serverUrl, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: CHALLENGE_BODY,
-    });
-    await res.body?.cancel().catch(() => {});
-    if (res.status === 401) challenged = extractWWWAuthenticateParams(res).resourceMetadataUrl;
+    challenged = (await askChallenge(serverUrl, headers, fetchFn)).resourceMetadataUrl;
   } catch (e) {
-    // The server itself being down is the MCP probes' to report; discovery goes on to the well-known URLs.
-    if (isCanaryError(e, CanaryErrorCode.guardRefused)) throw stepFailure('the 401 challenge', e, []);
+    throw stepFailure('the 401 challenge', e, []);
   }
   const before = hops.length;
   try {

@@ -1,11 +1,14 @@
 /**
- * `mcp-canary login <url>`: the MCP authorization spec's flow, run once by a person. The MCP client
- * SDK's `auth()` does the spec's work: RFC 9728 protected resource metadata, RFC 8414 / OpenID
- * discovery with the issuer check, the client (a pre-registered id, a Client ID Metadata Document URL
- * where the server supports it, else dynamic registration), PKCE S256, `resource` (RFC 8707) on the
- * authorization and token requests, and the RFC 9207 `iss` check. Hand-written here only what `auth()`
- * leaves to its provider: where the browser goes (a loopback listener, the URL printed), `state`
- * (made and checked here: the SDK only passes it through), and keeping what it learned as a grant.
+ * `mcp-canary login <url>`: the MCP authorization spec's flow, run once by a person. It starts where the
+ * spec starts, at the MCP server itself: its 401 challenge names the protected resource metadata URL and
+ * the scope to ask for (challenge.ts). The MCP client SDK's `auth()` then does the spec's work: RFC 9728
+ * protected resource metadata (that URL, else the well-known ones), RFC 8414 / OpenID discovery with the
+ * issuer check, the client (a pre-registered id, a Client ID Metadata Document URL where the server
+ * supports it, else dynamic registration), PKCE S256, `resource` (RFC 8707) on the authorization and token
+ * requests, and the RFC 9207 `iss` check. Hand-written here only what `auth()` leaves to its provider:
+ * where the browser goes (a loopback listener, the URL printed), `state` (made and checked here: the SDK
+ * only passes it through), what the metadata must hold before anyone is sent anywhere (login-checks.ts:
+ * PKCE S256 advertised, every endpoint past the SSRF guard), and keeping what it learned as a grant.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -17,6 +20,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../../base/common/errors.ts';
+import type { GuardOptions } from '../../base/net/ssrf-guard.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
@@ -26,7 +30,9 @@ import { proxyFailure } from '../../base/net/proxy-words.ts';
 import { proxyUrlOf } from '../../base/net/reach.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
 import { jwtExpiry } from './expiry.ts';
-import { learningFetch, withOAuthFetch } from './oauth-fetch.ts';
+import { askChallenge } from './challenge.ts';
+import { guardEndpoints, guardResourceMetadataUrl, loginError, requirePkce } from './login-checks.ts';
+import { learningFetch, oauthGuard, withOAuthFetch } from './oauth-fetch.ts';
 import { refreshLifetimeEnd } from './refresh.ts';
 import { dpopDemanded, notBearer } from './token-type.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from './tokens.ts';
@@ -60,15 +66,10 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
   const failed = new WeakMap<object, URL>();
   const now = o.now ?? Date.now;
   try {
-    const provider = new LoginProvider(callback.redirectUrl, o);
+    const reachOf = { allowPrivateNetwork: o.settings.allowPrivateNetwork, serverUrl: o.serverUrl, reach: o.reach };
+    const provider = new LoginProvider(callback.redirectUrl, o, oauthGuard(reachOf));
     return await withOAuthFetch(
-      {
-        allowPrivateNetwork: o.settings.allowPrivateNetwork,
-        serverUrl: o.serverUrl,
-        timeoutMs: o.timeoutMs ?? 10_000,
-        ...(o.fetch ? { fetch: o.fetch } : {}),
-        reach: o.reach,
-      },
+      { ...reachOf, timeoutMs: o.timeoutMs ?? 10_000, ...(o.fetch ? { fetch: o.fetch } : {}) },
       async (guarded) => {
         // The SDK says only "fetch failed" when a request gets no answer: which URL, and why, are kept here.
         const learning = learningFetch(guarded, o.onSecret);
@@ -80,11 +81,20 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
             throw e;
           }
         };
-        const scope = o.settings.scopes?.join(' ') || undefined;
         const step = <T>(what: string, run: () => Promise<T>) => stepOf(what, run, failed, proxyUrlOf(o.reach?.proxy));
-        const first = await step('discovery and authorization', () =>
-          auth(provider, { serverUrl: o.serverUrl, fetchFn, ...(scope ? { scope } : {}) }),
-        );
+        // The server's own challenge first: its resource_metadata URL (used before the well-known ones) and its scope.
+        const challenge = await step('the 401 challenge', () => askChallenge(o.serverUrl, {}, fetchFn));
+        if (challenge.resourceMetadataUrl) await guardResourceMetadataUrl(challenge.resourceMetadataUrl, provider.guard);
+        // Scopes: the configured ones, else the challenge's (authoritative, least privilege), else the SDK's
+        // fallback to the metadata's scopes_supported (the spec's scope selection strategy).
+        const scope = o.settings.scopes?.join(' ') || challenge.scope;
+        const discovered = {
+          serverUrl: o.serverUrl,
+          fetchFn,
+          ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+          ...(scope ? { scope } : {}),
+        };
+        const first = await step('discovery and authorization', () => auth(provider, discovered));
         if (first !== 'REDIRECT' || !provider.authorizationUrl)
           throw loginError('the SDK finished without asking for an authorization: nothing to log in to');
         await o.onAuthorizationUrl(provider.authorizationUrl);
@@ -104,9 +114,7 @@ export async function login(o: LoginOptions): Promise<StoredGrant> {
         if (!code) throw loginError('the answer carries no authorization code');
         o.onSecret(code);
         const iss = answer.get('iss') ?? undefined;
-        await step('token exchange', () =>
-          auth(provider, { serverUrl: o.serverUrl, fetchFn, authorizationCode: code, ...(iss ? { iss } : {}) }),
-        );
+        await step('token exchange', () => auth(provider, { ...discovered, authorizationCode: code, ...(iss ? { iss } : {}) }));
         return provider.grant(o.serverUrl, now(), o.settings.refreshTokenLifetimeDays);
       },
     );
@@ -129,6 +137,7 @@ class LoginProvider implements OAuthClientProvider {
   constructor(
     readonly redirectUrl: string,
     private readonly o: LoginOptions,
+    readonly guard: GuardOptions,
   ) {
     this.clientMetadataUrl = o.settings.clientMetadataUrl;
   }
@@ -176,14 +185,16 @@ class LoginProvider implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier;
   }
-  saveDiscoveryState(s: OAuthDiscoveryState): void {
+  async saveDiscoveryState(s: OAuthDiscoveryState): Promise<void> {
     // auth() saves what discovery found before it registers a client or builds the authorization URL.
     // Without authorization server metadata it would go on with guessed endpoints on the MCP server's
     // own origin (/register, /authorize, /token): a registration POSTed to the MCP server, a person
     // sent to a page that does not exist, and a grant the refresher could not renew. Said here, first.
     if (!s.authorizationServerMetadata) throw loginError(noMetadataWords(this.o.serverUrl, s));
     const m = s.authorizationServerMetadata;
+    requirePkce(m);
     const cimd = m.client_id_metadata_document_supported === true && this.clientMetadataUrl !== undefined;
+    await guardEndpoints(m, this.guard, !this.o.settings.clientId && !cimd);
     if (!this.o.settings.clientId && !cimd && !m.registration_endpoint) {
       throw loginError(
         `${m.issuer} registers no clients itself (no registration_endpoint${this.clientMetadataUrl ? ', and no Client ID Metadata Document support' : ''}): register a client for the canary there and give its id (--client-id, auth.authorizationCode.clientId)${m.client_id_metadata_document_supported === true ? ', or a Client ID Metadata Document URL (--client-metadata-url)' : ''}`,
@@ -245,6 +256,9 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
   try {
     return await run();
   } catch (e) {
+    // A URL discovery was handed (the 401's resource_metadata, an authorization server) that the SSRF guard refused.
+    if (isCanaryError(e, CanaryErrorCode.guardRefused))
+      throw loginError(`${what}: ${e.message}; nothing was sent there and nobody was sent to sign in`, e);
     // The canary's own errors pass as they are; a proxy's failed CONNECT is a failure of this step, said below with the proxy's words.
     if (e instanceof CanaryError && !isCanaryError(e, CanaryErrorCode.proxyTunnel)) throw e;
     const code = (e as { code?: unknown }).code;
@@ -263,18 +277,17 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
             : `cannot connect (${errorCode(e)})`);
       throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
     }
+    // The SDK's schemas refuse a metadata document it cannot use (an endpoint with a javascript: URL): say which field, not zod's JSON.
+    const issues = (e as { name?: unknown; issues?: Array<{ path?: unknown[]; message?: string }> }).issues;
+    if ((e as { name?: unknown }).name === 'ZodError' && Array.isArray(issues)) {
+      const each = issues
+        .slice(0, 3)
+        .map((i) => `${(i.path ?? []).join('.') || '(the document)'}: ${oneLine(i.message ?? 'invalid', 120)}`);
+      throw loginError(`${what} failed: a metadata document is not valid (${each.join('; ')}); nothing was sent on from it`, e);
+    }
     throw loginError(
       `${what} failed (${typeof code === 'string' ? `${code}: ` : ''}${oneLine(e instanceof Error ? e.message : String(e), 200)})`,
       e,
     );
   }
-}
-
-function loginError(message: string, cause?: unknown): CanaryError<'AUTH'> {
-  return new CanaryError(
-    CanaryErrorCode.auth,
-    `login: ${message}`,
-    { side: 'token_endpoint' },
-    cause === undefined ? undefined : { cause },
-  );
 }

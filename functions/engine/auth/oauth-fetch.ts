@@ -24,13 +24,18 @@ export interface OAuthFetchOptions {
   readonly reach?: Reach | undefined;
 }
 
-export async function withOAuthFetch<T>(o: OAuthFetchOptions, use: (fetch: FetchLike) => Promise<T>): Promise<T> {
-  const guard: GuardOptions = {
+/** The guard's rules for one MCP server's OAuth URLs: the same for what is fetched and what a person is sent to open. */
+export function oauthGuard(o: Pick<OAuthFetchOptions, 'allowPrivateNetwork' | 'serverUrl' | 'lookup' | 'reach'>): GuardOptions {
+  return {
     allowPrivateNetwork: o.allowPrivateNetwork,
     loopbackAllowed: isLoopback(new URL(o.serverUrl).hostname),
     viaProxy: proxyUrlOf(o.reach?.proxy) !== null,
     ...(o.lookup ? { lookup: o.lookup } : {}),
   };
+}
+
+export async function withOAuthFetch<T>(o: OAuthFetchOptions, use: (fetch: FetchLike) => Promise<T>): Promise<T> {
+  const guard = oauthGuard(o);
   const pinned = o.fetch ? null : await pinnedFetch(guard, o.reach);
   const wire = new Wire({
     timeoutMs: o.timeoutMs,

@@ -19,6 +19,7 @@
  */
 import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import type { GrantStore, GrantVersion, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
+import { grantMismatch } from './binding.ts';
 import { refreshGrant, type RefreshDeps } from './refresh.ts';
 
 /** Renew at half the access token's lifetime, or this long before it expires, whichever comes first. */
@@ -41,6 +42,11 @@ export interface KeepFreshDeps extends RefreshDeps {
   readonly refreshLeadMs?: number;
   /** @default DEFAULT_LEASE_MS */
   readonly leaseMs?: number;
+  /**
+   * The URL the grant is used for: a grant logged in to another server (binding.ts) is `mismatch`, read
+   * but neither refreshed nor returned for use. @default - not checked
+   */
+  readonly serverUrl?: string;
 }
 
 /**
@@ -48,10 +54,15 @@ export interface KeepFreshDeps extends RefreshDeps {
  * - `busy`: another refresher holds the lease (or won the swap): it is doing the work;
  * - `refused`: the grant is gone (kept so; `detail` says why); `unavailable`: the token endpoint did not
  *   answer, the old access token stays until it expires;
- * - `missing`: the store holds no grant (no login yet).
+ * - `missing`: the store holds no grant (no login yet); `mismatch`: it holds the grant of another server
+ *   (`detail` says which): untouched, no request was made with it, and it is not to be used or published.
  */
 export type KeepFreshResult =
-  | { readonly kind: 'fresh' | 'refreshed' | 'busy' | 'refused' | 'unavailable'; readonly grant: StoredGrant; readonly detail?: string }
+  | {
+      readonly kind: 'fresh' | 'refreshed' | 'busy' | 'refused' | 'unavailable' | 'mismatch';
+      readonly grant: StoredGrant;
+      readonly detail?: string;
+    }
   | { readonly kind: 'missing' };
 
 export function refreshDue(g: StoredGrant, now: number, leadMs = DEFAULT_REFRESH_LEAD_MS): boolean {
@@ -66,6 +77,9 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
   const read = await store.read();
   if (!read) return { kind: 'missing' };
   tell(read.grant, d.onSecret);
+  const elsewhere = d.serverUrl === undefined ? null : grantMismatch(read.grant, d.serverUrl);
+  if (elsewhere)
+    return { kind: 'mismatch', grant: read.grant, detail: `${store.label} holds a grant that is not for ${d.serverUrl}: ${elsewhere}` };
   const now = d.now();
   const { grant } = read;
   if (grant.status === 'refused') return { kind: 'refused', grant, detail: grant.problem?.detail ?? 'the grant was refused' };

@@ -17,6 +17,7 @@ import { VERSION } from '../../base/common/version.ts';
 import type { TelemetrySettings } from '../../base/config/schema/telemetry.ts';
 import { Attr, recordRun, type NextIds, type RunTrace } from './spans.ts';
 import { sendOtlp, type SendDeps, type SendResult } from './send.ts';
+import { MCP_CLIENT_OPERATION_DURATION, MCP_DURATION_BUCKETS_S, operationAttributes, SCHEMA_URL } from './semconv.ts';
 
 export type { RunTrace } from './spans.ts';
 
@@ -75,7 +76,7 @@ export function traceBytes(runs: readonly RunTrace[], resource: Resource): Uint8
     },
     spanProcessors: [new SimpleSpanProcessor({ exporter: spans })],
   });
-  const tracer = provider.getTracer('mcp-canary', VERSION);
+  const tracer = provider.getTracer('mcp-canary', VERSION, { schemaUrl: SCHEMA_URL });
   // Each run's root is a root: no ambient context (no context manager is registered, on purpose).
   for (const run of runs) context.with(ROOT_CONTEXT, () => recordRun(tracer, next, run));
   return ProtobufTraceSerializer.serializeRequest(spans.getFinishedSpans()) ?? new Uint8Array();
@@ -99,12 +100,13 @@ const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60];
 
 /**
  * The verdicts as metrics: `mcp.canary.runs` (a count by target, verdict and failure class) and
- * `mcp.canary.run.duration` (seconds), and the MCP convention's `mcp.client.operation.duration` per request.
+ * `mcp.canary.run.duration` (seconds), and the MCP conventions' `mcp.client.operation.duration` per request
+ * (seconds, the conventions' bucket boundaries, the client span's attributes but the request id).
  */
 export async function metricBytes(runs: readonly RunTrace[], resource: Resource): Promise<Uint8Array> {
   const reader = new OnceReader();
   const provider = new MeterProvider({ resource, readers: [reader] });
-  const meter = provider.getMeter('mcp-canary', VERSION);
+  const meter = provider.getMeter('mcp-canary', VERSION, { schemaUrl: SCHEMA_URL });
   const runsCounter = meter.createCounter('mcp.canary.runs', {
     unit: '{run}',
     description: 'Runs of the canary, by verdict and failure class',
@@ -114,9 +116,11 @@ export async function metricBytes(runs: readonly RunTrace[], resource: Resource)
     description: 'How long a run took to its verdict',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  const operation = meter.createHistogram('mcp.client.operation.duration', {
+  const operation = meter.createHistogram(MCP_CLIENT_OPERATION_DURATION, {
     unit: 's',
-    description: 'MCP requests of the runs, to the answer headers',
+    description:
+      'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received',
+    advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS_S] },
   });
   for (const { record, requests } of runs) {
     const v = record.verdict;
@@ -131,11 +135,7 @@ export async function metricBytes(runs: readonly RunTrace[], resource: Resource)
     duration.record(v.durationMs / 1000, attrs);
     for (const r of requests) {
       if (!r.rpcMethod) continue;
-      operation.record((r.endedAt - r.startedAt) / 1000, {
-        'mcp.method.name': r.rpcMethod,
-        [Attr.target]: v.target,
-        ...(r.error ? { 'error.type': r.error } : r.status !== undefined && r.status >= 400 ? { 'error.type': String(r.status) } : {}),
-      });
+      operation.record((r.endedAt - r.startedAt) / 1000, { ...operationAttributes(r, v.revision, false), [Attr.target]: v.target });
     }
   }
   const { resourceMetrics } = await reader.collect();

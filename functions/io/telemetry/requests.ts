@@ -1,10 +1,15 @@
 /**
  * The requests of one run as they were sent: each one's `traceparent` span id (what the server saw as
- * its parent), its step, when it went out and how it ended. A fetch middleware that sits inside the
- * trace context (judge/context.ts `observe`), so the ids in the exported trace are the ids on the
- * wire. Light on purpose: no OpenTelemetry here, it runs whether or not anything is exported.
+ * its parent), its step, when it went out, when its response arrived and how it ended (answer-watch.ts
+ * reads the response off the body as it streams past). A fetch middleware that sits inside the trace
+ * context (judge/context.ts `observe`), so the ids in the exported trace are the ids on the wire. Light
+ * on purpose: no OpenTelemetry here, it runs whether or not anything is exported.
  */
 import type { FetchMiddleware } from '../../base/common/run-context.ts';
+import { mediaType } from '../../base/net/body.ts';
+import { errorCode } from '../../base/net/exchange.ts';
+import { MAX_RESPONSE_BYTES } from '../../base/net/wire.ts';
+import { watchAnswer, type AnswerOutcome } from './answer-watch.ts';
 
 /** What a request was for: a step of the run, or something beside the steps (the 2025 SSE stream, posture). */
 export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'other';
@@ -19,15 +24,28 @@ export interface RequestRecord {
   readonly rpcId?: string;
   /** `params.name` of a tools/call: the canary tool (from the config). */
   readonly toolName?: string;
+  /** The `MCP-Protocol-Version` the request carried (every request after the handshake, and 2026-07-28's own). */
+  readonly protocolVersion?: string;
   readonly serverAddress: string;
   readonly serverPort: number;
   /** Wall ms. */
   readonly startedAt: number;
-  /** Wall ms: the answer's headers, or the error. */
+  /**
+   * Wall ms: when the response arrived (its JSON body read, or its event on a stream), else the headers (a
+   * notification's 202, an answer with nothing to read), or the error.
+   */
   readonly endedAt: number;
   readonly status?: number;
-  /** The error's name when no answer came (a timeout, a refused connection). */
+  /**
+   * Why the operation got no response, in `error.type`'s words: with no `status`, no answer at all
+   * (`timeout`, or the innermost socket or TLS code: `ECONNREFUSED`, `CERT_HAS_EXPIRED`); with one, an
+   * answer that never carried the response (`no_answer`, `wrong_id`, `wrong_answer`, `truncated`, `too_large`, `timeout`).
+   */
   readonly error?: string;
+  /** The JSON-RPC error code the response carried (`"-32602"`), `_OTHER` when it was not an integer. */
+  readonly rpcError?: string;
+  /** A `tools/call` answered with `isError: true`. */
+  readonly toolError?: true;
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
@@ -53,30 +71,54 @@ export class RequestLog {
   }
 
   readonly middleware: FetchMiddleware = (next) => async (url, init) => {
-    const tp = TRACEPARENT.exec(new Headers(init?.headers).get('traceparent') ?? '');
+    const sentHeaders = new Headers(init?.headers);
+    const tp = TRACEPARENT.exec(sentHeaders.get('traceparent') ?? '');
     if (!tp) return next(url, init);
+    const protocolVersion = sentHeaders.get('mcp-protocol-version');
     const startedAt = this.wallNow();
     const where = new URL(String(url));
     const httpMethod = (init?.method ?? 'GET').toUpperCase();
-    const rpc = rpcOf(init?.body);
+    const { rpcIdAsSent, ...rpc }: Partial<Rpc> = rpcOf(init?.body) ?? {};
     const base = {
       traceId: tp[1]!,
       spanId: tp[2]!,
-      step: this.stepOf(httpMethod, where.href, rpc?.rpcMethod),
+      step: this.stepOf(httpMethod, where.href, rpc.rpcMethod),
       httpMethod,
       ...rpc,
+      ...(protocolVersion ? { protocolVersion } : {}),
       serverAddress: where.hostname,
       serverPort: Number(where.port) || (where.protocol === 'https:' ? 443 : 80),
       startedAt,
     };
+    let res: Response;
     try {
-      const res = await next(url, init);
-      this.records.push({ ...base, endedAt: this.wallNow(), status: res.status });
-      return res;
+      res = await next(url, init);
     } catch (e) {
-      this.records.push({ ...base, endedAt: this.wallNow(), error: e instanceof Error ? e.name : 'Error' });
+      // A timeout (the request's signal ended it: the wire's, the SDK's or the run's budget), else the socket's own code.
+      this.records.push({ ...base, endedAt: this.wallNow(), error: init?.signal?.aborted ? 'timeout' : errorCode(e) });
       throw e;
     }
+    const at = this.records.push({ ...base, endedAt: this.wallNow(), status: res.status }) - 1;
+    // A notification is done at its headers (202); a request is done when its response arrives.
+    if (rpcIdAsSent === undefined || !res.body) return res;
+    const type = mediaType(res.headers.get('content-type'));
+    const ok = res.status >= 200 && res.status < 300;
+    if (type !== 'application/json' && type !== 'text/event-stream') {
+      // A 2xx that is neither (a login page served with 200): no response will come of it.
+      if (ok) this.records[at] = { ...this.records[at]!, error: 'wrong_answer' };
+      return res;
+    }
+    const body = watchAnswer(res.body, {
+      id: rpcIdAsSent,
+      sse: type === 'text/event-stream',
+      ok,
+      toolCall: rpc.rpcMethod === 'tools/call',
+      signal: init?.signal,
+      maxBytes: MAX_RESPONSE_BYTES,
+      now: this.wallNow,
+      done: (o) => (this.records[at] = answered(this.records[at]!, o)),
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 
   private stepOf(httpMethod: string, url: string, rpcMethod: string | undefined): RequestStep {
@@ -87,8 +129,26 @@ export class RequestLog {
   }
 }
 
+function answered(r: RequestRecord, o: AnswerOutcome): RequestRecord {
+  return {
+    ...r,
+    endedAt: o.at,
+    ...(o.rpcError ? { rpcError: o.rpcError } : {}),
+    ...(o.toolError ? { toolError: true } : {}),
+    ...(o.problem ? { error: o.problem } : {}),
+  };
+}
+
+interface Rpc {
+  readonly rpcMethod: string;
+  readonly rpcId?: string;
+  /** The id as the body carried it (a number stays a number: the response must carry the same). */
+  readonly rpcIdAsSent?: string | number;
+  readonly toolName?: string;
+}
+
 /** The JSON-RPC method, id and tool name of a one-message body; nothing else of the body is kept. */
-function rpcOf(body: unknown): { rpcMethod: string; rpcId?: string; toolName?: string } | undefined {
+function rpcOf(body: unknown): Rpc | undefined {
   if (typeof body !== 'string') return undefined;
   let msg: unknown;
   try {
@@ -102,7 +162,7 @@ function rpcOf(body: unknown): { rpcMethod: string; rpcId?: string; toolName?: s
   const toolName = method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
   return {
     rpcMethod: method,
-    ...(typeof id === 'string' || typeof id === 'number' ? { rpcId: String(id) } : {}),
+    ...(typeof id === 'string' || typeof id === 'number' ? { rpcId: String(id), rpcIdAsSent: id } : {}),
     ...(toolName ? { toolName } : {}),
   };
 }

@@ -3,15 +3,16 @@
  * for the run, a span per step (health, discover or initialize, tools/list, tools/call, the token
  * step, the session's DELETE), and under each step a CLIENT span per HTTP request whose span id is the
  * one its `traceparent` carried, so the server's own spans hang under ours. The trace id is the one
- * on the wire. Attribute names: OTel semantic conventions where they exist (MCP: `mcp.method.name`,
- * `mcp.protocol.version`, `gen_ai.tool.name`, `gen_ai.operation.name`, `jsonrpc.request.id`; HTTP:
- * `http.request.method`, `http.response.status_code`, `server.address`, `server.port`; general:
- * `error.type`, `cloud.region`), `mcp.canary.*` for the canary's own words (target, verdict, failure, step).
+ * on the wire. The CLIENT spans are the MCP semantic conventions' client spans (semconv.ts: v1.41.0):
+ * `{mcp.method.name} {gen_ai.tool.name}`, `error.type` and status ERROR on every failed operation (a
+ * tool's `isError` included). Other names: HTTP's (`http.request.method`, `http.response.status_code`),
+ * `cloud.region`, and `mcp.canary.*` for the canary's own words (target, verdict, failure, step).
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { ProbeResult } from '../../base/common/verdict.ts';
 import type { RunRecord } from '../../base/common/run-record.ts';
 import type { RequestRecord, RequestStep } from './requests.ts';
+import { operationAttributes, operationError, operationSpanName } from './semconv.ts';
 
 /** One run to export: its record (already redacted) and the requests it sent. */
 export interface RunTrace {
@@ -117,7 +118,7 @@ export function recordRun(tracer: Tracer, ids: NextIds, run: RunTrace): void {
     );
     if (s.probe && !s.probe.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: s.probe.detail });
     const underStep = trace.setSpan(context.active(), span);
-    for (const r of s.requests) recordRequest(tracer, ids, r, underStep, common);
+    for (const r of s.requests) recordRequest(tracer, ids, r, underStep, common, v.revision);
     span.end(s.end);
   }
   root.end(end);
@@ -129,28 +130,27 @@ function recordRequest(
   r: RequestRecord,
   parent: ReturnType<typeof context.active>,
   common: Attributes,
+  revision: string | null,
 ): void {
   ids.spanId = r.spanId;
   const span: Span = tracer.startSpan(
-    r.rpcMethod ? (r.toolName ? `${r.rpcMethod} ${r.toolName}` : r.rpcMethod) : r.httpMethod,
+    operationSpanName(r),
     {
       kind: SpanKind.CLIENT,
       startTime: r.startedAt,
       attributes: {
         ...common,
         'http.request.method': r.httpMethod,
-        ...serverOf(r),
-        ...(r.rpcMethod ? { 'mcp.method.name': r.rpcMethod } : {}),
-        ...(r.rpcId ? { 'jsonrpc.request.id': r.rpcId } : {}),
-        ...(r.toolName ? { 'gen_ai.tool.name': r.toolName } : {}),
+        ...operationAttributes(r, r.rpcMethod ? revision : null, true),
         ...(r.status !== undefined ? { 'http.response.status_code': r.status } : {}),
-        ...(r.error ? { 'error.type': r.error } : r.status !== undefined && r.status >= 400 ? { 'error.type': String(r.status) } : {}),
       },
     },
     parent,
   );
   ids.spanId = undefined;
-  if (r.error || (r.status ?? 0) >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+  // "Span status SHOULD be set to ERROR when error.type attribute is present."
+  const failed = operationError(r);
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: failed.words });
   span.end(r.endedAt);
 }
 

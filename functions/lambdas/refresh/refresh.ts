@@ -9,7 +9,9 @@
  * 3. says whose problem a failure is: a refused grant (`invalid_grant`) is the canary's own credential:
  *    metric `CanaryCredentialRefused` = 1 (the canary owner's alarm, never a page to the endpoint's
  *    owner) and a log line with the fix, `mcp-canary login <url>`; a token endpoint that does not answer
- *    is `CredentialRefreshFailed` = 1 and the probes judge it (auth/delegated.ts).
+ *    is `CredentialRefreshFailed` = 1 and the probes judge it (auth/delegated.ts). A grant logged in to
+ *    another server than the target's (`mismatch`, engine/auth/binding.ts) is the canary's own too: it is
+ *    neither refreshed nor published for this target, `CanaryCredentialRefused` = 1, with the fix.
  */
 import { PutMetricDataCommand, type CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -86,9 +88,25 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
             reach,
             ...(d.fetch ? { fetch: d.fetch } : {}),
           },
-          (fetch) => keepFresh(store, { fetch, now, onSecret, holder: d.holder, refreshTokenLifetimeDays: g.refreshTokenLifetimeDays }),
+          (fetch) =>
+            keepFresh(store, {
+              fetch,
+              now,
+              onSecret,
+              holder: d.holder,
+              refreshTokenLifetimeDays: g.refreshTokenLifetimeDays,
+              serverUrl: g.url,
+            }),
         );
-        if (result.kind === 'missing') {
+        if (result.kind === 'mismatch') {
+          report = {
+            target: g.target,
+            result: 'mismatch',
+            published: [],
+            detail: `${result.detail}: neither refreshed nor published for this target`,
+            fix: `mcp-canary login ${g.url} --store-secret ${g.secret}`,
+          };
+        } else if (result.kind === 'missing') {
           report = {
             target: g.target,
             result: 'missing',
@@ -154,7 +172,7 @@ async function putMetrics(d: RefresherDeps, reports: readonly GrantReport[], at:
     Timestamp,
   });
   const MetricData = reports.flatMap((r) => [
-    datum(CREDENTIAL_REFUSED_METRIC, r.target, r.result === 'refused' || r.result === 'missing' ? 1 : 0),
+    datum(CREDENTIAL_REFUSED_METRIC, r.target, r.result === 'refused' || r.result === 'missing' || r.result === 'mismatch' ? 1 : 0),
     datum(REFRESH_FAILED_METRIC, r.target, r.result === 'unavailable' || r.result === 'error' ? 1 : 0),
   ]);
   // 1,000 datums per call (CloudWatch's limit); two per grant.

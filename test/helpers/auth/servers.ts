@@ -121,8 +121,15 @@ export async function startAuthServer(o: AuthServerOptions): Promise<AuthServer>
 
 export interface ProtectedMcpOptions {
   readonly issuer: string;
-  /** How the server points at its metadata. @default 'header' (401 resource_metadata and the well-known URL) */
-  readonly advertise?: 'header' | 'well-known' | 'none';
+  /**
+   * How the server points at its metadata. @default 'header' (401 resource_metadata and the well-known URL);
+   * 'challenge-only': only at a path of its own that its 401 names, the well-known URLs 404 (compliant).
+   */
+  readonly advertise?: 'header' | 'well-known' | 'none' | 'challenge-only';
+  /** The 401 to a request without a token names this scope (RFC 6750 §3). @default - none */
+  readonly challengeScope?: string;
+  /** The metadata's scopes_supported. @default [SCOPE] */
+  readonly scopesSupported?: readonly string[];
   /** The authorization servers the metadata names. @default [issuer] */
   readonly authorizationServers?: readonly string[];
   /** The verifier's clock runs this far ahead (an expired token). @default 0 */
@@ -133,6 +140,8 @@ export interface ProtectedMcpOptions {
 
 export interface ProtectedMcp {
   readonly url: string;
+  /** Every request it received: method, path, and the Authorization header it carried. */
+  readonly received: Array<{ readonly method: string; readonly path: string; readonly authorization: string | undefined }>;
   /** Requests that carried a valid token. */
   accepted(): number;
   /** GETs of its protected resource metadata. */
@@ -146,29 +155,35 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
   let accepted = 0;
   let metadataRequests = 0;
   let url = '';
+  const received: ProtectedMcp['received'] = [];
   const prm = () => ({
     resource: url,
     authorization_servers: o.authorizationServers ?? [o.issuer],
-    scopes_supported: [SCOPE],
+    scopes_supported: [...(o.scopesSupported ?? [SCOPE])],
     bearer_methods_supported: ['header'],
   });
+  const ownPath = '/meta/rates-resource.json';
   const http = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'GET' && path.startsWith('/.well-known/oauth-protected-resource')) {
+    received.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
+    if (req.method === 'GET' && (path.startsWith('/.well-known/oauth-protected-resource') || path === ownPath)) {
       metadataRequests++;
-      if (o.advertise === 'none') return sendJson(res, 404, { error: 'not_found' });
-      return sendJson(res, 200, prm());
+      const served = o.advertise === 'challenge-only' ? path === ownPath : path !== ownPath && o.advertise !== 'none';
+      return served ? sendJson(res, 200, prm()) : sendJson(res, 404, { error: 'not_found' });
     }
     const challenge = (params: string) => {
+      const origin = new URL(url).origin;
       const rm =
         o.advertise === 'header' || o.advertise === undefined
-          ? `, resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`
-          : '';
+          ? `, resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`
+          : o.advertise === 'challenge-only'
+            ? `, resource_metadata="${origin}${ownPath}"`
+            : '';
       res.setHeader('www-authenticate', `Bearer ${params}${rm}`);
     };
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ')) {
-      challenge('realm="mcp"');
+      challenge(`realm="mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}`);
       return sendJson(res, 401, { error: 'unauthorized' });
     }
     try {
@@ -202,7 +217,7 @@ export async function startProtectedMcp(o: ProtectedMcpOptions): Promise<Protect
     await modern(req, res, raw ? JSON.parse(raw) : undefined);
   });
   url = await listen(http, '/mcp');
-  return { url, accepted: () => accepted, metadataRequests: () => metadataRequests, close: () => closeServer(http) };
+  return { url, received, accepted: () => accepted, metadataRequests: () => metadataRequests, close: () => closeServer(http) };
 }
 
 function buildServer(): McpServer {

@@ -151,6 +151,13 @@ export const PublishedAccess = z.object({
   problem: StoredGrant.shape.problem,
   refreshExpiresAt: z.string().optional(),
   issuer: z.string(),
+  /**
+   * The server the grant was logged in to, and the resource its tokens are for: a probe sends the token to
+   * that server only (engine/auth/binding.ts). Absent on a token published before grants were bound; the
+   * refresher publishes it bound on its next run.
+   */
+  serverUrl: z.string().optional(),
+  resource: z.string().optional(),
 });
 export type PublishedAccess = z.infer<typeof PublishedAccess>;
 
@@ -164,6 +171,8 @@ export function publishedOf(g: StoredGrant): PublishedAccess {
     ...(g.problem ? { problem: g.problem } : {}),
     ...(g.refreshExpiresAt ? { refreshExpiresAt: g.refreshExpiresAt } : {}),
     issuer: g.issuer,
+    serverUrl: g.serverUrl,
+    ...(g.resource ? { resource: g.resource } : {}),
   };
 }
 

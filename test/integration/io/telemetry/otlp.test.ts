@@ -248,3 +248,79 @@ describe('an exporter that misbehaves', () => {
     expect(lines.join('\n')).not.toContain(API_KEY);
   });
 });
+
+describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)', () => {
+  it.each(['modern', 'legacy'] as const)(
+    'on a %s server: a tool answering isError is error.type tool_error on its CLIENT span and its duration point; a slow one lands in its own seconds bucket',
+    async (era) => {
+      // Prepare: one tool answers isError (an upstream key expired), one takes 150 ms to answer.
+      const failing = {
+        ...tool,
+        name: 'get_quote',
+        answer: async () => ({ content: [{ type: 'text' as const, text: 'upstream answered 401' }], isError: true }),
+      };
+      const slow = {
+        ...tool,
+        name: 'get_history',
+        answer: async () => {
+          await new Promise((r) => setTimeout(r, 150));
+          return { content: [{ type: 'text' as const, text: 'ok' }] };
+        },
+      };
+      const mcp = await startCatalogPostureServer({ era, tools: [failing, slow] });
+      servers.push(mcp);
+      // Act
+      const { summary } = await scheduledRun([
+        { name: 'quotes', url: mcp.url, tool: { name: 'get_quote' } },
+        { name: 'history', url: mcp.url, tool: { name: 'get_history' } },
+      ]);
+      // Assess: the verdicts as before.
+      expect(summary.verdicts).toEqual([
+        { target: 'quotes', outcome: 'failed', failure: 'tool_error' },
+        { target: 'history', outcome: 'healthy', failure: null },
+      ]);
+      const { spans } = decodeTraces(receiver.received.find((r) => r.path === '/v1/traces')!.body);
+      const callOf = (tool: string) => spans.find((s) => s.kind === 3 && s.name === `tools/call ${tool}`)!;
+      expect(callOf('get_quote').attributes).toMatchObject({
+        'error.type': 'tool_error',
+        'gen_ai.tool.name': 'get_quote',
+        'gen_ai.operation.name': 'execute_tool',
+        'mcp.method.name': 'tools/call',
+        'http.response.status_code': 200,
+      });
+      expect(callOf('get_quote').status.code).toBe(2 /* ERROR */);
+      expect(callOf('get_quote').attributes['mcp.protocol.version']).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      expect(callOf('get_history').attributes['error.type']).toBeUndefined();
+      expect(callOf('get_history').status.code).toBe(0 /* UNSET */);
+      // Every other request of both runs answered, but a 2025 server's refusal of the era probe: that
+      // operation failed too (its JSON-RPC error code), before the canary fell back to initialize.
+      for (const s of spans.filter((x) => x.kind === 3 && x.name !== 'tools/call get_quote')) {
+        if (era === 'legacy' && s.name === 'server/discover') {
+          expect(s.attributes['error.type']).toBe(s.attributes['rpc.response.status_code']);
+          expect(s.attributes['error.type']).toMatch(/^-32\d{3}$/);
+          expect(s.status.code).toBe(2);
+          // It was a request of the other era: its own protocol version, not the run's.
+          expect(s.attributes['mcp.protocol.version']).toBe('2026-07-28');
+        } else expect([s.name, s.attributes['error.type'], s.status.code]).toEqual([s.name, undefined, 0]);
+      }
+
+      const points = decodeMetrics(receiver.received.find((r) => r.path === '/v1/metrics')!.body);
+      const calls = points.filter((p) => p.metric === 'mcp.client.operation.duration' && p.attributes['mcp.method.name'] === 'tools/call');
+      const quote = calls.find((p) => p.attributes['gen_ai.tool.name'] === 'get_quote')!;
+      const history = calls.find((p) => p.attributes['gen_ai.tool.name'] === 'get_history')!;
+      expect(quote.attributes).toMatchObject({ 'error.type': 'tool_error', 'mcp.canary.target': 'quotes' });
+      expect(history.attributes['error.type']).toBeUndefined();
+      const bounds = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+      for (const p of points.filter((x) => x.metric === 'mcp.client.operation.duration')) {
+        expect(p.unit).toBe('s');
+        expect(p.explicitBounds).toEqual(bounds);
+      }
+      // It ended at the response, which the server sent after 150 ms: at least 0.15 s, so past the 0.1 s bound
+      // (bucket 4, (0.1, 0.2], on an idle machine), counted in the bucket its own value falls in — never the first.
+      expect(history.value).toBeGreaterThanOrEqual(0.15);
+      const own = bounds.findIndex((b) => history.value! <= b);
+      expect(own).toBeGreaterThanOrEqual(4);
+      expect(history.bucketCounts).toEqual(Array.from({ length: bounds.length + 1 }, (_, i) => (i === own ? 1 : 0)));
+    },
+  );
+});

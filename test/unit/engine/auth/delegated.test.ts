@@ -19,6 +19,8 @@ const access = (over: Partial<PublishedAccess> = {}): PublishedAccess => ({
   generation: 3,
   status: 'ok',
   issuer: 'https://as.example.com',
+  serverUrl: 'https://mcp.example.com/mcp',
+  resource: 'https://mcp.example.com/mcp',
   ...over,
 });
 const outcomeOf = (s: ReturnType<typeof delegatedToken>) =>
@@ -144,5 +146,26 @@ describe('auth.authorizationCode in the fleet config', () => {
     ],
   ])('%j → %s', (auth, message) => {
     expect(problem(auth)).toContain(message);
+  });
+});
+
+describe('row: a token for another server → inconclusive, canary_credential, never sent', () => {
+  it.each([
+    [
+      'another server',
+      { serverUrl: 'https://other.example.com/mcp', resource: 'https://other.example.com/mcp' },
+      /issued for https:\/\/other\.example\.com\/mcp, not https:\/\/mcp\.example\.com\/mcp/,
+    ],
+    ['unbound (published before grants were bound)', { serverUrl: undefined }, /re-published bound by the refresher/],
+  ] as const)('%s', (_, binding, words) => {
+    const s = delegatedToken(target, { access: access(binding) }, NOW);
+    expect(outcomeOf(s)).toBe('inconclusive/canary_credential');
+    expect(!s.result.ok && s.result.fault.detail).toMatch(words);
+    expect(!s.result.ok && s.result.fault.detail).toContain('It was not sent');
+  });
+
+  it('even when the token is live and the grant ok: the binding is judged first', () => {
+    const s = delegatedToken(target, { access: access({ serverUrl: 'https://mcp.example.com/mcp-evil' }) }, NOW);
+    expect(s.result.ok).toBe(false);
   });
 });

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultResource } from '@opentelemetry/resources';
 import type { RunRecord } from '../../../../functions/base/common/run-record.ts';
 import type { ProbeResult, Verdict } from '../../../../functions/base/common/verdict.ts';
-import { traceBytes } from '../../../../functions/io/telemetry/export.ts';
+import { metricBytes, traceBytes } from '../../../../functions/io/telemetry/export.ts';
 import type { RequestRecord } from '../../../../functions/io/telemetry/requests.ts';
-import { decodeTraces } from '../../../helpers/otlp-receiver.ts';
+import { decodeMetrics, decodeTraces } from '../../../helpers/otlp-receiver.ts';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');
@@ -120,5 +120,58 @@ describe('a run as a trace', () => {
       ),
     );
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([TRACE]));
+  });
+});
+
+describe('a failed operation, by the MCP semantic conventions (v1.41.0, gen-ai/mcp.md)', () => {
+  // One request of each way an MCP operation fails, and one that did not.
+  const cases: Array<[string, Partial<RequestRecord>, string | undefined]> = [
+    ['a tool answered isError', { rpcMethod: 'tools/call', toolName: 'get_rate', toolError: true }, 'tool_error'],
+    ['a JSON-RPC error', { rpcMethod: 'tools/call', toolName: 'get_rate', rpcError: '-32602' }, '-32602'],
+    ['a JSON-RPC error on an HTTP 400', { rpcMethod: 'tools/list', status: 400, rpcError: '-32600' }, '-32600'],
+    ['an HTTP error without one', { rpcMethod: 'tools/list', status: 503 }, '503'],
+    ['no answer', { rpcMethod: 'tools/list', status: undefined, error: 'timeout' }, 'timeout'],
+    ['an answer', { rpcMethod: 'tools/list' }, undefined],
+  ];
+
+  it.each(cases)('%s: error.type on the CLIENT span, status ERROR iff it is set', (_, extra, errorType) => {
+    const r = req(extra.rpcMethod === 'tools/call' ? 'tools/call' : 'tools/list', 10, extra);
+    const { spans } = decodeTraces(traceBytes([{ record: record({}), requests: [r] }], defaultResource()));
+    const client = spans.find((s) => s.kind === 3)!;
+    expect(client.attributes['error.type']).toBe(errorType);
+    expect(client.status.code).toBe(errorType === undefined ? 0 : 2);
+    if (extra.rpcError) expect(client.attributes['rpc.response.status_code']).toBe(extra.rpcError);
+    if (extra.rpcMethod === 'tools/call') {
+      expect(client.name).toBe('tools/call get_rate');
+      expect(client.attributes).toMatchObject({ 'gen_ai.tool.name': 'get_rate', 'gen_ai.operation.name': 'execute_tool' });
+    }
+  });
+
+  it.each(cases)('%s: the same error.type on mcp.client.operation.duration, with the tool name', async (_, extra, errorType) => {
+    const r = req(extra.rpcMethod === 'tools/call' ? 'tools/call' : 'tools/list', 10, extra);
+    const points = decodeMetrics(await metricBytes([{ record: record({}), requests: [r] }], defaultResource()));
+    const op = points.filter((p) => p.metric === 'mcp.client.operation.duration');
+    expect(op).toHaveLength(1);
+    expect(op[0]!.attributes['error.type']).toBe(errorType);
+    expect(op[0]!.attributes['mcp.method.name']).toBe(extra.rpcMethod);
+    if (extra.rpcMethod === 'tools/call') expect(op[0]!.attributes['gen_ai.tool.name']).toBe('get_rate');
+  });
+});
+
+describe('mcp.client.operation.duration', () => {
+  it('is in seconds with the convention’s bucket boundaries, so a 150 ms call and a 3 s call land in buckets of their own', async () => {
+    const fast = req('tools/list', 10, { rpcMethod: 'tools/list', endedAt: T0 + 10 + 4 });
+    const mid = req('tools/call', 20, { rpcMethod: 'tools/call', toolName: 'get_rate', endedAt: T0 + 20 + 150 });
+    const slow = req('tools/call', 30, { rpcMethod: 'tools/call', toolName: 'get_rate', endedAt: T0 + 30 + 3_000 });
+    const points = decodeMetrics(await metricBytes([{ record: record({}), requests: [fast, mid, slow] }], defaultResource()));
+    const op = points.filter((p) => p.metric === 'mcp.client.operation.duration');
+    expect(op.every((p) => p.unit === 's')).toBe(true);
+    expect(op.map((p) => p.explicitBounds)).toEqual(op.map(() => [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]));
+    const list = op.find((p) => p.attributes['mcp.method.name'] === 'tools/list')!;
+    const calls = op.find((p) => p.attributes['mcp.method.name'] === 'tools/call')!;
+    // Bucket i counts values in (bounds[i-1], bounds[i]]: 0.004 s in the first, 0.15 s in (0.1, 0.2], 3 s in (2, 5].
+    expect(list.bucketCounts).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(calls.bucketCounts).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    expect(calls.value).toBeCloseTo(3.15, 5);
   });
 });
