@@ -10,7 +10,17 @@ import { McpCanaryFleet } from '../../../infra/fleet.ts';
 import { HTTPS_DELIVERY_POLICY } from '../../../infra/constructs/topics.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { RUNTIME_QUOTAS, type RuntimeQuotaId } from '../../../infra/quotas/runtime-limits.ts';
-import { fleetLoads, publishWaves, readsPerRun, CREDENTIAL_READS } from '../../../infra/quotas/runtime-load.ts';
+import {
+  ACCESS_CACHE_SECONDS,
+  CREDENTIAL_READS,
+  fleetLoads,
+  publishWaves,
+  readsPerRun,
+  SECRET_CACHE_SECONDS,
+  WAVE_WINDOW_SECONDS,
+} from '../../../infra/quotas/runtime-load.ts';
+import { ACCESS_TTL_MS, SECRET_TTL_MS } from '../../../functions/io/secrets/reader.ts';
+import { WAVE_WINDOW_MS } from '../../../functions/io/publish/waves.ts';
 import { alarmPace, checkRuntime, deployEstimates, duration, type AccountQuotas } from '../../../infra/quotas/runtime.ts';
 import { newTestApp } from '../../helpers/infra/synth.ts';
 
@@ -176,6 +186,13 @@ describe('the read and publish rates (today’s design), which npm run cost bill
     expect(readsPerRun(CREDENTIAL_READS, 60, 1, 60)).toBe(1);
     // A measured figure replaces the model: calls per target per minute.
     expect(readsPerRun({ perTargetMinute: 0.05, coldStartCallsPerRef: 0.1 }, 300, 7, 300)).toBeCloseTo(0.25);
+  });
+
+  it('models the run as it is: the reader’s cache lives and the publisher’s wave window', () => {
+    // infra may not import the run's rooms; these copies are what the model and the bill read.
+    expect(SECRET_CACHE_SECONDS * 1000).toBe(SECRET_TTL_MS);
+    expect(ACCESS_CACHE_SECONDS * 1000).toBe(ACCESS_TTL_MS);
+    expect(WAVE_WINDOW_SECONDS * 1000).toBe(WAVE_WINDOW_MS);
   });
 
   it('publishes one wave for a lone target and up to three for a batch of remote endpoints', () => {
