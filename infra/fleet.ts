@@ -24,7 +24,7 @@ import { planFleet, type FleetPlan } from './plan/plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 import { existingParent } from './plan/stack-split.ts';
 import { telemetrySettings } from '../functions/base/config/schema/telemetry.ts';
-import { chainStacks, paceAlarms } from './constructs/alarm-pacing.ts';
+import { chainStacks, countAlarms, PaceAlarms } from './constructs/alarm-pacing.ts';
 import { GrantsBeforeChecks } from './constructs/grant-order.ts';
 import { HTTPS_DELIVERY_POLICY } from './constructs/topics.ts';
 import { fleetLoads, type RuntimeLoad } from './quotas/runtime-load.ts';
@@ -235,7 +235,9 @@ export class McpCanaryFleet extends Construct {
     this.quotas.alarmsInFlight = alarmsInFlight;
     const stacks = this.node.findAll().filter((c): c is Stack => Stack.isStack(c));
     const alarmsByRegion = new Map<string, number>();
-    for (const s of stacks) alarmsByRegion.set(s.region, (alarmsByRegion.get(s.region) ?? 0) + paceAlarms(s, alarmsInFlight));
+    for (const s of stacks) alarmsByRegion.set(s.region, (alarmsByRegion.get(s.region) ?? 0) + countAlarms(s));
+    // Chained at synth, so alarms added to these stacks after construction are paced too.
+    Aspects.of(this).add(new PaceAlarms(alarmsInFlight));
     // The home Region's alarm stacks deploy one at a time, after the other stacks there that hold alarms.
     const homeProbe = this.probeStacks.find((s) => s.region === plan.homeRegion && s instanceof ProbeRegionStack);
     const heavy = [...this.alarmStacks, ...this.burnStacks.filter(Boolean)];

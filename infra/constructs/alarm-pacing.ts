@@ -9,7 +9,8 @@
  *   `cdk deploy --concurrency N` cannot run several of them at once.
  * Adding a DependsOn replaces nothing: deployed alarms stay, and only the order of later changes is set.
  */
-import { CfnResource, Stack } from 'aws-cdk-lib';
+import { CfnResource, Stack, type IAspect } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 
 const ALARM_TYPES = new Set(['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::CompositeAlarm']);
 
@@ -39,6 +40,23 @@ export function paceAlarms(stack: Stack, inFlight: number): number {
   for (let i = inFlight; i < alarms.length; i++)
     alarms[i]!.addResourceDependency(alarms[i - inFlight]!, `at most ${inFlight} alarm(s) in flight (PutMetricAlarm's rate)`);
   return alarms.length;
+}
+
+/** How many alarms the stack holds now. */
+export function countAlarms(stack: Stack): number {
+  return alarmsOf(stack).length;
+}
+
+/**
+ * Paces every stack it visits, at synth: after construction, so an alarm a user adds to a fleet stack is
+ * chained too (the quota check would refuse the stack otherwise).
+ */
+export class PaceAlarms implements IAspect {
+  constructor(private readonly inFlight: number) {}
+
+  visit(node: IConstruct): void {
+    if (Stack.isStack(node)) paceAlarms(node, this.inFlight);
+  }
 }
 
 /** Each stack deploys after the one before it, whatever `cdk deploy --concurrency` says. */
