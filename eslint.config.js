@@ -130,7 +130,10 @@ export const LAYERS = {
     may: [COMMON, AWS, SCHEMA, LOAD],
     is: 'names, placement, secret scopes, stack splits and checks of a fleet, before any construct',
   },
-  'infra/quotas': { may: [COMMON], is: "AWS's quotas checked at synth" },
+  'infra/quotas': {
+    may: [COMMON, 'infra/plan'],
+    is: "AWS's quotas checked at synth: the templates against template quotas, the fleet's plan against runtime quotas",
+  },
   'infra/constructs': { may: [COMMON, SCHEMA, ENV, 'infra/plan'], is: 'the stacks and constructs' },
   infra: {
     may: [COMMON, AWS, SCHEMA, LOAD, 'infra/plan', 'infra/quotas', 'infra/constructs'],

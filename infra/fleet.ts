@@ -4,7 +4,7 @@
  * stack per probe region (run functions, schedules, their dead-letter queue). Invalid config fails
  * here, at synth, with the target and the field named.
  */
-import { Annotations, type Environment } from 'aws-cdk-lib';
+import { Annotations, Aspects, Stack, type Environment } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FleetInput } from '../functions/base/config/schema/fleet.ts';
@@ -24,6 +24,20 @@ import { planFleet, type FleetPlan } from './plan/plan.ts';
 import { addQuotaChecks, type QuotaChecks } from './quotas/plugin.ts';
 import { existingParent } from './plan/stack-split.ts';
 import { telemetrySettings } from '../functions/base/config/schema/telemetry.ts';
+import { chainStacks, countAlarms, PaceAlarms } from './constructs/alarm-pacing.ts';
+import { GrantsBeforeChecks } from './constructs/grant-order.ts';
+import { HTTPS_DELIVERY_POLICY } from './constructs/topics.ts';
+import { fleetLoads, type RuntimeLoad } from './quotas/runtime-load.ts';
+import {
+  ACCOUNT_QUOTAS_CONTEXT,
+  alarmPace,
+  checkRuntime,
+  deployEstimates,
+  parseAccountQuotas,
+  type AccountQuotas,
+  type DeployEstimate,
+  type RuntimeFinding,
+} from './quotas/runtime.ts';
 
 export interface McpCanaryFleetOptions {
   /** Prefixes every stack, alarm, topic, function and log group. @default - the fleet config's `name`, else the construct id */
@@ -34,6 +48,24 @@ export interface McpCanaryFleetOptions {
   readonly logRetention?: RetentionDays;
   /** Memory of the run functions. @default - 256 MB */
   readonly runMemorySize?: number;
+  /**
+   * Runtime quotas this account has had raised, by id (infra/quotas/runtime-limits.ts), e.g.
+   * `{ 'ssm-get-parameter': 10_000, 'cloudwatch-put-metric-alarm': 10 }`: synth checks the fleet against these
+   * figures instead of AWS's defaults, and paces the alarms of a deploy at the PutMetricAlarm figure.
+   * @default - the context value `mcp-canary:account-quotas` (JSON), else AWS's defaults
+   */
+  readonly accountQuotas?: AccountQuotas;
+}
+
+/** What the fleet asks of AWS's runtime quotas, and how long its alarms take to deploy (infra/quotas/runtime.ts). */
+export interface FleetRuntime {
+  readonly accountQuotas: AccountQuotas;
+  /** Alarms a stack creates at once. */
+  readonly alarmsInFlight: number;
+  readonly loads: readonly RuntimeLoad[];
+  /** Loads over their quota: each is a synth warning `mcp-canary:quota:<id>`. */
+  readonly findings: readonly RuntimeFinding[];
+  readonly deploy: readonly DeployEstimate[];
 }
 
 export class McpCanaryFleet extends Construct {
@@ -50,10 +82,16 @@ export class McpCanaryFleet extends Construct {
   readonly status: StatusStack | undefined;
   /** AWS's quotas, checked over the fleet's templates at synth (infra/quotas): a finding fails synth. */
   readonly quotas: QuotaChecks;
+  /** AWS's runtime quotas against the fleet's peak load, and the deploy's alarm pace: findings are synth warnings. */
+  readonly runtime: FleetRuntime;
 
   constructor(scope: Construct, id: string, config: FleetInput, options: McpCanaryFleetOptions = {}) {
     super(scope, id);
     this.quotas = addQuotaChecks(this);
+    const accountQuotas =
+      options.accountQuotas !== undefined
+        ? parseAccountQuotas(options.accountQuotas, 'McpCanaryFleet accountQuotas')
+        : parseAccountQuotas(this.node.tryGetContext(ACCOUNT_QUOTAS_CONTEXT), `the context value ${ACCOUNT_QUOTAS_CONTEXT}`);
     this.names = new FleetNames(fleetName(id, config, options));
     // Stacks are split by size, automatically (placement.ts): no option, so the default app and a CDK app deploy alike.
     this.plan = planFleet(config, { names: this.names });
@@ -181,6 +219,42 @@ export class McpCanaryFleet extends Construct {
         this.probeStacks.push(stack);
       }
     }
+
+    // Each resource Lambda checks against its role at creation waits for the policy that grants it (grant-order.ts).
+    Aspects.of(this).add(new GrantsBeforeChecks());
+    this.runtime = this.paceAndCheck(accountQuotas);
+  }
+
+  /**
+   * Paces the deploy's alarms (alarm-pacing.ts) and checks the runtime quotas: each finding is a synth warning on
+   * the stack of its Region, and the time the home Region's alarms take to create is printed with the synth.
+   */
+  private paceAndCheck(accountQuotas: AccountQuotas): FleetRuntime {
+    const { plan } = this;
+    const alarmsInFlight = alarmPace(accountQuotas);
+    this.quotas.alarmsInFlight = alarmsInFlight;
+    const stacks = this.node.findAll().filter((c): c is Stack => Stack.isStack(c));
+    const alarmsByRegion = new Map<string, number>();
+    for (const s of stacks) alarmsByRegion.set(s.region, (alarmsByRegion.get(s.region) ?? 0) + countAlarms(s));
+    // Chained at synth, so alarms added to these stacks after construction are paced too.
+    Aspects.of(this).add(new PaceAlarms(alarmsInFlight));
+    // The home Region's alarm stacks deploy one at a time, after the other stacks there that hold alarms.
+    const homeProbe = this.probeStacks.find((s) => s.region === plan.homeRegion && s instanceof ProbeRegionStack);
+    const heavy = [...this.alarmStacks, ...this.burnStacks.filter(Boolean)];
+    for (const before of [homeProbe, this.status])
+      if (before && heavy[0]) heavy[0].addStackDependency(before, 'one stack creates alarms in the home Region at a time');
+    chainStacks(heavy, 'one stack creates alarms in the home Region at a time (PutMetricAlarm is rate-limited per Region)');
+
+    const loads = fleetLoads(plan, { pageDeliveriesPerSecond: HTTPS_DELIVERY_POLICY.throttlePolicy.maxReceivesPerSecond, alarmsInFlight });
+    const findings = checkRuntime(loads, accountQuotas);
+    const stackOf = (region: string) =>
+      region === plan.homeRegion
+        ? this.home
+        : (this.probeStacks.find((s) => s.region === region && s instanceof ProbeRegionStack) ?? this.home);
+    for (const f of findings) Annotations.of(stackOf(f.region)).addWarningV2(`mcp-canary:quota:${f.quota.id}`, f.message);
+    const deploy = deployEstimates(alarmsByRegion, accountQuotas);
+    for (const d of deploy) if (d.region === plan.homeRegion || d.seconds >= 60) Annotations.of(this.home).addInfo(d.message);
+    return { accountQuotas, alarmsInFlight, loads, findings, deploy };
   }
 }
 

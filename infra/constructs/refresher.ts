@@ -1,7 +1,9 @@
 /**
  * The delegated-OAuth refresher (functions/lambdas/refresh): one function in the home region, the only writer
- * of each grant. Reserved concurrency 1 (a duplicate or overlapping delivery waits, never races the one
- * refresh token a rotating server accepts), a schedule every REFRESH_EVERY with the grants as its input,
+ * of each grant. No reserved concurrency: a duplicate or overlapping delivery is kept off the one refresh token a
+ * rotating server accepts by the lease in the grant (a compare-and-swap, functions/engine/auth/rotate.ts), and a
+ * reservation fails the deploy on an account whose concurrency quota is 100 or less (new accounts: Lambda keeps
+ * 100 unreserved). A schedule every REFRESH_EVERY with the grants as its input,
  * no retries (the next run is minutes away), and least privilege: read and write exactly each grant
  * secret in the home region, and write the `mcp-canary/…/access` tokens in the probe regions (a name
  * pattern per region, so the policy does not grow by a region's ARN for every grant).
@@ -207,8 +209,7 @@ export class Refresher extends Construct {
       timeout: REFRESHER_TIMEOUT,
       role,
       logGroup,
-      // One at a time: two refreshers with one refresh token void the grant on a rotating server.
-      reservedConcurrentExecutions: 1,
+      // No reservedConcurrentExecutions: the lease serializes refreshers (see above), and infra/quotas refuses any.
       retryAttempts: 0,
       maxEventAge: Duration.minutes(2),
       environment: { [EnvVar.homeRegion]: plan.homeRegion, [EnvVar.namespace]: plan.namespace },

@@ -10,6 +10,7 @@ import { Longest, type StackScope } from './longest.ts';
 import { Quotas } from './limits.ts';
 import { over, type Finding } from './finding.ts';
 import { checkResource } from './rules.ts';
+import { alarmsInFlight } from './in-flight.ts';
 import type { CfnTemplate } from './template.ts';
 
 export type { Finding } from './finding.ts';
@@ -19,6 +20,8 @@ export interface StackToCheck extends StackScope {
   readonly templateBytes: number;
   /** Construct path of a logical id, to name the resource in the user's words. */
   readonly pathOf?: (logicalId: string) => string | undefined;
+  /** Alarms the stack may create at once: the fleet's pace (infra/quotas/runtime.ts). @default - Quotas.alarmsInFlight.limit (3) */
+  readonly alarmsInFlight?: number;
 }
 
 /** Every finding for one stack. */
@@ -35,6 +38,7 @@ export function checkStack(stack: StackToCheck): Finding[] {
     ...Object.values(template.Mappings ?? {}).map((m) => over(stackName, Quotas.mappingAttributes, Object.keys(m).length)),
     over(stackName, Quotas.templateDescription, Buffer.byteLength(template.Description ?? '')),
     over(stackName, Quotas.stackName, stackName.length),
+    over(stackName, { ...Quotas.alarmsInFlight, limit: stack.alarmsInFlight ?? Quotas.alarmsInFlight.limit }, alarmsInFlight(resources)),
     ...[resources, template.Outputs, template.Parameters, template.Mappings]
       .flatMap((section) => Object.keys(section ?? {}))
       .map((id) => over(stackName, Quotas.logicalId, id.length, { logicalId: id, what: id })),
@@ -56,7 +60,7 @@ export function checkStack(stack: StackToCheck): Finding[] {
 const known = (v: string) => (v.startsWith('unknown-') ? undefined : v);
 
 /** Every finding for every stack of the assembly (nested assemblies of stages included). */
-export function checkQuotas(assembly: CloudAssembly): Finding[] {
+export function checkQuotas(assembly: CloudAssembly, o: { readonly alarmsInFlight?: number } = {}): Finding[] {
   return assembly.stacksRecursively.flatMap((s) => {
     const text = readFileSync(s.templateFullPath, 'utf8');
     return checkStack({
@@ -65,6 +69,7 @@ export function checkQuotas(assembly: CloudAssembly): Finding[] {
       templateBytes: Buffer.byteLength(text),
       region: known(s.environment.region),
       account: known(s.environment.account),
+      alarmsInFlight: o.alarmsInFlight,
     });
   });
 }

@@ -15,6 +15,7 @@ export const Source = {
   dashboardBody: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CloudWatch-Dashboard-Body-Structure.html',
   putDashboard: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutDashboard.html',
   alarmMuteRule: 'https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-cloudwatch-alarmmuterule.html',
+  lambdaConcurrency: 'https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html',
   muteTargets: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_MuteTargets.html',
   createSchedule: 'https://docs.aws.amazon.com/scheduler/latest/APIReference/API_CreateSchedule.html',
   lambdaInvoke: 'https://docs.aws.amazon.com/lambda/latest/dg/API_Invoke.html',
@@ -311,6 +312,33 @@ export const Quotas = {
     per: 'per alarm status widget',
     source: Source.dashboardBody,
     fix: 'list at most 100 alarms per alarm status widget',
+  },
+  // CloudFormation creates a stack's resources in parallel, as many as their dependencies allow, and a throttled
+  // PutMetricAlarm (3 a second per Region by default, CloudWatch quotas) is retried only so long before the stack
+  // rolls back: the alarms no DependsOn orders are created at once (in-flight.ts counts them, alarm-pacing.ts
+  // chains them). The figure checked is the fleet's pace: the account's PutMetricAlarm rate (accountQuotas).
+  alarmsInFlight: {
+    id: 'cloudwatch-alarms-in-flight',
+    service: 'CloudWatch',
+    limit: 3,
+    noun: 'alarms CloudFormation can create at once (alarms no DependsOn chain orders)',
+    per: 'per stack, one for each call a second PutMetricAlarm allows in its Region (3 by default)',
+    source: Source.cloudWatchQuotas,
+    adjustable: true,
+    fix: 'chain the stack\'s alarms with DependsOn, at most as many chains as PutMetricAlarm allows calls a second (infra/constructs/alarm-pacing.ts), or have the quota raised and tell synth (accountQuotas "cloudwatch-put-metric-alarm")',
+  },
+  // Lambda keeps at least 100 of an account's concurrency unreserved, and a new account's concurrency quota can be
+  // far below 101: any reservation then fails the deploy ("decreases account's UnreservedConcurrentExecution below
+  // its minimum value"). The fleet reserves none; a reservation anywhere in its stacks is refused here.
+  reservedConcurrency: {
+    id: 'lambda-reserved-concurrency',
+    service: 'Lambda',
+    limit: 0,
+    noun: 'reserved concurrent executions',
+    per: 'per function on an account whose concurrency quota is 100 or less (new accounts), since 100 must stay unreserved',
+    source: Source.lambdaConcurrency,
+    adjustable: true,
+    fix: 'reserve nothing (serialize the work another way, e.g. a lease), or acknowledge this rule on an account whose concurrency quota leaves room',
   },
   // Scheduler documents no maximum for Target.Input (the API and the CloudFormation schema say only
   // "minimum length 1"; 8,192 is EventBridge *rules'* target input). A Lambda target receives the input

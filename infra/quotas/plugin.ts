@@ -28,6 +28,8 @@ export class QuotaChecks implements IPolicyValidationPlugin {
   readonly name = QUOTA_PLUGIN_NAME;
   /** What the last synth found: app.ts reads it to exit 2. */
   findings: readonly Finding[] = [];
+  /** Alarms a stack may create at once: the fleet sets its pace here (infra/quotas/runtime.ts). */
+  alarmsInFlight: number | undefined;
 
   /** @param scopePath only stacks under this construct path are checked (the fleet's own). */
   constructor(private readonly scopePath: string) {}
@@ -45,6 +47,7 @@ export class QuotaChecks implements IPolicyValidationPlugin {
         region: s.region,
         account: s.accountId,
         pathOf: stack ? pathsOf(stack) : undefined,
+        alarmsInFlight: this.alarmsInFlight,
       });
       found.push(...findings.map((finding) => ({ finding, templatePath: s.templatePath })));
     }

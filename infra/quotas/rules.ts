@@ -169,6 +169,7 @@ const RULES: Record<string, Rule> = {
   // Lambda measures the variables as their JSON ("String measured: {...}" in its error).
   'AWS::Lambda::Function': (c, at) => [
     over(c.stack, Quotas.lambdaEnvironment, bytes(JSON.stringify(c.l.value(dig(props(c), 'Environment', 'Variables') ?? {}))), at),
+    over(c.stack, Quotas.reservedConcurrency, Number(c.l.value(props(c).ReservedConcurrentExecutions ?? 0)), at),
   ],
   'AWS::SNS::TopicPolicy': topicPolicy,
   'AWS::SQS::QueuePolicy': queuePolicy,

@@ -4,6 +4,7 @@ export interface CfnResource {
   readonly Type: string;
   readonly Properties?: Record<string, unknown>;
   readonly Metadata?: Record<string, unknown>;
+  readonly DependsOn?: string | readonly string[];
 }
 
 export interface CfnTemplate {

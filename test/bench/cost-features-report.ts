@@ -11,6 +11,7 @@ import {
   refresherCost,
   reportCost,
   statusPageCost,
+  traceExportCost,
   type FeatureCost,
   type RefresherUsage,
   type StatusUsage,
@@ -84,6 +85,8 @@ export function featureLines(n: number): FeatureLine[] {
   const further = refresherCost(delegating(2), REFRESHER_USAGE, PRICES).total - refresh.total;
   const report30 = reportCost(n, 30, 100, PRICES);
   const report7 = reportCost(n, 7, 100, PRICES);
+  const runs = readInventory(base, 'McpCanary').schedules.reduce((k, s) => k + s.targets.length * runsPerMonth(s.periodSeconds), 0);
+  const traces = traceExportCost(runs, n);
 
   return [
     {
@@ -113,6 +116,13 @@ export function featureLines(n: number): FeatureLine[] {
       assumes: 'as above',
       cost: { parts: {}, total: further, targets: 1, perTarget: further },
       perTargetRegion: null,
+    },
+    {
+      feature: "OpenTelemetry traces to AWS's OTLP endpoint (X-Ray), every target",
+      deploys: 'xray:PutTraceSegments on the run role; nothing billed until a run exports',
+      assumes: `one trace per target run (${fmt.int(runs)} a month), $${(FEATURE_PRICES.xrayTraceRecorded * 1e6).toFixed(2)} per million recorded past ${fmt.int(FEATURE_PRICES.xrayFreeTracesPerMonth)} free a month; the export's own time is in the run's billed duration`,
+      cost: traces,
+      perTargetRegion: traces.total / targetRegions,
     },
     {
       feature: `mcp-canary report, ${n} targets, 30 days (7 days)`,
@@ -147,13 +157,11 @@ export function featureSection(n: number): string[] {
   out.push("  The report's line is per run of `mcp-canary report`, not a month; the report prints its own (cost.estimatedUsd).");
   out.push('');
   out.push("No line of their own (the user's bill, not the canary's; figures from the pages named):");
-  out.push("- OpenTelemetry export (telemetry): $0 in AWS to a backend outside AWS, but each export adds its time to the run's");
-  out.push("  billed duration (measure it with --billed-ms). To AWS's OTLP endpoints: traces sent to xray.<region> are billed by");
-  out.push('  X-Ray (aws.amazon.com/xray/pricing/), or, with Transaction Search on, as spans ingested into the aws/spans log group,');
-  out.push('  "charged separately from log ingestion"; metrics sent to monitoring.<region> are OTel metrics billed per GB ingested');
-  out.push(
-    "  (aws.amazon.com/cloudwatch/pricing/). Not modelled: the volume is the exporter's, and the per-GB prices were not confirmed here.",
-  );
+  out.push("- OpenTelemetry export to a backend outside AWS (telemetry): $0 in AWS, but each export adds its time to the run's");
+  out.push("  billed duration (measure it with --billed-ms). To AWS's OTLP endpoints, traces are priced above as X-Ray bills them");
+  out.push('  (aws.amazon.com/xray/pricing/); with Transaction Search on, spans are instead ingested into the aws/spans log group at');
+  out.push("  CloudWatch's per-GB price, and OTel metrics sent to monitoring.<region> are billed per GB ingested");
+  out.push('  (aws.amazon.com/cloudwatch/pricing/): those two are not modelled, the per-GB prices were not confirmed here.');
   out.push('- The proxy and its VPC (proxy.vpc): a Lambda in a VPC costs nothing extra. Reaching AWS APIs from the VPC needs interface');
   out.push(
     `  endpoints (CloudWatch, Secrets Manager/SSM/KMS, DynamoDB is a free gateway endpoint) at $${FEATURE_PRICES.interfaceEndpointAzHour} per endpoint per AZ-hour`,

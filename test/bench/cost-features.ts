@@ -26,6 +26,12 @@ export const FEATURE_PRICES = {
   cloudFrontFreeGb: 1024,
   /** aws.amazon.com/cloudfront/pricing/: data transfer out to the internet, United States/Europe, first 10 TB, per GB. */
   cloudFrontGb: 0.085,
+  /**
+   * aws.amazon.com/xray/pricing/: traces recorded, $5.00 per million ($0.000005 a trace) past the always-free first
+   * 100,000 a month per account: what traces sent to X-Ray's OTLP endpoint (xray.<region>/v1/traces) are billed.
+   */
+  xrayTraceRecorded: 5 / 1e6,
+  xrayFreeTracesPerMonth: 100_000,
   /** aws.amazon.com/privatelink/pricing/: an interface endpoint, per AZ-hour, and per GB processed (first PB). */
   interfaceEndpointAzHour: 0.01,
   interfaceEndpointGb: 0.01,
@@ -237,6 +243,16 @@ export function refresherCost(d: FeatureDelta, u: RefresherUsage, prices: Prices
     },
     d.grants.length,
   );
+}
+
+/**
+ * OpenTelemetry traces to AWS's OTLP endpoint (telemetry with sigv4 and xray.<region>): every target's run is one
+ * trace (functions/io/telemetry/spans.ts: a root span, its steps and requests), recorded by X-Ray. `runsPerMonth`
+ * is every target·region's runs a month, summed; `targets` what the per-target figure divides by.
+ */
+export function traceExportCost(runsPerMonth: number, targets: number, fp: FeaturePrices = FEATURE_PRICES): FeatureCost {
+  const billable = Math.max(0, runsPerMonth - fp.xrayFreeTracesPerMonth);
+  return feature({ 'X-Ray traces recorded': billable * fp.xrayTraceRecorded }, targets);
 }
 
 /** GetMetricData's limits (API reference): 500 queries a request, 100,800 datapoints a response. */

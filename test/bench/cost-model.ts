@@ -4,6 +4,13 @@
  * payloads, memory, alarms, the dashboard's widgets and range, credential references, the run ledger)
  * and what a run measurably does (billed duration, log bytes). Pure: no I/O, prices passed in.
  */
+import {
+  CREDENTIAL_READS,
+  publishWaves,
+  readsPerRun,
+  SECRET_CACHE_SECONDS,
+  type CredentialReads,
+} from '../../infra/quotas/runtime-load.ts';
 import type { Prices, Tier } from './prices.ts';
 
 /** A month of 30 days: `rate(1 minute)` runs 43,200 times. */
@@ -13,8 +20,6 @@ export const LOG_EVENT_OVERHEAD_BYTES = 26;
 /** The Lambda's own START, END and REPORT lines per invocation (text format), bytes. */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 270;
 export const PLATFORM_LOG_EVENTS_PER_INVOCATION = 3;
-/** Secret values are cached per warm container for 5 minutes (functions/io/secrets/reader.ts). */
-export const SECRET_CACHE_SECONDS = 300;
 /** A ledger record (key, status, expiry, the small completion marker): well under 1 KB, one write unit. */
 export const LEDGER_ITEM_BYTES = 200;
 /** A ledger record lives an hour (LEDGER_RECORD_SECONDS; TTL deletes are free). */
@@ -71,8 +76,18 @@ export interface RunUsage {
   readonly billedMs: number;
   /** Bytes of the run record line per target per run. */
   readonly recordBytesPerTarget: number;
-  /** PutMetricData waves per invocation (1 when every verdict arrives within one wave window). @default 1 */
+  /**
+   * PutMetricData waves per invocation. @default - `publishWaves` of its payload (infra/quotas/runtime-load.ts):
+   * one for a lone target, up to three for a batch of remote endpoints whose verdicts arrive ~2 s apart
+   */
   readonly wavesPerInvocation?: number;
+  /** How often a run reads each credential. @default - CREDENTIAL_READS (today's design, shared with the synth checks) */
+  readonly credentialReads?: CredentialReads;
+  /**
+   * Regions whose Parameter Store runs at higher throughput, where each GetParameter is billed: those where
+   * synth warns the fleet is over the 40-a-second standard throughput (McpCanaryFleet.runtime). @default - none
+   */
+  readonly ssmHigherThroughputRegions?: ReadonlySet<string>;
   /** Ledger writes per target and run (claims are per target, functions/lambdas/run/ledger.ts): the claim and the completion. @default 2 */
   readonly ledgerWritesPerTargetRun?: number;
 }
@@ -134,16 +149,26 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
   const storageOf = credentialStorage(inv, prices);
   const ledgers = new Set(inv.ledgerRegions ?? []);
 
+  // A function serves every schedule of its rate in its region: they fire together, each on its own container.
+  const containersOf = new Map<string, number>();
+  for (const s of inv.schedules)
+    containersOf.set(`${s.region}|${s.periodSeconds}`, (containersOf.get(`${s.region}|${s.periodSeconds}`) ?? 0) + 1);
+  const ssmHigherThroughput = usage.ssmHigherThroughputRegions ?? new Set<string>();
   return inv.schedules.flatMap((s) => {
     const runs = runsPerMonth(s.periodSeconds);
     const k = s.targets.length;
     const invocations = runs / k; // this target's share of the schedule's invocations
     const datumsPerCall = k * inv.metricsPerTarget + 1; // and the region's RunDuration datum
-    const callsPerInvocation = (usage.wavesPerInvocation ?? 1) * Math.ceil(datumsPerCall / 1000);
+    const callsPerInvocation = (usage.wavesPerInvocation ?? publishWaves(k)) * Math.ceil(datumsPerCall / 1000);
     const gbSeconds = (s.memoryMb / 1024) * (Math.ceil(usage.billedMs) / 1000);
     const logBytes = logBytesPerMonth(s, usage) / k;
     const storedMonths = Math.min(1, inv.logRetentionDays / 30);
-    const readsPerRef = Math.min(runs, SECONDS_PER_MONTH / Math.max(SECRET_CACHE_SECONDS, s.periodSeconds));
+    const containers = containersOf.get(`${s.region}|${s.periodSeconds}`) ?? 1;
+    const readsPerRef = runs * readsPerRun(usage.credentialReads ?? CREDENTIAL_READS, s.periodSeconds, containers, SECRET_CACHE_SECONDS);
+    const readPrice = (c: CredentialRef) =>
+      c.kind === 'secretsManager'
+        ? prices.secretsManagerCall
+        : prices.kmsRequest + (ssmHigherThroughput.has(c.storedIn) ? prices.ssmHigherThroughputCall : 0);
     return s.targets.map((t): TargetRegionCost => {
       const regions = regionsOf.get(t.name) ?? 1;
       const parts = {
@@ -155,10 +180,7 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
         logs: (logBytes / GB) * (prices.logsIngestionGb + storedMonths * prices.logsStorageGbMonth),
         alarms: ((alarmMetricsOf.get(t.name) ?? 0) * prices.alarmMetric) / regions,
         credentialStorage: (storageOf.get(t.name) ?? 0) / regions,
-        secretReads: distinct(t.credentials).reduce(
-          (n, c) => n + readsPerRef * (c.kind === 'secretsManager' ? prices.secretsManagerCall : prices.kmsRequest),
-          0,
-        ),
+        secretReads: distinct(t.credentials).reduce((n, c) => n + readsPerRef * readPrice(c), 0),
         ledger: ledgers.has(s.region) ? runs * (usage.ledgerWritesPerTargetRun ?? 2) * prices.dynamoWriteRequestUnit : 0,
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);

@@ -22,7 +22,8 @@ import {
   type TargetRegionCost,
 } from './cost-model.ts';
 import { featureSection } from './cost-features-report.ts';
-import { generatedFleet, synthesize } from './fleet-scale.ts';
+import { generatedFleet, synthesize, type Synthesized } from './fleet-scale.ts';
+import { CREDENTIAL_READS, REMOTE_VERDICT_SPREAD_SECONDS, SECRET_CACHE_SECONDS } from '../../infra/quotas/runtime-load.ts';
 import { BENCH_DIR, VARIANTS } from './footprint.ts';
 import { readInventory, type ReadInventory } from './inventory.ts';
 import { PRICES, PRICES_AS_OF, PRICES_REGION } from './prices.ts';
@@ -104,6 +105,10 @@ function priceRows(): string[][] {
     [
       'SSM Parameter Store (standard) + KMS',
       `$0 per parameter, standard GetParameter free; $${(p.kmsRequest * 10_000).toFixed(2)} per 10,000 KMS requests`,
+    ],
+    [
+      'SSM Parameter Store higher throughput',
+      `$${(p.ssmHigherThroughputCall * 10_000).toFixed(2)} per 10,000 calls, in a Region where synth warns the reads pass 40 a second`,
     ],
     [
       'DynamoDB on demand (the run ledger)',
@@ -193,9 +198,10 @@ async function main(): Promise<number> {
   }
 
   const fleet = await loadFleet(args.config);
-  const measured = await measuredUsage(billed);
-  const remote: RunUsage = { ...measured.usage, billedMs: remoteMs };
+  const bench = await measuredUsage(billed);
   const synth = synthesize(fleet);
+  const measured: Measured = { ...bench, usage: asUsersPay(synth, bench.usage) };
+  const remote: RunUsage = asUsersPay(synth, { ...bench.usage, billedMs: remoteMs });
   const inv = readInventory(synth.stacks, fleet.namespace);
 
   out(
@@ -217,6 +223,7 @@ async function main(): Promise<number> {
   out(
     `Measured: ${fmt.ms(measured.usage.billedMs)} billed per invocation (${measured.source}), ${fmt.int(measured.usage.recordBytesPerTarget)} B of run record per target per run.`,
   );
+  out(readsAndWavesLine());
 
   const costs = costPerTargetRegion(inv, measured.usage, PRICES);
   const remoteCosts = costPerTargetRegion(inv, remote, PRICES);
@@ -269,10 +276,13 @@ async function main(): Promise<number> {
     const scale = new Map<number, Inventory>();
     for (const n of [1, 10, 100, 1000]) {
       const g = withCredential(generatedFleet(n), 'ssm-home');
-      const ginv = readInventory(synthesize(g).stacks, 'McpCanary');
+      const gsynth = synthesize(g);
+      const ginv = readInventory(gsynth.stacks, 'McpCanary');
       scale.set(n, ginv);
-      const measuredTotal = fleetCost(ginv, costPerTargetRegion(ginv, measured.usage, PRICES), PRICES, measured.usage);
-      const remoteTotal = fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES, remote);
+      const gMeasured = asUsersPay(gsynth, measured.usage);
+      const gRemote = asUsersPay(gsynth, remote);
+      const measuredTotal = fleetCost(ginv, costPerTargetRegion(ginv, gMeasured, PRICES), PRICES, gMeasured);
+      const remoteTotal = fleetCost(ginv, costPerTargetRegion(ginv, gRemote, PRICES), PRICES, gRemote);
       const payload = Math.max(...ginv.schedules.map((s) => s.targets.length));
       rows.push([
         `${fmt.int(n)} × 3`,
@@ -315,8 +325,10 @@ async function main(): Promise<number> {
       credentialRows.push([
         label,
         ...[10, 100].map((n) => {
-          const ginv = readInventory(synthesize(withCredential(generatedFleet(n), kind)).stacks, 'McpCanary');
-          return fmt.usd(fleetCost(ginv, costPerTargetRegion(ginv, remote, PRICES), PRICES, remote).perTargetRegion);
+          const gsynth = synthesize(withCredential(generatedFleet(n), kind));
+          const ginv = readInventory(gsynth.stacks, 'McpCanary');
+          const gRemote = asUsersPay(gsynth, remote);
+          return fmt.usd(fleetCost(ginv, costPerTargetRegion(ginv, gRemote, PRICES), PRICES, gRemote).perTargetRegion);
         }),
       ]);
     }
@@ -359,6 +371,24 @@ async function main(): Promise<number> {
     for (const line of featureSection(100)) out(line);
   }
   return 0;
+}
+
+/**
+ * The usage as the fleet's users pay it: SSM reads billed at the higher-throughput price in each Region where
+ * synth warns the fleet passes the standard 40 a second (turning it on is the warning's fix).
+ */
+function asUsersPay(synth: Synthesized, usage: RunUsage): RunUsage {
+  const regions = synth.runtime.findings.filter((f) => f.quota.id === 'ssm-get-parameter').map((f) => f.region);
+  return { ...usage, ssmHigherThroughputRegions: new Set(regions) };
+}
+
+/** The read and publish rates the bill assumes, in one line. */
+function readsAndWavesLine(): string {
+  const reads =
+    CREDENTIAL_READS.perTargetMinute === 'per-container-cache'
+      ? `each credential read once per warm container per ${SECRET_CACHE_SECONDS / 60} minutes, a function's schedules landing on as many containers (k schedules: k ÷ (k + 4) reads a run at one run a minute)`
+      : `${CREDENTIAL_READS.perTargetMinute} credential read(s) per target per minute (measured)`;
+  return `Assumed: ${reads}; one PutMetricData per wave, a batch's verdicts ${REMOTE_VERDICT_SPREAD_SECONDS} s apart (1 to 3 waves).`;
 }
 
 /** The generated fleet with each target's credential stored one of three ways (same ids, so the same payload size). */

@@ -11,7 +11,7 @@ import { App } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
 import { checkQuotas } from '../../infra/quotas/check.ts';
-import { McpCanaryFleet } from '../../infra/fleet.ts';
+import { McpCanaryFleet, type FleetRuntime } from '../../infra/fleet.ts';
 
 export const BENCH_REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 /** The largest fleet the README promises: 5,000 targets probed from these five regions. */
@@ -55,6 +55,8 @@ export interface Synthesized {
   readonly stacks: readonly StackTemplate[];
   /** What the synth-time quota checker (infra/quotas) found: any finding would have failed the synth. */
   readonly quotaFindings: readonly string[];
+  /** The runtime quotas at the fleet's peak, their warnings, and the deploy's alarm pace (McpCanaryFleet.runtime). */
+  readonly runtime: FleetRuntime;
 }
 
 /** Synthesizes `config` as `new McpCanaryFleet(app, id, config)` would deploy it. */
@@ -69,7 +71,10 @@ export function synthesize(config: FleetInput, id = 'McpCanary'): Synthesized {
     return {
       synthMs,
       stacks: readStacks(assembly),
-      quotaFindings: [...fleet.quotas.findings, ...checkQuotas(assembly)].map((f) => f.message),
+      quotaFindings: [...fleet.quotas.findings, ...checkQuotas(assembly, { alarmsInFlight: fleet.runtime.alarmsInFlight })].map(
+        (f) => f.message,
+      ),
+      runtime: fleet.runtime,
     };
   } finally {
     rmSync(outdir, { recursive: true, force: true });

@@ -57,6 +57,11 @@ export const PRICES = {
   secretsManagerCall: 0.05 / 10_000,
   /** SSM Parameter Store standard parameters: no storage charge, and standard-throughput GetParameter is free. */
   ssmStandardParameter: 0,
+  /**
+   * SSM Parameter Store API interactions with higher throughput turned on, per call ($0.05 per 10,000): what a
+   * Region pays once its reads pass the 40-a-second standard throughput (infra/quotas/runtime-limits.ts).
+   */
+  ssmHigherThroughputCall: 0.05 / 10_000,
   /** AWS KMS requests, per request ($0.03 per 10,000): the Decrypt behind each SecureString read. */
   kmsRequest: 0.03 / 10_000,
   /** DynamoDB on-demand, per write request unit (up to 1 KB) ($0.625 per million). */

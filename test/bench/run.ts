@@ -11,7 +11,7 @@
  *
  * Writes the figures to .bench/bench.json too (`npm run cost` reads the measured run from there).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import { startServerProcess } from './children.ts';
 import { buildPackage, measureCliStart, type CliStart } from './cli-start.ts';
 import { buildEngineOnce, engineProcessRun, engineRun, floorRun, inspectorCliPath, inspectorRun, type Era } from './contenders.ts';
 import { SCALE_FLEETS, scaleRow, scaleTableRows, synthesize, generatedFleet, type ScaleRow } from './fleet-scale.ts';
+import { runtimeTable, type RuntimeColumn } from './runtime-quotas.ts';
 import { Floor } from './floor.ts';
 import {
   BENCH_DIR,
@@ -117,7 +118,12 @@ async function main(): Promise<number> {
   if (want('scale')) results.scale = scaleSection();
   if (want('clistart')) results.cliStart = await cliStartSection(rounds);
 
-  await writeFile(join(BENCH_DIR, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
+  // Sections not run keep their last figures: `--sections scale` must not drop the footprint `npm run cost` reads.
+  const previous = await readFile(join(BENCH_DIR, 'bench.json'), 'utf8').then(
+    (t) => JSON.parse(t) as Record<string, unknown>,
+    () => ({}),
+  );
+  await writeFile(join(BENCH_DIR, 'bench.json'), `${JSON.stringify({ ...previous, ...results }, null, 2)}\n`);
   out(`\nFigures written to .bench/bench.json (read by npm run cost).`);
   return 0;
 }
@@ -447,16 +453,22 @@ async function footprintSection(modernUrl: string, importRounds: number): Promis
   };
 }
 
-function scaleSection(): ScaleRow[] {
+function scaleSection(): { rows: ScaleRow[]; runtime: RuntimeColumn[] } {
   out('\n## 4. Fleet scale (McpCanaryFleet synthesized in-process, bundling skipped, no cdk-nag)\n');
   synthesize(generatedFleet(2)); // warm-up: module loading and JIT are not the fleet's cost
-  const rows = SCALE_FLEETS.map((f) => scaleRow(f.targets, f.regions.length, synthesize(generatedFleet(f.targets, f.regions))));
+  const synths = SCALE_FLEETS.map((f) => ({ f, s: synthesize(generatedFleet(f.targets, f.regions)) }));
+  const rows = synths.map(({ f, s }) => scaleRow(f.targets, f.regions.length, s));
   const t = scaleTableRows(rows);
   out(table(t.head, t.rows));
   out(
     '\nPer stack CloudFormation allows 500 resources, a 1 MB template (from S3), 200 outputs and 200 parameters; IAM 10,240 characters of inline policy per role.',
   );
-  return rows;
+  out('\n### Runtime quotas at the peak, per account and Region (infra/quotas/runtime-*.ts; the busiest Region of each)\n');
+  const big = synths.filter(({ f }) => f.targets >= 1_000);
+  const r = runtimeTable(big.map(({ f, s }) => ({ targets: f.targets, regions: f.regions, runtime: s.runtime })));
+  out(table(r.head, r.rows));
+  for (const line of r.notes) out(line);
+  return { rows, runtime: r.columns };
 }
 
 async function cliStartSection(rounds: number): Promise<CliStart> {

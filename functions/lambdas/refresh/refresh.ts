@@ -1,8 +1,9 @@
 /**
  * The refresher: the one writer of every delegated grant with a Secrets Manager store. A small
  * scheduled function in the home region, the only code that ever sends a refresh token (rotate.ts
- * says why there must be exactly one), with reserved concurrency 1 so a duplicate delivery waits
- * instead of racing (and the lease in the grant catches the rest). Per grant, each run:
+ * says why there must be exactly one). A duplicate or overlapping delivery loses the lease in the grant
+ * (a compare-and-swap) before it sends anything: no reserved concurrency, which would fail the deploy on a
+ * new account. Per grant, each run:
  * 1. keeps the grant fresh (renewed at half the access token's life; the rotated refresh token stored
  *    first, by compare-and-swap);
  * 2. publishes the access token to each probe region that does not hold this generation yet;

@@ -12,6 +12,7 @@ import { ASSUMED_MAX_SCHEDULE_PAYLOAD_BYTES, planFleet } from '../../../infra/pl
 import { ALARM_SHARD_DEPTH } from '../../../infra/plan/placement.ts';
 import { parentBucket } from '../../../infra/plan/stack-split.ts';
 import { CLOUDFORMATION_MAX_RESOURCES, CLOUDFORMATION_MAX_TEMPLATE_BYTES } from '../../../infra/plan/template-size.ts';
+import { alarmsInFlight } from '../../../infra/quotas/in-flight.ts';
 import {
   generatedFleet,
   measureStack,
@@ -156,5 +157,36 @@ describe(`${SCALE_TARGETS.toLocaleString('en-US')} targets × ${SCALE_REGIONS.le
         .filter((s) => stackOf.has(`${s.rateSlug}/${s.index}`) && stackOf.get(`${s.rateSlug}/${s.index}`) !== s.stack);
       expect(new Set(hopped.map((s) => stackOf.get(`${s.rateSlug}/${s.index}`))).size, region.region).toBeLessThanOrEqual(1);
     }
+  });
+
+  it('creates at most 3 alarms at a time in every stack, the home Region’s alarm stacks one after another', () => {
+    const withAlarms = stacks.filter((s) => Object.values(s.template.Resources).some((r) => r.Type === 'AWS::CloudWatch::Alarm'));
+    for (const s of withAlarms) expect(alarmsInFlight(s.template.Resources), s.stackName).toBeLessThanOrEqual(3);
+    const id = (s: StackTemplate) => Number(s.stackName.slice('McpCanary-alarms-'.length));
+    const heavy = stacks.filter((s) => /^McpCanary-alarms-/.test(s.stackName)).sort((a, b) => id(a) - id(b));
+    // Each alarm stack waits for the one before it: a chain through all of them.
+    heavy.slice(1).forEach((s, i) => expect(s.dependsOn, s.stackName).toContain(heavy[i]!.stackName));
+    const alarms = stacks.reduce(
+      (n, s) => n + Object.values(s.template.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').length,
+      0,
+    );
+    const home = synth.runtime.deploy.find((d) => d.region === SCALE_REGIONS[0])!;
+    expect(home.inFlight).toBe(3);
+    expect(home.alarms).toBeGreaterThanOrEqual(3 * SCALE_TARGETS);
+    expect(home.alarms).toBeLessThanOrEqual(alarms);
+    expect(home.seconds).toBeGreaterThan(80 * 60);
+  });
+
+  it('warns at synth about exactly the runtime quotas it passes, each in one line', () => {
+    const over = synth.runtime.findings.map((f) => `${f.quota.id} ${f.region}`).sort();
+    expect(over).toEqual(
+      [
+        'cloudwatch-put-metric-data us-east-1',
+        'lambda-concurrency us-east-1',
+        'sns-page-deliveries us-east-1',
+        ...SCALE_REGIONS.map((r) => `dynamodb-new-table-writes ${r}`),
+      ].sort(),
+    );
+    for (const f of synth.runtime.findings) expect(f.message).not.toContain('\n');
   });
 });

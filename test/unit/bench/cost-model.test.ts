@@ -9,7 +9,7 @@ import {
   type ScheduleInventory,
 } from '../../bench/cost-model.ts';
 import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
-import { burnAlarmsCost, featureDelta, refresherCost, reportCost, statusPageCost } from '../../bench/cost-features.ts';
+import { burnAlarmsCost, featureDelta, refresherCost, reportCost, statusPageCost, traceExportCost } from '../../bench/cost-features.ts';
 import { delegatingFleet, REFRESHER_USAGE, STATUS_USAGE } from '../../bench/cost-features-report.ts';
 import { criticalPath } from '../../bench/critical-path.ts';
 import { generatedFleet, synthesize } from '../../bench/fleet-scale.ts';
@@ -45,9 +45,9 @@ describe('the cost model', () => {
   it('prices a target·region: its metrics, alarms, secret and its reads, and half of the invocations it shares', () => {
     // Act
     const [a, b] = costPerTargetRegion(inventory, usage, PRICES);
-    // Assess: 43,200 runs a month, 21,600 invocations each target's share
+    // Assess: 43,200 runs a month, 21,600 invocations each target's share, two PutMetricData waves each
     expect(a!.customMetrics).toBeCloseTo(0.3, 10);
-    expect(a!.putMetricData).toBeCloseTo(0.216, 10);
+    expect(a!.putMetricData).toBeCloseTo(0.432, 10);
     expect(a!.lambda).toBeCloseTo(21_600 * (0.0000002 + 0.0000133334), 10);
     expect(a!.scheduler).toBeCloseTo(0.0216, 10);
     // (43,200 × (700 + 26) + 21,600 × (270 + 3 × 26)) bytes at $0.50 + $0.03 per GiB
@@ -56,9 +56,9 @@ describe('the cost model', () => {
     expect(a!.secretReads).toBeCloseTo(8_640 * 0.000005, 10);
     // Its secret, stored in the one region that reads it by name.
     expect(a!.credentialStorage).toBeCloseTo(0.4, 10);
-    expect(a!.total).toBeCloseTo(1.19231264 + 0.4, 6);
+    expect(a!.total).toBeCloseTo(1.40831264 + 0.4, 6);
     expect(a!.synthetics).toBeCloseTo(51.84, 10);
-    expect(b!.total).toBeCloseTo(1.19231264 - 0.3 - 0.0432, 6);
+    expect(b!.total).toBeCloseTo(1.40831264 - 0.3 - 0.0432, 6);
   });
 
   it("shares a target's metric and alarms among the regions that probe it", () => {
@@ -81,7 +81,7 @@ describe('the cost model', () => {
     expect(fleet.canaryAlarms).toBeCloseTo(0.2, 10);
     expect(fleet.dashboards).toBe(3);
     expect(fleet.schedulerAllowance).toBeCloseTo(-0.0432, 10);
-    expect(fleet.total).toBeCloseTo(2 * 1.19231264 + 0.4 - 0.3432 + 0.2 + 3 - 0.0432, 6);
+    expect(fleet.total).toBeCloseTo(2 * 1.40831264 + 0.4 - 0.3432 + 0.2 + 3 - 0.0432, 6);
     expect(fleet.perTargetRegion).toBeCloseTo(fleet.total / 2, 10);
   });
 
@@ -110,6 +110,45 @@ describe('the cost model', () => {
     it('a standard SecureString parameter costs only the KMS Decrypt of each read', () => {
       const inv = probedFrom(() => [{ kind: 'ssmParameter', id: '/a/token', storedIn: 'us-east-1' }]);
       for (const usd of perRegion(inv)) expect(usd).toBeCloseTo(8_640 * 0.000003, 10);
+    });
+  });
+
+  describe('reads and publishes as the runs do (infra/quotas/runtime-load.ts, which the synth checks share)', () => {
+    /** `schedules` schedules of one target each, every minute, in one region: one run function serving them all. */
+    const busy = (schedules: number, credentials: ScheduleInventory['targets'][number]['credentials']): Inventory => ({
+      ...inventory,
+      schedules: Array.from({ length: schedules }, (_, i) => ({
+        ...inventory.schedules[0]!,
+        targets: [{ name: `t${i}`, credentials: i === 0 ? credentials : [] }],
+      })),
+    });
+    const secret = [{ kind: 'secretsManager' as const, id: 'a-token', storedIn: 'eu-west-1' }];
+
+    it('reads a credential once per warm container per 5 minutes, on as many containers as the function has schedules', () => {
+      // One schedule: 1 run in 5 reads (8,640 a month); four: each lands on one of four containers, 4 ÷ (4 + 4) of runs.
+      expect(costPerTargetRegion(busy(1, secret), usage, PRICES)[0]!.secretReads).toBeCloseTo(8_640 * 0.000005, 10);
+      expect(costPerTargetRegion(busy(4, secret), usage, PRICES)[0]!.secretReads).toBeCloseTo(21_600 * 0.000005, 10);
+    });
+
+    it('takes a measured read rate instead, in calls per target per minute', () => {
+      const measured = { ...usage, credentialReads: { perTargetMinute: 0.1, coldStartCallsPerRef: 0.1 } };
+      expect(costPerTargetRegion(busy(4, secret), measured, PRICES)[0]!.secretReads).toBeCloseTo(4_320 * 0.000005, 10);
+    });
+
+    it('bills SSM reads at the higher-throughput price in a Region over standard throughput, KMS alone elsewhere', () => {
+      const parameter = [{ kind: 'ssmParameter' as const, id: '/a/token', storedIn: 'us-east-1' }];
+      const higher = { ...usage, ssmHigherThroughputRegions: new Set(['us-east-1']) };
+      expect(costPerTargetRegion(busy(1, parameter), usage, PRICES)[0]!.secretReads).toBeCloseTo(8_640 * 0.000003, 10);
+      expect(costPerTargetRegion(busy(1, parameter), higher, PRICES)[0]!.secretReads).toBeCloseTo(8_640 * (0.000003 + 0.000005), 10);
+    });
+
+    it('publishes one PutMetricData for a lone target and three for a full batch of remote endpoints', () => {
+      const batch: Inventory = {
+        ...inventory,
+        schedules: [{ ...inventory.schedules[0]!, targets: Array.from({ length: 25 }, (_, i) => ({ name: `t${i}`, credentials: [] })) }],
+      };
+      expect(costPerTargetRegion(busy(1, []), usage, PRICES)[0]!.putMetricData).toBeCloseTo(43_200 * 0.00001, 10);
+      expect(costPerTargetRegion(batch, usage, PRICES)[0]!.putMetricData).toBeCloseTo((43_200 / 25) * 3 * 0.00001, 10);
     });
   });
 
@@ -228,6 +267,14 @@ describe('the optional features', () => {
     expect(first.parts['custom metrics']).toBeCloseTo(0.6, 10);
     expect(one.metricAlarms).toBe(2); // the refresher's errors alarm and the target's credential alarm
     expect(further).toBeCloseTo(1.6 + 0.8568 + 0.6 + 0.1, 10);
+  });
+
+  it("prices traces sent to AWS's OTLP endpoint as X-Ray records them: $5 per million past 100,000 a month", () => {
+    // 100 targets × 3 regions at one run a minute: one trace per run.
+    const cost = traceExportCost(300 * 43_200, 100);
+    expect(cost.total).toBeCloseTo((12_960_000 - 100_000) * 0.000005, 8);
+    expect(cost.total / 300).toBeCloseTo(0.2143, 4);
+    expect(traceExportCost(90_000, 2).total).toBe(0);
   });
 
   it("prices a report as its own counter counts: every page of a request, at the window's resolution", () => {

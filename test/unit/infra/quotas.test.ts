@@ -265,6 +265,32 @@ const CASES: Record<string, Case> = {
     logicalId: 'Subject',
     build: (n) => stackWith(one('AWS::Lambda::Function', { Environment: { Variables: padded(n, (pad) => ({ A: 'a', B: pad }), bytes) } })),
   },
+  'Lambda: reserved concurrency (none on an account whose quota a new account may have)': {
+    rule: Quotas.reservedConcurrency.id,
+    limit: 0,
+    logicalId: 'Subject',
+    build: (n) => stackWith(one('AWS::Lambda::Function', { ReservedConcurrentExecutions: n })),
+  },
+  // n chains of two alarms each (the second DependsOn the first), and a composite after one chain's last alarm:
+  // CloudFormation can create one alarm of each chain at once.
+  'CloudWatch: alarms CloudFormation can create at once': {
+    rule: Quotas.alarmsInFlight.id,
+    limit: 3,
+    build: (n) =>
+      stackWith({
+        ...Object.fromEntries(
+          times(n, (i) => [
+            [`A${i}x`, alarm({ AlarmName: `a${i}x` }).Subject],
+            [`A${i}y`, { ...alarm({ AlarmName: `a${i}y` }).Subject, DependsOn: [`A${i}x`] }],
+          ]).flat(),
+        ),
+        Composite: {
+          Type: 'AWS::CloudWatch::CompositeAlarm',
+          Properties: { AlarmName: 'c', AlarmRule: 'ALARM("a0x") AND ALARM("a0y")' },
+          DependsOn: ['A0y', 'A0x'],
+        },
+      }),
+  },
   'SNS: topic policy (bytes)': {
     rule: Quotas.snsPolicySize.id,
     limit: 30_720,
