@@ -18,7 +18,13 @@
 import { Duration } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import { OWN_FAULTS_METRIC, OWN_FAULTS_SERVICE, OwnFault, OwnFaultDimension } from '../../functions/base/common/own-faults.ts';
+import {
+  OWN_FAULTS_METRIC,
+  OWN_FAULTS_SERVICE,
+  OwnFault,
+  OwnFaultDimension,
+  ownFaultAlarmWhat,
+} from '../../functions/base/common/own-faults.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { ownerAlarm } from './owner-alarm.ts';
 
@@ -38,7 +44,7 @@ export interface OwnFaultAlarmsProps {
 
 /** The alarm name of one fault: `<fleet>/canary/run-<fault>`. */
 export function ownFaultAlarmName(names: FleetNames, fault: OwnFault): string {
-  return names.canaryAlarm(`run-${fault}`);
+  return names.canaryAlarm(ownFaultAlarmWhat(fault));
 }
 
 export function ownFaultAlarms(scope: Construct, p: OwnFaultAlarmsProps): void {

@@ -34,3 +34,8 @@ export type OwnFaultCounts = Readonly<Partial<Record<OwnFault, number>>>;
 export const OWN_FAULTS_METRIC = 'CanaryFaults';
 export const OWN_FAULTS_SERVICE = 'mcp-canary-run';
 export const OwnFaultDimension = { service: 'service', fault: 'Fault' } as const;
+
+/** The canary-owner alarm of a fault in each probe region: `<fleet>/canary/run-<fault>` (`canaryAlarmName`). */
+export function ownFaultAlarmWhat(fault: OwnFault): string {
+  return `run-${fault}`;
+}
