@@ -127,7 +127,11 @@ describe('run functions', () => {
       ],
       // Batched reads: no resource type; it returns only what GetSecretValue above allows.
       ['secretsmanager:BatchGetSecretValue', ['*'], undefined],
-      [['ssm:GetParameter', 'ssm:GetParameters'], ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp-canary/*'], undefined],
+      [
+        ['ssm:GetParameter', 'ssm:GetParameters'],
+        ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp-canary/*'],
+        undefined,
+      ],
     ]);
     expect(JSON.stringify(statements)).not.toMatch(/kms:|secretsmanager:\*|ssm:\*|logs:\*/);
   });
@@ -156,7 +160,7 @@ describe('run functions', () => {
 });
 
 describe('the canary owner in a probe region', () => {
-  it('hears about run function errors, throttles and dropped events (N periods in a row), dead-lettered runs and the run\'s own faults, on a regional topic', () => {
+  it("hears about run function errors, throttles and dropped events (N periods in a row), dead-lettered runs and the run's own faults, on a regional topic", () => {
     const alarms = alarmsOf(eu as never);
     const topic = logicalId(eu, 'AWS::SNS::Topic', (p) => p.TopicName === 'McpCanary-canary-owner');
     expect(alarms.map((a) => a.AlarmName).sort()).toEqual([
