@@ -1,6 +1,6 @@
 /**
  * The canary owner's alarms all read the same way: something of the canary's own (a function's errors,
- * a dead-letter queue) is at least 1 in N periods in a row; no data is no problem; ALARM and OK both go
+ * a dead-letter queue, a fault the run counted) is at least 1 in N periods (in a row, or of M); no data is no problem; ALARM and OK both go
  * to the canary-owner topic, never to a target owner.
  */
 import type { Duration } from 'aws-cdk-lib';
@@ -18,10 +18,15 @@ export interface OwnerAlarmProps {
   /** The canary-owner topic of the alarm's region. */
   readonly ownerTopicArn: string;
   /**
-   * Periods in a row the metric must be ≥ 1.
+   * Periods the metric must be ≥ 1 in, among the last `outOf`.
    * @default 1 - the first one tells
    */
   readonly periods?: number;
+  /**
+   * The periods evaluated.
+   * @default - `periods`: that many in a row
+   */
+  readonly outOf?: number;
 }
 
 export function ownerAlarm(scope: Construct, id: string, p: OwnerAlarmProps): Alarm {
@@ -32,7 +37,7 @@ export function ownerAlarm(scope: Construct, id: string, p: OwnerAlarmProps): Al
     metric: p.metric,
     threshold: 1,
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: periods,
+    evaluationPeriods: Math.max(periods, p.outOf ?? periods),
     datapointsToAlarm: periods,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });

@@ -20,6 +20,7 @@ import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 import { deadLetterMetric, ownerAlarm } from './owner-alarm.ts';
+import { ownFaultAlarms } from './own-fault-alarms.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { RunLedgerTable } from './run-ledger.ts';
 import { RunQueries } from './run-queries.ts';
@@ -153,20 +154,34 @@ export class ProbeRegionStack extends Stack {
       const period = Duration.seconds(rate.periodSeconds);
       ownerAlarm(this, `RunErrors-${rate.rateSlug}`, {
         alarmName: names.canaryAlarm(`run-${rate.rateSlug}-errors`),
-        description: `The mcp-canary run function ${fn.node.id} in ${this.region} failed or was throttled in ${props.failureThreshold} period(s) of ${rate.schedule} in a row: its targets' runs were lost, and their dead-man alarms will follow. For the canary owner. Look at the function's errors and ${names.runLogGroup} in ${this.region}.`,
+        description: `The mcp-canary run function ${fn.node.id} in ${this.region} failed, was throttled (out of concurrency), or had runs dropped unrun in ${props.failureThreshold} period(s) of ${rate.schedule} in a row: its targets' runs were lost or late, and their dead-man alarms will follow. For the canary owner. Look at the function's errors, throttles and AsyncEventsDropped, the account's Lambda concurrency, and ${names.runLogGroup} in ${this.region}.`,
+        // AsyncEventsDropped: events Lambda's async queue dropped without running them (throttled past the
+        // 60 s maximum event age, or "deleted from the queue without being sent": the Lambda guide), some
+        // of which reach no dead-letter queue.
         metric: new MathExpression({
-          expression: 'errors + throttles',
+          expression: 'errors + throttles + dropped',
           usingMetrics: {
             errors: fn.metricErrors({ period, statistic: 'Sum' }),
             throttles: fn.metricThrottles({ period, statistic: 'Sum' }),
+            dropped: fn.metric('AsyncEventsDropped', { period, statistic: 'Sum' }),
           },
-          label: 'Errors + throttles',
+          label: 'Errors + throttles + dropped events',
           period,
         }),
         periods: props.failureThreshold,
         ownerTopicArn: ownerArn,
       });
     }
+
+    // The run's own faults (ledger, publish to the home region, credential reads), heard in this region.
+    ownFaultAlarms(this, {
+      names,
+      namespace: props.namespace,
+      region: this.region,
+      homeRegion: props.homeRegion,
+      periodSeconds: Math.min(...plan.rates.map((r) => r.periodSeconds)),
+      ownerTopicArn: ownerArn,
+    });
 
     ownerAlarm(this, 'ScheduleDlqAlarm', {
       alarmName: names.canaryAlarm('schedule-dlq'),
@@ -195,15 +210,21 @@ function runStatements(stack: Stack, logGroup: LogGroup, namespace: string, scop
   // One resource per account and region the references live in, never one per secret: secret-scope.ts.
   const sm = scopes.filter((s) => s.service === 'secretsmanager').map((s) => secretScopeArn(stack, s));
   const ssm = scopes.filter((s) => s.service === 'ssm').map((s) => secretScopeArn(stack, s));
-  if (sm.length) statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: sm }));
-  if (ssm.length) statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: ssm }));
+  if (sm.length) {
+    statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: sm }));
+    // Batched reads (functions/io/secrets/batched.ts). BatchGetSecretValue has no resource type; it returns
+    // only the secrets GetSecretValue above allows, so it widens nothing.
+    statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['secretsmanager:BatchGetSecretValue'], resources: ['*'] }));
+  }
+  if (ssm.length)
+    statements.push(new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter', 'ssm:GetParameters'], resources: ssm }));
   return statements;
 }
 
 function acknowledgeRunRole(role: Role, secretResources: readonly string[], telemetryReason: string): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: `cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace.${telemetryReason}`,
+    reason: `cloudwatch:PutMetricData supports no resource-level permission; the statement is limited by the cloudwatch:namespace condition to the fleet namespace. secretsmanager:BatchGetSecretValue has no resource type either, and returns only secrets the role may GetSecretValue.${telemetryReason}`,
   });
   acknowledgeWildcardResources(
     role,

@@ -3,8 +3,8 @@
  * `(period, target)` before it judges it, so a delivery AWS makes twice (Scheduler's at-least-once, Lambda's asynchronous
  * queue) counts once (functions/lambdas/run/ledger.ts says why, and what a duplicate does).
  *
- * On demand (a claim and a completion per target and run: 86,400 writes per target·region a month at
- * one run a minute, about 5 cents), records expire by TTL an hour after they are written, and nothing in it outlives
+ * On demand (one claim per target and run: 43,200 writes per target·region a month at one run a
+ * minute, about 3 cents), records expire by TTL an hour after they are written, and nothing in it outlives
  * the stack: it holds only "this period was run".
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -16,11 +16,12 @@ import { EnvVar } from '../../functions/base/config/env/env.ts';
 import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../functions/base/common/run-record.ts';
 
 /**
- * What a run does to the ledger: claim (conditional PutItem), read a claim the condition did not return
- * (GetItem), record completion (UpdateItem). No DeleteItem: a claim is never given back, so a run that
- * crashed after publishing some datapoints can never be run again by a duplicate.
+ * What a run does to the ledger: claim, with one conditional PutItem that returns the claim it found
+ * (`ReturnValuesOnConditionCheckFailure`). Nothing else: no completion is recorded (nobody reads it), and
+ * a claim is never given back, so a run that crashed after publishing some datapoints can never be run
+ * again by a duplicate.
  */
-export const LEDGER_ACTIONS = ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+export const LEDGER_ACTIONS = ['dynamodb:PutItem'] as const;
 
 export interface RunLedgerTableProps {
   /** The table's name: `<fleet>-run-ledger`, the same in every probe region. */

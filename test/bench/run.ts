@@ -7,7 +7,8 @@
  * 3. the Lambda footprint: bundle size, cold import, peak RSS of one invocation;
  * 4. fleet scale: synth time, the largest stack, template and role policy for 10 and 1,000 targets × 3
  *    regions and 5,000 × 5 (test/bench/fleet-scale.ts);
- * 5. CLI start: the built `mcp-canary --help` beside inspector-cli's, fresh processes, interleaved.
+ * 5. CLI start: the built `mcp-canary --help` beside inspector-cli's, fresh processes, interleaved;
+ * 6. credential reads of 5,000 targets × 5 regions over Lambda's container churn (test/bench/credential-reads.ts).
  *
  * Writes the figures to .bench/bench.json too (`npm run cost` reads the measured run from there).
  */
@@ -40,18 +41,19 @@ import { telemetryFootprint, type TelemetryFootprint } from './telemetry.ts';
 import { interleave, median, type Contender } from './stats.ts';
 import { fmt, table } from './table.ts';
 import { startTracer } from './trace.ts';
+import { credentialReads, SSM_DEFAULT_TPS, type ReadFigures } from './credential-reads.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
 Options:
   --rounds N          timed rounds per contender, interleaved (default: 25)
   --import-rounds N   fresh processes per bundle for the cold import (default: 15)
-  --sections LIST     any of roundtrips,walltime,footprint,scale,clistart (default: all)
+  --sections LIST     any of roundtrips,walltime,footprint,scale,clistart,credentials (default: all)
   -h, --help          this text
 
 Set MCP_CANARY_BENCH_NODE=/path/to/node24 to run the footprint section on the Lambda's Node.`;
 
-const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale', 'clistart'] as const;
+const SECTIONS = ['roundtrips', 'walltime', 'footprint', 'scale', 'clistart', 'credentials'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** What the engine's rules allow at best, in sequential HTTP exchanges (see test/bench/README.md). */
@@ -117,6 +119,7 @@ async function main(): Promise<number> {
   }
   if (want('scale')) results.scale = scaleSection();
   if (want('clistart')) results.cliStart = await cliStartSection(rounds);
+  if (want('credentials')) results.credentials = await credentialsSection();
 
   // Sections not run keep their last figures: `--sections scale` must not drop the footprint `npm run cost` reads.
   const previous = await readFile(join(BENCH_DIR, 'bench.json'), 'utf8').then(
@@ -492,3 +495,33 @@ async function cliStartSection(rounds: number): Promise<CliStart> {
 }
 
 process.exitCode = await main();
+
+async function credentialsSection(): Promise<ReadFigures[]> {
+  out();
+  out('## 6. Credential reads: 5,000 targets × 5 regions, one SSM parameter each, 3 simulated hours (steady from the second)');
+  const rows = await credentialReads();
+  out(
+    table(
+      [
+        'scenario',
+        'containers',
+        'read / target·run',
+        'calls/s home (5 regions)',
+        'first minute',
+        'peak second',
+        'calls/s per region (copies)',
+      ],
+      rows.map((r) => [
+        r.scenario,
+        String(r.peakContainers),
+        r.namesPerTargetRun.toFixed(2),
+        r.homeCallsPerSecond.toFixed(1),
+        r.firstMinuteHomeCallsPerSecond.toFixed(1),
+        String(r.peakSecondHome),
+        r.perRegionCallsPerSecond.toFixed(1),
+      ]),
+    ),
+  );
+  out(`SSM's default throughput: ${SSM_DEFAULT_TPS} calls/s per account and region, shared with everything else in it.`);
+  return rows;
+}

@@ -5,6 +5,7 @@
  * alarm's state-change event. One module, so the two never drift apart.
  */
 import { RUN_SKIPPED_MESSAGE } from './run-record.ts';
+import { OwnFault, ownFaultAlarmWhat } from './own-faults.ts';
 
 /** What an alarm watches, and so who it tells. */
 export const AlarmKind = {
@@ -107,9 +108,9 @@ export function describeAlarm(f: AlarmFacts): string {
       what = `No run of ${f.target} was recorded in at least one of ${regions} for ${f.failureThreshold} period(s) (one run ${period}). The canary is broken, not (necessarily) the endpoint: for the canary owner.`;
       steps = [
         `look at the run function's errors and its log group ${f.runLogGroup} in that region`,
-        // What the run logs when the ledger did not let it judge (functions/lambdas/run/run.ts): a throttled or
-        // unreachable table skips runs, and from here that looks exactly like a run that never started.
-        `"${RUN_SKIPPED_MESSAGE}" lines there (saved query ${queryPrefix(f.runLogGroup)}skipped-runs) with reason "unclaimed" mean the run ledger (DynamoDB table ${ledgerTable(f.runLogGroup)} in that region) was throttled, unreachable or missing, so the run was skipped; "duplicate-…" reasons are harmless`,
+        // What the run logs when it could not judge a target through its own fault (functions/lambdas/run/run.ts):
+        // from here that looks exactly like a run that never started.
+        `"${RUN_SKIPPED_MESSAGE}" lines there (saved query ${queryPrefix(f.runLogGroup)}skipped-runs) with reason "credentials" mean its credentials could not be read (that region's ${canaryAlarmName(fleetOf(f.runLogGroup), ownFaultAlarmWhat(OwnFault.credentials))} alarm says why); reason "duplicate" is harmless`,
         "check the schedule's dead-letter queue and that the schedule is enabled",
         'check the PutMetricData permission and the home region setting',
       ];
@@ -176,8 +177,7 @@ function queryPrefix(runLogGroup: string): string {
   return `${runLogGroup.replace(/^\//, '').replace(/run$/, '')}`;
 }
 
-/** `/mcp-canary/<fleet>/run` → `<fleet>-run-ledger`, the table's name in every probe region (infra/constructs/run-ledger.ts). */
-function ledgerTable(runLogGroup: string): string {
-  const fleet = /^\/mcp-canary\/(.+)\/run$/.exec(runLogGroup)?.[1];
-  return fleet ? `${fleet}-run-ledger` : '<fleet>-run-ledger';
+/** `/mcp-canary/<fleet>/run` → `<fleet>`. */
+function fleetOf(runLogGroup: string): string {
+  return /^\/mcp-canary\/(.+)\/run$/.exec(runLogGroup)?.[1] ?? '<fleet>';
 }

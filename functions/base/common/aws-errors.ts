@@ -73,7 +73,8 @@ const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOS
 const CONNECT_TIMEOUT = /did not establish a connection/;
 /** Service error codes (the SDK's `name`) a caller turns into a fix. */
 const NOT_FOUND = /NotFound/;
-const DENIED = /AccessDenied|Unauthorized|KMS/;
+// DecryptionFailure: a batched Secrets Manager read's per-secret code when the caller may not use the secret's KMS key.
+const DENIED = /AccessDenied|Unauthorized|KMS|DecryptionFailure/;
 
 type SdkErrorLike = Parameters<typeof isThrottlingError>[0];
 
@@ -86,6 +87,21 @@ export function awsFailure(e: unknown): AwsFailure {
   const status = typeof httpStatus === 'number' ? httpStatus : undefined;
   const message = cut(typeof err.message === 'string' ? err.message : '');
   return { kind: kindOf(err, name, status), name, status, message };
+}
+
+/**
+ * What may pass if asked again a little later: the service refused for its rate, answered with a 5xx
+ * or a reset, did not answer in time, or was never reached. Everything else (denied, not found, another
+ * 4xx, no credentials, an error that is not the SDK's) answers the same way until someone changes
+ * something. The kinds are the SDK's own retry classification's (see `kindOf`).
+ */
+export function isTransient(f: Pick<AwsFailure, 'kind'>): boolean {
+  return (
+    f.kind === AwsErrorKind.throttled ||
+    f.kind === AwsErrorKind.server ||
+    f.kind === AwsErrorKind.timeout ||
+    f.kind === AwsErrorKind.notConnected
+  );
 }
 
 /** `Name: message`, or the name alone when the message is empty; the message cut to `max`. */

@@ -13,7 +13,13 @@ import type { AwsErrorKind } from './aws-errors.ts';
 export const CanaryErrorCode = {
   /** A config file, CLI flag, schedule payload or environment variable is invalid; the message names the field and the fix. No data. */
   config: 'CONFIG',
-  /** A credential the target needs could not be read (env, file, Secrets Manager, SSM). No data. */
+  /**
+   * A credential the target needs could not be read (env, file, Secrets Manager, SSM). `data.unavailable`:
+   * the store did not answer usably for now (throttled, a 5xx, no answer in time, not reached) and no
+   * earlier value was at hand: the run cannot be judged, which is the canary's fault and no verdict.
+   * Otherwise the reference or the permission is wrong (a verdict naming the fix). `data.aws`: the AWS
+   * error's kind (aws-errors.ts) when AWS answered the read with an error.
+   */
   secret: 'SECRET',
   /** The OAuth token step ended without a token. `data.side`: where it broke (see `AuthSide`). */
   auth: 'AUTH',
@@ -67,7 +73,7 @@ export type GrantStoreProblem = 'unreadable' | 'unwritable' | 'locked' | 'not_a_
 /** What `data` holds, per code. */
 export interface CanaryErrorData {
   readonly CONFIG: undefined;
-  readonly SECRET: undefined;
+  readonly SECRET: { readonly unavailable: boolean; readonly aws?: AwsErrorKind };
   readonly AUTH: { readonly side: AuthSide };
   readonly GUARD_REFUSED: { readonly url: string; readonly reason: string };
   readonly ANSWER_REFUSED: { readonly kind: 'wrong_id' | 'wrong_answer' | 'too_large' };

@@ -68,18 +68,36 @@ export interface PublishFailedRecord {
 
 export const RUN_SKIPPED_MESSAGE = 'mcp-canary run skipped' as const;
 
-/** Logged when a delivery judged nothing: a duplicate of a run already claimed, or a run no claim could be made for. */
+/**
+ * Logged when a delivery did not judge some of its targets: another delivery of the same scheduled run
+ * claimed them (`duplicate`: harmless), or their credentials could not be read for now and no earlier
+ * value was at hand (`credentials`: the canary's own fault, no verdict; functions/base/common/own-faults.ts).
+ */
 export interface RunSkippedRecord {
   readonly message: typeof RUN_SKIPPED_MESSAGE;
   readonly probeRegion: string;
   /** The period the delivery was scheduled for. */
   readonly scheduledFor: string;
   readonly targets: readonly string[];
-  readonly reason: 'duplicate-running' | 'duplicate-done' | 'unclaimed';
+  readonly reason: 'duplicate' | 'credentials';
   readonly detail: string;
 }
 
-/** The run ledger's partition key and TTL attribute (Powertools' Idempotency defaults, named for the CDK table). */
+export const LEDGER_FAULT_MESSAGE = 'mcp-canary ledger fault' as const;
+
+/** Logged when the run ledger could not record a target's claim and the run was judged and published anyway (fail-open). */
+export interface LedgerFaultRecord {
+  readonly message: typeof LEDGER_FAULT_MESSAGE;
+  readonly probeRegion: string;
+  readonly scheduledFor: string;
+  readonly target: string;
+  readonly detail: string;
+}
+
+/**
+ * The run ledger's partition key and TTL attribute: the names Powertools' Idempotency utility used (the
+ * ledger's first release), kept so that a claim written by that release is still read as a claim.
+ */
 export const LEDGER_KEY_ATTRIBUTE = 'id';
 export const LEDGER_TTL_ATTRIBUTE = 'expiration';
 

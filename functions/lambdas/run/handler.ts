@@ -16,6 +16,7 @@ import { run, type RunSummary } from './run.ts';
 import { SecretReader } from '../../io/secrets/reader.ts';
 import { readTelemetryEnv } from '../../base/config/schema/telemetry.ts';
 import { telemetryFor } from './telemetry.ts';
+import { emfFaults } from './faults.ts';
 
 /** The part of the Lambda context the run uses. */
 export interface InvocationContext {
@@ -37,10 +38,16 @@ const ledger = env.runLedgerTable
       client: new DynamoDBClient({ region: env.probeRegion, maxAttempts: 2, requestHandler: { connectionTimeout: 500 } }),
     })
   : EVERY_DELIVERY_RUNS;
+// One retry per read: a throttled store is not helped by more calls against its quota, and a value kept
+// from an earlier read is served through the fault (io/secrets/reader.ts).
 const secrets = new SecretReader(
-  { secretsManager: perRegion((region) => new SecretsManagerClient({ region })), ssm: perRegion((region) => new SSMClient({ region })) },
+  {
+    secretsManager: perRegion((region) => new SecretsManagerClient({ region, maxAttempts: 2 })),
+    ssm: perRegion((region) => new SSMClient({ region, maxAttempts: 2 })),
+  },
   { defaultRegion: env.probeRegion, proxy: env.proxy },
 );
+const faults = emfFaults(env.namespace);
 
 // Off unless the fleet configures it; the OpenTelemetry SDK itself is loaded only then (telemetry/batch.ts).
 const telemetry = readTelemetryEnv();
@@ -51,6 +58,7 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
     cloudWatch,
     secrets,
     ledger,
+    faults,
     remainingMs: context?.getRemainingTimeInMillis(),
     telemetry: telemetry && telemetryFor(telemetry, { probeRegion: env.probeRegion, secrets, credentials: cloudWatch.config.credentials }),
   });

@@ -6,15 +6,23 @@
  * target is down, slow or misconfigured: each target ends in a Verdict, and each Verdict reaches the
  * log and the metrics. Keeps no state between runs (the secret cache lives in the SecretReader the
  * handler owns; the ledger lives in DynamoDB).
+ *
+ * The canary's own faults are no verdict (functions/base/common/own-faults.ts): a claim the ledger could
+ * not record (the run goes on: ledger.ts says why), a datapoint the home region did not accept, a credential
+ * read that failed (a target with no credentials at hand is skipped, not judged). Each is logged, returned
+ * in the summary's `faults`, and written once per invocation as the `CanaryFaults` metric of this region,
+ * which the canary owner's alarms here read.
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { Target } from '../../base/config/schema/target.ts';
-import { CanaryError } from '../../base/common/errors.ts';
+import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import { judge as judgeTarget } from '../../engine/judge/judge.ts';
 import type { PublishOptions } from '../../io/publish/metrics.ts';
 import {
+  LEDGER_FAULT_MESSAGE,
   PUBLISH_FAILED_MESSAGE,
   RUN_SKIPPED_MESSAGE,
+  type LedgerFaultRecord,
   type PublishFailedRecord,
   type RunRecord,
   type RunSkippedRecord,
@@ -36,6 +44,9 @@ import type { Reach } from '../../base/common/run-context.ts';
 import { withDeadline } from './deadline.ts';
 import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
+import { emfFaults, happened, type FaultSink } from './faults.ts';
+import { isCanaryError } from '../../base/common/errors.ts';
+import type { OwnFaultCounts } from '../../base/common/own-faults.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
 import type { ResolvedHeaders } from '../../io/secrets/reader.ts';
 import type { FetchMiddleware } from '../../base/common/run-context.ts';
@@ -49,7 +60,8 @@ export interface RunDeps {
   readonly namespace: string;
   /** A client for the home region. */
   readonly cloudWatch: CloudWatchClient;
-  readonly secrets: { resolve(target: Target): Promise<ResolvedHeaders> };
+  /** `drainFaults`: the credential reads that failed since the last call (the `credentials` own fault). */
+  readonly secrets: { resolve(target: Target): Promise<ResolvedHeaders>; drainFaults?(): number };
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
   /** @default - the probe engine's `judge` */
@@ -64,6 +76,8 @@ export interface RunDeps {
   readonly ledger?: RunLedger;
   /** This invocation's OpenTelemetry export (functions/io/telemetry): off when absent. */
   readonly telemetry?: TelemetryBatch | undefined;
+  /** Where the canary's own faults go. @default - the `CanaryFaults` metric of this region, as EMF on stdout */
+  readonly faults?: FaultSink;
 }
 
 /** What the handler returns: enough to read in the console, nothing secret. */
@@ -72,8 +86,10 @@ export interface RunSummary {
   readonly verdicts: ReadonlyArray<{ readonly target: string; readonly outcome: Outcome; readonly failure: Failure | null }>;
   /** This delivery judged something and every datapoint it had was accepted. */
   readonly published: boolean;
-  /** Targets this delivery did not judge, by why: another delivery holds their claim, or no claim could be made. */
+  /** Targets this delivery did not judge, by why: another delivery holds their claim, or their credentials could not be read. */
   readonly skipped?: Readonly<Partial<Record<SkipReason, readonly string[]>>>;
+  /** The canary's own faults this delivery met (only those that happened), as the `CanaryFaults` metric counts them. */
+  readonly faults?: OwnFaultCounts;
 }
 
 type SkipReason = RunSkippedRecord['reason'];
@@ -101,6 +117,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
     lambdaCutsFirst: lambdaEndsAt < started + runBudgetMs(maxBudgetMs),
     timeoutHint: lambdaTimeoutSeconds(maxBudgetMs),
+    late: { count: 0 },
   };
   const publisher = new WavePublisher(deps.cloudWatch, {
     namespace: deps.namespace,
@@ -113,30 +130,47 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const skipped = new Map<SkipReason, Array<{ target: string; error?: string }>>();
 
   // Each target claims its own (period, target): which schedule carries it does not matter (ledger.ts).
+  let ledgerFaults = 0;
+  const skip = (reason: SkipReason, target: string, error?: string) => {
+    const list = skipped.get(reason) ?? [];
+    list.push({ target, error });
+    skipped.set(reason, list);
+  };
   const judged = await Promise.all(
     planned.map(async (p): Promise<RunRecord | undefined> => {
       // A target without a usable name publishes nothing, so it has nothing to count twice.
       const requests = p.valid ? deps.telemetry?.requestLog(p.target.healthUrl) : undefined;
       if (!counted(p)) {
         const record = await judgeOne(p, ctx, requests);
+        if ('unjudged' in record) return undefined;
         deps.telemetry?.add(record, requests);
         return record;
       }
       const outcome = await ledger.once({ period: scheduledFor.toISOString(), target: nameOf(p) }, async () => {
         const record = await judgeOne(p, ctx, requests);
+        if ('unjudged' in record) {
+          publisher.skip();
+          return record;
+        }
         publisher.add(record);
         // Inside the claim: a duplicate delivery exports nothing twice.
         deps.telemetry?.add(record, requests);
         return record;
       });
-      if (outcome.kind === 'ran') return outcome.value;
-      publisher.skip();
-      const reason: SkipReason =
-        outcome.kind === 'unclaimed' ? 'unclaimed' : outcome.state === 'running' ? 'duplicate-running' : 'duplicate-done';
-      const list = skipped.get(reason) ?? [];
-      list.push({ target: nameOf(p), error: outcome.kind === 'unclaimed' ? outcome.error : undefined });
-      skipped.set(reason, list);
-      return undefined;
+      if (outcome.kind === 'duplicate') {
+        publisher.skip();
+        skip('duplicate', nameOf(p), outcome.claimedAt);
+        return undefined;
+      }
+      if (outcome.ledgerError !== undefined) {
+        ledgerFaults++;
+        logRecord(log, ledgerFault(deps, scheduledFor, nameOf(p), outcome.ledgerError), new Redactor([]));
+      }
+      if ('unjudged' in outcome.value) {
+        skip('credentials', nameOf(p), outcome.value.unjudged);
+        return undefined;
+      }
+      return outcome.value;
     }),
   );
   for (const [reason, targets] of skipped) logRecord(log, skipRecord(deps, scheduledFor, reason, targets), new Redactor([]));
@@ -156,10 +190,17 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     };
     logRecord(ctx.log, failure, new Redactor([]));
   }
+  const faults = happened({
+    ledger: ledgerFaults,
+    publish: result.failedTargets.length,
+    credentials: (deps.secrets.drainFaults?.() ?? 0) + ctx.late.count,
+  });
+  if (faults) (deps.faults ?? emfFaults(deps.namespace))(faults);
   return {
     verdicts: ran.map(({ verdict }) => ({ target: verdict.target, outcome: verdict.outcome, failure: verdict.failure })),
     published: ran.length > 0 && result.published,
     ...(skipped.size > 0 && { skipped: Object.fromEntries([...skipped].map(([reason, ts]) => [reason, ts.map((t) => t.target).sort()])) }),
+    ...(faults && { faults }),
   };
 }
 
@@ -174,7 +215,7 @@ function skipRecord(
   reason: SkipReason,
   targets: ReadonlyArray<{ target: string; error?: string }>,
 ): RunSkippedRecord {
-  const firstError = targets.find((t) => t.error)?.error;
+  const first = targets.find((t) => t.error)?.error;
   return {
     message: RUN_SKIPPED_MESSAGE,
     probeRegion: deps.probeRegion,
@@ -182,9 +223,20 @@ function skipRecord(
     targets: targets.map((t) => t.target).sort(),
     reason,
     detail:
-      reason === 'unclaimed'
-        ? `not run: the run ledger could not record it (${firstError}), and a run nobody recorded could be a duplicate`
-        : `another delivery of this scheduled run ${reason === 'duplicate-running' ? 'is running' : 'already ran'}: nothing judged or published twice`,
+      reason === 'credentials'
+        ? `not judged: the credentials could not be read for now and no earlier value was at hand (${first}). The canary's own fault, not a verdict: the canary owner's credentials alarm in ${deps.probeRegion} tells`
+        : `another delivery of this scheduled run claimed it${first ? ` at ${first}` : ''}: nothing judged or published twice`,
+  };
+}
+
+/** Logged when the ledger could not record a target's claim and the run went on without it (fail-open, ledger.ts). */
+function ledgerFault(deps: RunDeps, scheduledFor: Date, target: string, error: string): LedgerFaultRecord {
+  return {
+    message: LEDGER_FAULT_MESSAGE,
+    probeRegion: deps.probeRegion,
+    scheduledFor: scheduledFor.toISOString(),
+    target,
+    detail: `judged and published without a claim: the run ledger could not record it (${error}). A duplicate delivery of this run would count twice; the canary owner's ledger alarm in ${deps.probeRegion} tells`,
   };
 }
 
@@ -208,31 +260,36 @@ interface TargetContext {
   /** The invocation ends before the run budget would: the function's timeout is too short. */
   readonly lambdaCutsFirst: boolean;
   readonly timeoutHint: number;
+  /** Targets whose credentials were not read by `secretsEndAt` (counted as a credentials fault: the read may still be in flight). */
+  readonly late: { count: number };
 }
 
-/** Never rejects: every path ends in a logged record. */
-async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord> {
+/** A target the run could not judge through its own fault: no verdict, no datapoint (`unjudged`: why, in one line). */
+interface Unjudged {
+  readonly unjudged: string;
+}
+
+/** Never rejects: every path ends in a logged record, or in a target the canary could not judge (its credentials). */
+async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord | Unjudged> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
   // Query values and userinfo too: an engine crash's message may quote the target's URL.
   let redactor = new Redactor(p.valid ? secretsOf(p.target) : p.headerValues);
-  let verdict: Verdict;
+  let verdict: Verdict | Unjudged;
   if (!p.valid) {
     verdict = canaryVerdict(p.name, Outcome.inconclusive, null, p.detail, 0, newTraceId());
   } else {
     const target = p.target;
-    verdict = await (async (): Promise<Verdict> => {
+    verdict = await (async (): Promise<Verdict | Unjudged> => {
       const secrets = await withDeadline(ctx.secretsBy.get(p)!, Math.min(ctx.secretsEndAt, ctx.judgingEndsAt) - now());
       if (secrets.kind === 'late') {
-        return canaryVerdict(
-          target.name,
-          Outcome.inconclusive,
-          null,
-          `headerSecrets: the credentials were not read in time (${elapsed()} ms). Check the function's network path to Secrets Manager / SSM.`,
-          elapsed(),
-          newTraceId(),
-        );
+        ctx.late.count++;
+        return { unjudged: `headerSecrets: not read within ${elapsed()} ms` };
+      }
+      // A store that did not answer usably is no verdict: the run cannot be judged, and the owner hears (own-faults.ts).
+      if (secrets.kind === 'error' && isCanaryError(secrets.error, CanaryErrorCode.secret) && secrets.error.data.unavailable) {
+        return { unjudged: oneLine(secrets.error.message, 300) };
       }
       if (secrets.kind === 'error') return crashed(target.name, secrets.error, elapsed());
       redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
@@ -266,6 +323,7 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: Request
       );
     })();
   }
+  if ('unjudged' in verdict) return { unjudged: redactor.text(verdict.unjudged) };
   return logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
 }
 

@@ -117,10 +117,12 @@ describe('target alarms', () => {
       expect(actions!.map(render)).toEqual([topic('canary-owner')]);
   });
 
-  it("dead-man's first steps name what on-call sees when the run ledger skipped runs: the log line, its saved query, the table", () => {
+  it("dead-man's first steps name what on-call sees when runs were skipped for their credentials: the log line, its saved query, the owner alarm", () => {
     // Prepare: the names as the probe stack deploys them
     const probe = synth.json('McpCanary-probe-eu-west-1');
-    const table = Object.values(probe.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table')!.Properties!.TableName;
+    const ownerAlarms = Object.values(probe.Resources)
+      .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+      .map((r) => String(r.Properties!.AlarmName));
     const queries = Object.values(probe.Resources)
       .filter((r) => r.Type === 'AWS::Logs::QueryDefinition')
       .map((r) => String(r.Properties!.Name));
@@ -128,8 +130,9 @@ describe('target alarms', () => {
     const d = byName.get('McpCanary/rates-prod/dead-man')!.AlarmDescription;
     // Assess
     expect(d).toContain(`"${RUN_SKIPPED_MESSAGE}" lines there`);
-    expect(d).toContain('reason "unclaimed" mean the run ledger');
-    expect(d).toContain(`DynamoDB table ${String(table)} in that region`);
+    expect(d).toContain('reason "credentials" mean its credentials could not be read');
+    const alarm = /region's (\S+) alarm says why/.exec(d)?.[1];
+    expect(ownerAlarms).toContain(alarm);
     const query = /saved query (\S+)\)/.exec(d)?.[1];
     expect(queries).toContain(query);
   });

@@ -125,7 +125,13 @@ describe('run functions', () => {
         ['arn:${AWS::Partition}:secretsmanager:eu-west-1:${AWS::AccountId}:secret:mcp-canary/*'],
         undefined,
       ],
-      ['ssm:GetParameter', ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp-canary/*'], undefined],
+      // Batched reads: no resource type; it returns only what GetSecretValue above allows.
+      ['secretsmanager:BatchGetSecretValue', ['*'], undefined],
+      [
+        ['ssm:GetParameter', 'ssm:GetParameters'],
+        ['arn:${AWS::Partition}:ssm:eu-west-1:${AWS::AccountId}:parameter/mcp-canary/*'],
+        undefined,
+      ],
     ]);
     expect(JSON.stringify(statements)).not.toMatch(/kms:|secretsmanager:\*|ssm:\*|logs:\*/);
   });
@@ -154,13 +160,16 @@ describe('run functions', () => {
 });
 
 describe('the canary owner in a probe region', () => {
-  it('hears about run function errors (N periods in a row) and dead-lettered runs, on a regional topic', () => {
+  it("hears about run function errors, throttles and dropped events (N periods in a row), dead-lettered runs and the run's own faults, on a regional topic", () => {
     const alarms = alarmsOf(eu as never);
     const topic = logicalId(eu, 'AWS::SNS::Topic', (p) => p.TopicName === 'McpCanary-canary-owner');
     expect(alarms.map((a) => a.AlarmName).sort()).toEqual([
       'McpCanary/canary/delivery-dlq',
       'McpCanary/canary/run-1m-errors',
       'McpCanary/canary/run-5m-errors',
+      'McpCanary/canary/run-credentials',
+      'McpCanary/canary/run-ledger',
+      'McpCanary/canary/run-publish',
       'McpCanary/canary/schedule-dlq',
     ]);
     const errors = alarms.find((a) => a.AlarmName.endsWith('/run-1m-errors'))!;
@@ -171,13 +180,32 @@ describe('the canary owner in a probe region', () => {
       TreatMissingData: 'notBreaching',
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
-    expect(errors.Metrics!.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles');
+    expect(errors.Metrics!.find((m) => m.ReturnData !== false)!.Expression).toBe('errors + throttles + dropped');
     expect(
       errors.Metrics!.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.MetricName, m.MetricStat!.Stat, m.MetricStat!.Period]),
     ).toEqual([
       ['Errors', 'Sum', 60],
       ['Throttles', 'Sum', 60],
+      ['AsyncEventsDropped', 'Sum', 60],
     ]);
+    // The run's own faults: the CanaryFaults metric the run writes in this region (EMF), 2 of 3 periods of the fastest schedule
+    for (const fault of ['ledger', 'publish', 'credentials']) {
+      const own = resourcesOf(eu, 'AWS::CloudWatch::Alarm').find(([, p]) => p.AlarmName === `McpCanary/canary/run-${fault}`)![1];
+      expect(own).toMatchObject({
+        Namespace: 'McpCanary',
+        MetricName: 'CanaryFaults',
+        Dimensions: [
+          { Name: 'Fault', Value: fault },
+          { Name: 'service', Value: 'mcp-canary-run' },
+        ],
+        Statistic: 'Sum',
+        Period: 60,
+        Threshold: 1,
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+        TreatMissingData: 'notBreaching',
+      });
+    }
     for (const a of alarms) {
       expect(a.AlarmActions).toEqual([{ Ref: topic }]);
       expect(a.OKActions).toEqual([{ Ref: topic }]);

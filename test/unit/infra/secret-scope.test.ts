@@ -43,7 +43,8 @@ function runPolicy(config: FleetInput, stack: string, account?: string): { chars
           : v;
   const statements = policies.flatMap((p) => p.PolicyDocument.Statement);
   const secretResources = statements
-    .filter((x) => /secretsmanager|ssm/.test(JSON.stringify(x.Action)))
+    // BatchGetSecretValue has no resource type ('*'): it returns only what the GetSecretValue grants allow.
+    .filter((x) => /secretsmanager|ssm/.test(JSON.stringify(x.Action)) && x.Action !== 'secretsmanager:BatchGetSecretValue')
     .flatMap((x) => (Array.isArray(x.Resource) ? x.Resource : [x.Resource]).map(render));
   return { chars: JSON.stringify(longest(policies)).replace(/\s/g, '').length, secretResources };
 }

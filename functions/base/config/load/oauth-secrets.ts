@@ -91,7 +91,7 @@ function pem(value: string): string {
 }
 
 function secretError(message: string, cause?: unknown): CanaryError {
-  return new CanaryError(CanaryErrorCode.secret, message, undefined, cause === undefined ? undefined : { cause });
+  return new CanaryError(CanaryErrorCode.secret, message, { unavailable: false }, cause === undefined ? undefined : { cause });
 }
 
 /**

@@ -4,10 +4,13 @@
  * is the alarm's statistic over the runs' verdicts for that target (from the runs' own records); nothing
  * in the neighbouring periods; and nothing published that no alarm reads and no deployed dashboard graphs
  * (the fleet-level RunDuration per region is the dashboard's). Metrics the AWS services
- * publish themselves (AWS/Lambda, AWS/SQS) are returned apart: moto produces none of them.
+ * publish themselves (AWS/Lambda, AWS/SQS), and the run's own faults (`CanaryFaults`, which CloudWatch
+ * Logs extracts from the run log's embedded metric format, and only when a fault happens), are returned
+ * apart: moto produces none of them (test/release/lambdas/run/own-faults.test.ts reads the EMF lines).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { Dimension, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
+import { OWN_FAULTS_METRIC } from '../../../../functions/base/common/own-faults.ts';
 import type { Invocation } from './invoke.ts';
 import {
   dashboardMetrics,
@@ -57,7 +60,7 @@ export async function checkLanding(
 ): Promise<Landing> {
   const records = runRecords(runs);
   const reads = (await deployedAlarms(home)).flatMap(readsOf);
-  const checked = reads.filter((r) => r.namespace === namespace);
+  const checked = reads.filter((r) => r.namespace === namespace && r.metricName !== OWN_FAULTS_METRIC);
   const problems: string[] = records.length === 0 ? ['the runs wrote no run records: nothing to look for'] : [];
   const at = periodStart.toISOString();
   const points = await around(home, checked, periodStart, datapointsOf);
@@ -89,5 +92,5 @@ export async function checkLanding(
   const graphed = await dashboardMetrics(home, namespace);
   for (const m of await publishedMetrics(home, namespace))
     if (!read.has(m) && !graphed.has(m)) problems.push(`${m} was published in ${namespace}, and no deployed alarm or dashboard reads it`);
-  return { problems, checked, serviceMetrics: reads.filter((r) => r.namespace.startsWith('AWS/')) };
+  return { problems, checked, serviceMetrics: reads.filter((r) => r.namespace.startsWith('AWS/') || r.metricName === OWN_FAULTS_METRIC) };
 }

@@ -1,20 +1,21 @@
 /**
  * The run ledger's table misbehaving the ways DynamoDB can, through the handler as Lambda loads it:
  * moto_server behind a fault proxy for DynamoDB (AWS_ENDPOINT_URL_DYNAMODB), moto itself for CloudWatch.
- * Whatever the table does, a run counts at most once, and a run that did not happen says why.
+ * A table that answers counts a run at most once; a table that does not fails open: the run is judged and
+ * published, and the `ledger` own fault (an EMF line) tells the canary owner in the probe region.
  */
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../../functions/demo/servers.ts';
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { LEDGER_KEY_ATTRIBUTE, LEDGER_TTL_ATTRIBUTE } from '../../../../functions/base/common/run-record.ts';
-import { LEDGER_KEY_PREFIX, LEDGER_RECORD_SECONDS } from '../../../../functions/lambdas/run/ledger.ts';
+import { LEDGER_RECORD_SECONDS, ledgerKey } from '../../../../functions/lambdas/run/ledger.ts';
 import { motoCredentials, startMoto, type Moto } from '../../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION } from '../../../helpers/run/fixtures.ts';
-import { startLedgerFaultProxy, type LedgerFaultProxy } from '../../../helpers/run/ledger-fault-proxy.ts';
+import { startAwsFaultProxy, type AwsFaultProxy } from '../../../helpers/run/aws-fault-proxy.ts';
 import { cloudWatchAt, readRuns } from '../../../helpers/run/readback.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
+import { faultMetrics } from '../../../helpers/run/emf.ts';
 
 /** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
 const describe = describeNeeding(['moto_server']);
@@ -22,7 +23,7 @@ const TABLE = 'McpCanary-run-ledger';
 let moto: Moto;
 let api: RatesApi;
 let server: RunningServer;
-let proxy: LedgerFaultProxy;
+let proxy: AwsFaultProxy;
 const saved = { ...process.env };
 
 beforeAll(async () => {
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await moto.reset();
-  proxy = await startLedgerFaultProxy(moto.endpoint);
+  proxy = await startAwsFaultProxy(moto.endpoint);
   await new DynamoDBClient({ region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials }).send(
     new CreateTableCommand({
       TableName: TABLE,
@@ -106,13 +107,13 @@ describe('the run ledger when DynamoDB misbehaves', () => {
     const duplicate = await handler(scheduled(10), context);
     // Assess: the retry found its own claim, not another delivery's: it ran, and the real duplicate did not
     expect(first).toEqual({ verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }], published: true });
-    expect(duplicate).toMatchObject({ verdicts: [], skipped: { 'duplicate-running': ['rates-prod'] } });
+    expect(duplicate).toMatchObject({ verdicts: [], skipped: { duplicate: ['rates-prod'] } });
     expect(proxy.calls.filter((c) => c === 'PutItem')).toHaveLength(3);
     expect(await runs()).toMatchObject({ runs: 1 });
     expect(out.lines().filter((l) => l.message === 'mcp-canary run')).toHaveLength(1);
   });
 
-  it("gives up on a claim that hangs at the ledger's 3 s cut, says why it did not run, and writes nothing outside the JSON log", async () => {
+  it("stops waiting for a claim that hangs at the ledger's 3 s cut, judges and publishes anyway, and writes nothing outside the JSON log", async () => {
     // Prepare: a table that accepts the connection and never answers
     const handler = await freshHandler();
     const out = capture();
@@ -120,34 +121,45 @@ describe('the run ledger when DynamoDB misbehaves', () => {
     // Act
     const result = await handler(scheduled(9), context);
     // Assess
-    expect(result).toEqual({ verdicts: [], published: false, skipped: { unclaimed: ['rates-prod'] } });
-    const skipped = out.lines().find((l) => l.message === 'mcp-canary run skipped');
-    expect(String(skipped?.detail)).toMatch(/the claim took longer than 3000 ms/);
+    expect(result).toEqual({
+      verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }],
+      published: true,
+      faults: { ledger: 1 },
+    });
+    const fault = out.lines().find((l) => l.message === 'mcp-canary ledger fault');
+    expect(String(fault?.detail)).toMatch(/the claim took longer than 3000 ms/);
+    expect(faultMetrics(out.lines())).toEqual([{ fault: 'ledger', count: 1 }]);
     // The SDK warned on stderr about its requestTimeout, which only warns unless told to throw
     expect(out.stderr()).toBe('');
-    expect(await runs()).toEqual({ runs: 0, worst: undefined });
+    expect(await runs()).toEqual({ runs: 1, worst: 0 });
   });
 
-  it('still counts a run claimed by the release before claim tokens once: the key is unchanged', async () => {
-    // Prepare: the previous release's claim, written as it wrote it (no token, same key prefix and hash input)
+  it('still counts a run claimed by the first release (Powertools Idempotency) once: the key is unchanged', async () => {
+    // Prepare: the first release's completed claim, as Powertools wrote it (key `mcp-canary-run#<md5 of the run>`, status, no token)
     const handler = await freshHandler();
     capture();
-    const table = new DynamoDBPersistenceLayer({
-      tableName: TABLE,
-      awsSdkV3Client: new DynamoDBClient({ region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials }),
-      keyAttr: LEDGER_KEY_ATTRIBUTE,
-      expiryAttr: LEDGER_TTL_ATTRIBUTE,
-    });
-    const before = makeIdempotent(async (_run: { period: string; target: string }) => ({ done: true }), {
-      persistenceStore: table,
-      config: new IdempotencyConfig({ expiresAfterSeconds: LEDGER_RECORD_SECONDS }),
-      keyPrefix: LEDGER_KEY_PREFIX,
-    });
-    await before({ period: at(5), target: 'rates-prod' });
+    await new DynamoDBClient({ region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials }).send(
+      new PutItemCommand({
+        TableName: TABLE,
+        Item: {
+          [LEDGER_KEY_ATTRIBUTE]: {
+            S:
+              'mcp-canary-run#' +
+              createHash('md5')
+                .update(`{"period":"${at(5)}","target":"rates-prod"}`)
+                .digest('base64'),
+          },
+          [LEDGER_TTL_ATTRIBUTE]: { N: String(Math.floor(Date.now() / 1000) + LEDGER_RECORD_SECONDS) },
+          status: { S: 'COMPLETED' },
+          data: { S: '{"done":true}' },
+        },
+      }),
+    );
     // Act
     const result = await handler(scheduled(5), context);
     // Assess
-    expect(result).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-done': ['rates-prod'] } });
+    expect(ledgerKey({ period: at(5), target: 'rates-prod' })).toMatch(/^mcp-canary-run#/);
+    expect(result).toEqual({ verdicts: [], published: false, skipped: { duplicate: ['rates-prod'] } });
   });
 
   it('retries a claim DynamoDB throttled once, then runs', async () => {
@@ -159,32 +171,35 @@ describe('the run ledger when DynamoDB misbehaves', () => {
     expect(await runs()).toMatchObject({ runs: 1 });
   });
 
-  it('does not run, names the throttling, and leaves the period to a later delivery when every claim is throttled', async () => {
-    // Prepare
+  for (const [fault, words] of [
+    ['throttle', /ProvisionedThroughputExceededException/],
+    ['server', /InternalServerError/],
+    ['denied', /AccessDeniedException: .*explicit deny in a service control policy/],
+  ] as const) {
+    it(`fails open when every claim meets ${fault}: judges, publishes, names the DynamoDB error and counts a ledger fault`, async () => {
+      // Prepare
+      const handler = await freshHandler();
+      const out = capture();
+      proxy.always('PutItem', fault);
+      // Act
+      const result = await handler(scheduled(7), context);
+      // Assess: the region still counts (a single-region fleet can still page), and the owner is told
+      expect(result).toEqual({
+        verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }],
+        published: true,
+        faults: { ledger: 1 },
+      });
+      expect(String(out.lines().find((l) => l.message === 'mcp-canary ledger fault')?.detail)).toMatch(words);
+      expect(faultMetrics(out.lines())).toEqual([{ fault: 'ledger', count: 1 }]);
+      expect(await runs()).toMatchObject({ runs: 1, worst: 0 });
+    });
+  }
+
+  it('writes no fault metric when the ledger answers', async () => {
     const handler = await freshHandler();
     const out = capture();
-    proxy.always('PutItem', 'throttle');
-    // Act
-    const throttled = await handler(scheduled(7), context);
-    proxy.always('PutItem', 'pass');
-    const redelivered = await handler(scheduled(7), context);
-    // Assess: nothing was claimed, so the next delivery of the same run may judge it, once
-    expect(throttled).toEqual({ verdicts: [], published: false, skipped: { unclaimed: ['rates-prod'] } });
-    expect(String(out.lines().find((l) => l.message === 'mcp-canary run skipped')?.detail)).toMatch(
-      /ProvisionedThroughputExceededException/,
-    );
-    expect(redelivered).toMatchObject({ verdicts: [{ target: 'rates-prod' }], published: true });
-    expect(await runs()).toMatchObject({ runs: 1 });
-  });
-
-  it('counts the run once when its completion cannot be recorded: the claim still holds against a duplicate', async () => {
-    const handler = await freshHandler();
-    capture();
-    proxy.always('UpdateItem', 'throttle');
-    const first = await handler(scheduled(6), context);
-    const duplicate = await handler(scheduled(6), context);
-    expect(first).toMatchObject({ verdicts: [{ target: 'rates-prod', outcome: 'healthy' }], published: true });
-    expect(duplicate).toMatchObject({ verdicts: [], skipped: { 'duplicate-running': ['rates-prod'] } });
-    expect(await runs()).toMatchObject({ runs: 1 });
+    const result = await handler(scheduled(6), context);
+    expect(result).toEqual({ verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }], published: true });
+    expect(faultMetrics(out.lines())).toEqual([]);
   });
 });

@@ -11,8 +11,9 @@ import { LEDGER_KEY_ATTRIBUTE } from '../../../../functions/base/common/run-reco
 import { dynamoRunLedger } from '../../../../functions/lambdas/run/ledger.ts';
 import { planFleet, SCHEDULED_TIME_PLACEHOLDER } from '../../../../infra/plan/plan.ts';
 import { motoCredentials, startMoto, type Moto } from '../../../helpers/moto.ts';
-import { HOME_REGION, PROBE_REGION, startHangingServer } from '../../../helpers/run/fixtures.ts';
-import { startLedgerFaultProxy, type LedgerFaultProxy } from '../../../helpers/run/ledger-fault-proxy.ts';
+import { HOME_REGION, motoRunDeps, PROBE_REGION, startHangingServer } from '../../../helpers/run/fixtures.ts';
+import { run } from '../../../../functions/lambdas/run/run.ts';
+import { startAwsFaultProxy, type AwsFaultProxy } from '../../../helpers/run/aws-fault-proxy.ts';
 import { cloudWatchAt, readRuns } from '../../../helpers/run/readback.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
 
@@ -26,16 +27,16 @@ let api: RatesApi;
 let server: RunningServer;
 let hanging: { url: string; close(): Promise<void> };
 /**
- * moto's DynamoDB with its writes to one item made atomic, as DynamoDB's are (ledger-fault-proxy.ts; no
+ * moto's DynamoDB with its writes to one item made atomic, as DynamoDB's are (aws-fault-proxy.ts; no
  * faults planned): two deliveries at once otherwise both won the claim about once in four runs here.
  */
-let dynamoEndpoint: LedgerFaultProxy;
+let dynamoEndpoint: AwsFaultProxy;
 const saved = { ...process.env };
 
 beforeAll(async () => {
   [moto, api, hanging] = await Promise.all([startMoto(), startRatesApi(), startHangingServer()]);
   server = await startMcpServer({ era: 'modern', tools: [rateTool(api)] });
-  dynamoEndpoint = await startLedgerFaultProxy(moto.endpoint);
+  dynamoEndpoint = await startAwsFaultProxy(moto.endpoint);
 });
 afterAll(async () => {
   await Promise.all([server?.close(), api?.close(), hanging?.close(), dynamoEndpoint?.close()]);
@@ -112,11 +113,11 @@ describe('a scheduled event delivered twice', () => {
     const second = await handler(event, context);
     // Assess
     expect(first).toEqual({ verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }], published: true });
-    expect(second).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-done': ['rates-prod'] } });
+    expect(second).toEqual({ verdicts: [], published: false, skipped: { duplicate: ['rates-prod'] } });
     expect(await runsOf('rates-prod')).toMatchObject({ runs: 1 });
     expect(lines().filter((l) => l.message === 'mcp-canary run')).toHaveLength(1);
     expect(lines().find((l) => l.message === 'mcp-canary run skipped')).toMatchObject({
-      reason: 'duplicate-done',
+      reason: 'duplicate',
       scheduledFor: at(10),
       targets: ['rates-prod'],
     });
@@ -137,7 +138,7 @@ describe('a scheduled event delivered twice', () => {
     const judged = results.flatMap((r) => r.verdicts.map((v) => `${v.target} ${v.outcome}`)).sort();
     expect(judged).toEqual(['rates-hanging failed', 'rates-prod healthy']);
     const skipped = results.flatMap((r) => Object.entries(r.skipped ?? {}).flatMap(([reason, ts]) => ts.map((t) => `${t} ${reason}`)));
-    expect(skipped.sort()).toEqual(['rates-hanging duplicate-running', 'rates-prod duplicate-running']);
+    expect(skipped.sort()).toEqual(['rates-hanging duplicate', 'rates-prod duplicate']);
 
     expect(await runsOf('rates-hanging')).toMatchObject({ runs: 1, worst: 1 });
     expect(await runsOf('rates-prod')).toMatchObject({ runs: 1, worst: 0 });
@@ -169,17 +170,21 @@ describe('a scheduled event delivered twice', () => {
     // Act
     const duplicate = await handler(event, context);
     // Assess
-    expect(duplicate).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-running': ['rates-prod'] } });
+    expect(duplicate).toEqual({ verdicts: [], published: false, skipped: { duplicate: ['rates-prod'] } });
     expect(await runsOf('rates-prod')).toEqual({ runs: 0, worst: undefined });
   });
 
-  it('counts nothing, and does not throw, when no claim can be written (the ledger table is missing)', async () => {
+  it('judges and publishes anyway, and counts a ledger fault, when no claim can be written (the ledger table is missing)', async () => {
     const handler = await freshHandler('McpCanary-no-such-table');
     const lines = captureStdout();
     const result = await handler(scheduled(5, [{ name: 'rates-prod', url: server.url }]), context);
-    expect(result).toEqual({ verdicts: [], published: false, skipped: { unclaimed: ['rates-prod'] } });
-    expect(String(lines().find((l) => l.message === 'mcp-canary run skipped')!.detail)).toMatch(/ResourceNotFoundException/);
-    expect(await runsOf('rates-prod')).toEqual({ runs: 0, worst: undefined });
+    expect(result).toEqual({
+      verdicts: [{ target: 'rates-prod', outcome: 'healthy', failure: null }],
+      published: true,
+      faults: { ledger: 1 },
+    });
+    expect(String(lines().find((l) => l.message === 'mcp-canary ledger fault')!.detail)).toMatch(/ResourceNotFoundException/);
+    expect(await runsOf('rates-prod')).toEqual({ runs: 1, worst: 0 });
   });
 
   it('without a ledger configured (the old deploy), counts the duplicate twice: what the ledger is for', async () => {
@@ -193,9 +198,33 @@ describe('a scheduled event delivered twice', () => {
 
   it('counts each target once when a deploy re-packs the schedules and the old and the new ones both fire, each delivered twice', async () => {
     // Prepare: 30 targets pack into schedules of 25 + 5 in name order; a target inserted first shifts every
-    // schedule's set (CloudFormation replaces the schedules stack by stack, so both sets fire for a while)
-    const handler = await freshHandler();
-    const lines = captureStdout();
+    // schedule's set (CloudFormation replaces the schedules stack by stack, so both sets fire for a while).
+    // 62 deliveries claim at once, each in a container of its own (its own DynamoDB client, as Lambda runs
+    // them: one client shared by 62 runs would queue past its 50 sockets and its 500 ms connection timeout),
+    // through the proxy that makes moto's item writes atomic, as DynamoDB's are.
+    const out: string[] = [];
+    const deliver = (event: unknown) =>
+      run(
+        event,
+        motoRunDeps(moto.endpoint, out, {
+          namespace: NAMESPACE,
+          faults: () => undefined,
+          ledger: dynamoRunLedger({
+            tableName: TABLE,
+            // 122 claims through one loaded process and moto take longer than a container's 25 take on
+            // DynamoDB: the 3 s cut (its own test is in ledger-faults.test.ts) would fail them open here.
+            claimTimeoutMs: 30_000,
+            client: new DynamoDBClient({
+              region: PROBE_REGION,
+              endpoint: dynamoEndpoint.endpoint,
+              credentials: motoCredentials,
+              maxAttempts: 2,
+              requestHandler: { connectionTimeout: 500 },
+            }),
+          }),
+        }),
+      );
+    const lines = () => out.map((l) => JSON.parse(l) as Record<string, unknown>);
     const names = Array.from({ length: 30 }, (_, i) => `rates-${String(i).padStart(2, '0')}`);
     const fleet = (ns: readonly string[]) => ({
       homeRegion: HOME_REGION,
@@ -210,7 +239,7 @@ describe('a scheduled event delivered twice', () => {
     expect(after[1]!.targets[0]).toBe('rates-24'); // moved from the first schedule to the second
     const deliveries = [...before, ...after].map((s) => JSON.parse(s.input.replace(SCHEDULED_TIME_PLACEHOLDER, at(3))) as unknown);
     // Act: every payload of both deploys, each delivered twice, all at once
-    const results = await Promise.all([...deliveries, ...deliveries].map((event) => handler(event, context)));
+    const results = await Promise.all([...deliveries, ...deliveries].map((event) => deliver(event)));
     // Assess: each target judged by exactly one delivery, and counted once in its period
     const judged = results.flatMap((r) => r.verdicts.map((v) => v.target)).sort();
     expect(judged).toEqual(['rates-0-inserted', ...names].sort());

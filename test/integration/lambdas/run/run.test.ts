@@ -330,6 +330,7 @@ describe('when the home region cannot be reached', () => {
     const lines: string[] = [];
     let skewMs = 0;
     const sleeps: number[] = [];
+    const faults: unknown[] = [];
     const deps = motoRunDeps(moto.endpoint, lines, {
       cloudWatch: cloudWatchAt(await deadUrl(), HOME_REGION),
       now: () => Date.now() + skewMs,
@@ -339,11 +340,17 @@ describe('when the home region cannot be reached', () => {
           skewMs += ms;
         },
       },
+      faults: (c) => void faults.push(c),
     });
     // Act
     const summary = await run({ targets: [{ name: 'rates-modern', url: modern.url }] }, deps);
-    // Assess
-    expect(summary).toEqual({ verdicts: [{ target: 'rates-modern', outcome: 'healthy', failure: null }], published: false });
+    // Assess: the canary owner's publish fault, in the probe region (own-faults.ts)
+    expect(summary).toEqual({
+      verdicts: [{ target: 'rates-modern', outcome: 'healthy', failure: null }],
+      published: false,
+      faults: { publish: 1 },
+    });
+    expect(faults).toEqual([{ publish: 1 }]);
     const [runLine, failureLine] = lines.map(
       (l) => JSON.parse(l) as { message: string; attempts?: number; errors?: string[]; targets?: string[] },
     );

@@ -5,7 +5,7 @@
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { Target, type TargetInput } from '../../../../functions/base/config/schema/target.ts';
 import { CanaryError } from '../../../../functions/base/common/errors.ts';
 import { SecretReader } from '../../../../functions/io/secrets/reader.ts';
@@ -68,7 +68,7 @@ describe('Secrets Manager', () => {
     expect(resolved.headers.Authorization).toBe('tok-in-us-west-2');
   });
 
-  it('reuses a value for the TTL, then reads the rotated one', async () => {
+  it('reuses a value for the TTL, then serves it once more while it reads the rotated one behind the run', async () => {
     // Prepare
     await createSecret('rates/rotating', 'tok-old-0001');
     let now = 1_000_000;
@@ -79,13 +79,15 @@ describe('Secrets Manager', () => {
       .secretsManager(PROBE_REGION)
       .send(new PutSecretValueCommand({ SecretId: 'rates/rotating', SecretString: 'tok-new-0002' }));
     // Act
-    now += 4 * 60_000;
+    now += 3 * 60_000;
     const cached = await r.resolve(t);
-    now += 2 * 60_000;
-    const reread = await r.resolve(t);
-    // Assess
+    now += 3 * 60_000;
+    const stale = await r.resolve(t);
+    await vi.waitFor(async () => expect((await r.resolve(t)).headers.Authorization).toBe('tok-new-0002'));
+    // Assess: past the TTL the run does not wait for the read; the next one has the rotated value
     expect(cached.headers.Authorization).toBe('tok-old-0001');
-    expect(reread.headers.Authorization).toBe('tok-new-0002');
+    expect(stale.headers.Authorization).toBe('tok-old-0001');
+    expect(r.calls).toEqual({ calls: 2, names: 2 });
   });
 
   it('does not keep a failed read: the next run tries again', async () => {

@@ -165,7 +165,7 @@ describe('the built Lambda bundle', () => {
       verdicts: [{ target: 'rates-ledger', outcome: 'failed', failure: 'unreachable' }],
       published: true,
     });
-    expect(summaryOf(second)).toEqual({ verdicts: [], published: false, skipped: { 'duplicate-done': ['rates-ledger'] } });
+    expect(summaryOf(second)).toEqual({ verdicts: [], published: false, skipped: { duplicate: ['rates-ledger'] } });
     expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), 'McpCanary', 'rates-ledger')).toMatchObject({ runs: 1, worst: 1 });
   });
 });
