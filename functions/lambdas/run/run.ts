@@ -14,6 +14,7 @@ import { judge as judgeTarget } from '../../engine/judge/judge.ts';
 import type { PublishOptions } from '../../io/publish/metrics.ts';
 import {
   PUBLISH_FAILED_MESSAGE,
+  rateSlug,
   RUN_SKIPPED_MESSAGE,
   type PublishFailedRecord,
   type RunRecord,
@@ -34,7 +35,7 @@ import {
 import type { OAuthSecrets } from '../../base/config/load/oauth-secrets.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import { withDeadline } from './deadline.ts';
-import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
+import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
 import { logRecord, runRecord, stdoutLine, type LogLine } from './log.ts';
 import type { ResolvedHeaders } from '../../io/secrets/reader.ts';
@@ -104,6 +105,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   };
   const publisher = new WavePublisher(deps.cloudWatch, {
     namespace: deps.namespace,
+    rate: rateSlug(periodSecondsOf(event)),
     deadlineAt,
     now,
     ...deps.publish,
