@@ -5,8 +5,9 @@
  * tier, no actions) and two composite alarms, the only ones that tell anyone:
  * - `<fleet>/<target>/slo-burn-page` = (1 h AND 5 min) OR (6 h AND 30 min) → the pages topic;
  * - `<fleet>/<target>/slo-burn-ticket` = 1 day AND 2 h → the tickets topic.
- * The rules the other alarms keep: each window reads the paging alarm's expression over the same metric
- * (an undetermined period is not bad: `notBreaching`), a new alarm starts INSUFFICIENT_DATA and a deploy
+ * The rules the other alarms keep: each window reads the paging alarm's expression over the same metric,
+ * and a period it leaves undetermined (regions inconclusive or silent, or a late one) is neither a bad
+ * period nor a good one: `ignore` (windowAlarm says why), a new alarm starts INSUFFICIENT_DATA and a deploy
  * tells no one of an old burn (the short window must be burning now), ALARM and OK go to the same topic,
  * and maintenance windows mute both composites (infra/plan/placement.ts names them in the mute rules).
  */
@@ -26,8 +27,12 @@ import { topicArn } from './topics.ts';
 
 /** Six window alarms and two composites per target. */
 export const BURN_ALARMS_PER_TARGET = 8;
-/** A generous size per target (descriptions at their longest), so a split happens before CloudFormation's limit. */
-const BYTES_PER_TARGET = 14_000;
+/**
+ * A generous size per target, so a split happens before CloudFormation's limit: 22.4 KB measured at the
+ * longest (64-character names, a 255-character namespace, ten regions, URLs filling the descriptions; one-space
+ * indentation), most of it the paging expression each of the six windows carries (test/unit/infra/template-size.test.ts).
+ */
+export const BURN_BYTES_PER_TARGET = 25_000;
 
 export interface BurnTarget {
   readonly target: TargetPlan;
@@ -47,10 +52,10 @@ export function burnTargets(plan: FleetPlan, names: FleetNames): BurnTarget[] {
 export function placeBurn(targets: readonly BurnTarget[]): Map<number, BurnTarget[]> {
   return splitBySize(targets, {
     key: (t) => t.target.name,
-    size: () => ({ resources: BURN_ALARMS_PER_TARGET, bytes: BYTES_PER_TARGET }),
+    size: () => ({ resources: BURN_ALARMS_PER_TARGET, bytes: BURN_BYTES_PER_TARGET }),
     minDepth: 0,
     budget: () => ({ resources: 480, bytes: STACK_BUDGET.bytes }),
-    // Cannot happen: one target's burn alarms (BURN_ALARMS_PER_TARGET, BYTES_PER_TARGET) always fit an empty stack's budget.
+    // Cannot happen: one target's burn alarms (BURN_ALARMS_PER_TARGET, BURN_BYTES_PER_TARGET) always fit an empty stack's budget.
     tooLarge: (t) => new Error(`the burn alarms of ${t.target.name} do not fit one stack`),
   });
 }
@@ -155,7 +160,7 @@ function windowAlarm(
       {
         expression: failingRegions(b.target.regions.length, b.target.quorum),
         id: 'expr_1',
-        label: 'Regions failing (where already known)',
+        label: 'Regions failing or unable to judge (where the page is decided)',
         returnData: true,
       },
       stat(FAILING, 'Sum'),
@@ -165,8 +170,12 @@ function windowAlarm(
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     evaluationPeriods: w.evaluationPeriods,
     datapointsToAlarm: w.datapointsToAlarm,
-    // An undetermined or silent period is not a bad one: silence is the dead-man's to tell.
-    treatMissingData: TreatMissingData.NOT_BREACHING,
+    // An undetermined period (regions that cannot judge, silent or late) is neither bad nor good: `ignore`
+    // evaluates the newest periods that were judged and keeps the state when none were. Bad would page the
+    // target owner for the canary's own fault; good (`notBreaching`, the first release) let a canary that
+    // cannot judge resolve a burn page and dilute a window with periods nobody judged. The canary owner
+    // hears of it from the inconclusive and dead-man alarms.
+    treatMissingData: TreatMissingData.IGNORE,
   });
 }
 

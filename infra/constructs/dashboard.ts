@@ -24,7 +24,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { AlarmKind } from '../../functions/base/common/alarm-words.ts';
-import { Dimension, MetricName, TICKET_WEIGHT } from '../../functions/base/common/run-record.ts';
+import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
 import type { FleetNames } from '../plan/names.ts';
 import { runQueries } from './run-queries.ts';
 
@@ -59,7 +59,7 @@ export class FleetDashboard extends Construct {
         markdown: [
           `# mcp-canary ${names.fleet}`,
           `${props.targets.length} target(s) probed from ${props.probeRegions.join(', ')}; metric \`${MetricName.verdict}\` in namespace \`${namespace}\`, run records in \`${names.runLogGroup}\` in each region.`,
-          `Each region's run adds 1 (failed), ${TICKET_WEIGHT} (degraded, inconclusive or warned) or 0 (healthy) to its target's \`${MetricName.verdict}\`: Sum ≈ failing regions, SampleCount = regions that reported.`,
+          `Each region's run adds one datapoint to its target's \`${MetricName.verdict}\`: Sum's whole part = failed regions, its next ten binary places = regions that could not judge (inconclusive), anything above 0 = a ticket; SampleCount = regions that reported.`,
         ].join('\n\n'),
         width: WIDTH,
         height: 3,

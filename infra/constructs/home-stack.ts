@@ -1,7 +1,7 @@
 /**
  * The home region's shared parts: the four topics (pages, tickets, canary owner, briefs), the brief
- * function and its rule, and the fleet dashboard. The alarms live in alarm stacks beside it and find
- * the topics by name.
+ * function and its rule, the canary owner's alarms on verdicts that cannot judge (one per rate), and the
+ * fleet dashboard. The target alarms live in alarm stacks beside it and find the topics by name.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -10,6 +10,7 @@ import type { FleetNames, TopicKind } from '../plan/names.ts';
 import type { FleetPlan } from '../plan/plan.ts';
 import { BriefFunction } from './brief-function.ts';
 import { FleetDashboard } from './dashboard.ts';
+import { alarmOnInconclusiveVerdicts } from './inconclusive-alarms.ts';
 import { alarmOnDeliveryDeadLetters, deliveryDeadLetterQueue } from './delivery-dlq.ts';
 import { FleetTopic } from './topics.ts';
 import { Refresher, refreshEventOf } from './refresher.ts';
@@ -21,7 +22,7 @@ const TOPICS: ReadonlyArray<{ kind: TopicKind; id: string; display: string; what
     kind: 'canary-owner',
     id: 'CanaryOwner',
     display: 'mcp-canary: the canary itself',
-    what: "dead-man and the canary functions' own alarms",
+    what: "dead-man, verdicts that cannot judge, and the canary functions' own alarms",
   },
   { kind: 'briefs', id: 'Briefs', display: 'mcp-canary briefs', what: 'a readable brief of every alarm change: point a chat channel here' },
 ];
@@ -61,6 +62,13 @@ export class HomeStack extends Stack {
       new CfnOutput(this, `${t.id}TopicArn`, { value: topic.topic.topicArn, description: t.what });
     }
     alarmOnDeliveryDeadLetters(this, names, deadLetterQueue, this.topics.get('canary-owner')!.topic.topicArn);
+    alarmOnInconclusiveVerdicts(this, {
+      names,
+      namespace: plan.namespace,
+      periodsSeconds: plan.targets.map((t) => t.periodSeconds),
+      runsInARow: plan.failureThreshold,
+      ownerTopicArn: this.topics.get('canary-owner')!.topic.topicArn,
+    });
     this.brief = new BriefFunction(this, 'Brief', {
       names,
       briefTopicArn: this.topics.get('briefs')!.topic.topicArn,

@@ -38,6 +38,12 @@ export function runQueries(names: FleetNames): RunQuery[] {
       'stats avg(verdict.durationMs) as avg_ms, max(verdict.durationMs) as max_ms, count(*) as runs by target',
       'sort max_ms desc',
     ]),
+    q('inconclusive-runs', 'runs the canary could not judge (inconclusive), by target, with the last detail', [
+      `filter message = "${RUN_RECORD_MESSAGE}" and verdict.outcome = "${Outcome.inconclusive}"`,
+      'stats count(*) as runs, latest(verdict.detail) as last_detail, latest(scheduledFor) as last_period by target',
+      'sort runs desc',
+      'limit 25',
+    ]),
     q('skipped-runs', 'deliveries not counted (duplicates, or no ledger claim)', [
       `filter message = "${RUN_SKIPPED_MESSAGE}"`,
       'stats count(*) as deliveries by reason, bin(1h)',

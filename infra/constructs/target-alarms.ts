@@ -5,10 +5,11 @@
  * and five alarm metrics however many regions probe it.
  *
  * When each alarm speaks (N = runs in a row, k = quorum, R = regions; see alarm-math.ts for why):
- * - critical (pages): k regions fail in N periods in a row, counting only periods whose verdict has
- *   arrived; a run that is late for its first evaluation is counted at the next one, so the page comes
- *   after run N or N+1, never before N. It resolves after a period in which k failures are no longer
- *   possible. Missing data is `ignore`: a canary that falls silent keeps an open page open.
+ * - critical (pages): k of R regions fail — or the same share of the regions that could judge, when some
+ *   could not — in N periods in a row, counting only periods whose verdict has arrived; a run that is
+ *   late for its first evaluation is counted at the next one, so the page comes after run N or N+1, never
+ *   before N. It resolves after a period in which more than R − k regions judged it not failing. Missing
+ *   data is `ignore`: a canary that falls silent or cannot judge keeps an open page open.
  * - warning (tickets): some region not healthy (or warning) N periods in a row; same rules.
  * - dead-man (canary owner): fewer than R regions reported in each of M periods in a row (M = max(N, 3)),
  *   or no region reported at all for the alarm's whole evaluation range: `missing` data then makes it
@@ -29,9 +30,9 @@ import { Dimension, MetricName } from '../../functions/base/common/run-record.ts
 import type { FleetNames } from '../plan/names.ts';
 import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 
-/** Pages: the target fails in at least `minFailingRegions` regions for `runsInARow` runs in a row. */
+/** Pages: the target fails in at least `minFailingRegions` regions (or that share of those that judge) for `runsInARow` runs in a row. */
 export interface FailingRegionsThreshold {
-  /** The quorum: regions failing in the same period. */
+  /** The quorum: regions failing in the same period, of all R; scaled to the regions that judge when some cannot. */
   readonly minFailingRegions: number;
   /** N: determined periods in a row. */
   readonly runsInARow: number;
@@ -110,12 +111,12 @@ export class TargetAlarms extends Construct {
       this.add(
         AlarmKind.critical,
         {
-          ...math(failingRegions(regions.length, quorum), 'Regions failing (where already known)'),
+          ...math(failingRegions(regions.length, quorum), 'Regions failing or unable to judge (where the page is decided)'),
           threshold: quorum,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: t.critical.runsInARow,
           datapointsToAlarm: t.critical.runsInARow,
-          // Undetermined or silent periods keep the state: a silent canary never resolves a page.
+          // Undetermined, silent or unjudged periods keep the state: a canary that cannot judge never resolves a page.
           treatMissingData: TreatMissingData.IGNORE,
         },
         t.critical.runsInARow,

@@ -66,7 +66,7 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         i,
         t.name,
         regionField,
-        `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count regions in one metric whose ticket weight stays below one failure only up to ${MAX_PROBE_REGIONS})`,
+        `lists ${regions.length} regions; probe each target from at most ${MAX_PROBE_REGIONS} regions (the alarms count failed and inconclusive regions in one metric, in places that stay apart only up to ${MAX_PROBE_REGIONS})`,
       );
     }
     if (new Set(regions).size !== regions.length) {

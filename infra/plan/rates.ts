@@ -1,6 +1,6 @@
-/** A period as the stacks name it; the period itself is the target's rule's (functions/base/config/schema/target-rule.ts). */
-
-/** 300 → `5m`; 3600 → `1h`; 172800 → `48h`: names a schedule and its function. */
-export function rateSlug(periodSeconds: number): string {
-  return periodSeconds % 3600 === 0 ? `${periodSeconds / 3600}h` : `${periodSeconds / 60}m`;
-}
+/**
+ * A period as the stacks name it (`5m`, `1h`): names a schedule, its function and the `Inconclusive`
+ * metric's `Rate` dimension, so it lives with the run-record contract. The period itself is the target's
+ * rule's (functions/base/config/schema/target-rule.ts).
+ */
+export { rateSlug } from '../../functions/base/common/run-record.ts';

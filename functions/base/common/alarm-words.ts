@@ -88,12 +88,12 @@ export function describeAlarm(f: AlarmFacts): string {
   let steps: string[];
   switch (f.kind) {
     case AlarmKind.critical:
-      what = `${f.target} has failed ${f.failureThreshold} time(s) in a row in at least ${f.quorum} of ${regions} (one run ${period}). Agents cannot use this MCP endpoint.`;
+      what = `${f.target} has failed ${f.failureThreshold} time(s) in a row in at least ${f.quorum} of ${regions} (one run ${period}), or in that share of the regions that could judge it while others could not. Agents cannot use this MCP endpoint.`;
       steps = [
         'read the brief (briefs topic) for the failing probe and what it saw',
         `reproduce it: ${check}`,
         "check the server's recent deploys, upstream dependencies and TLS certificate",
-        'this alarm resolves itself after a run that fails in fewer regions',
+        `this alarm resolves itself after a run that at least ${f.regions.length - f.quorum + 1} region(s) judge not failing (a region that cannot judge never resolves it)`,
       ];
       break;
     case AlarmKind.warning:

@@ -9,31 +9,79 @@ import { Outcome, type Verdict } from './verdict.ts';
 /**
  * One custom metric per target, `Verdict`, whatever the number of regions (each distinct name ×
  * dimension set is a billed custom metric, so the region dimension would multiply the bill). Every
- * region's run adds one datapoint to it, stamped with the period the run was *scheduled* for, so:
- * - `Sum` is the number of regions that failed in the period (plus a fraction, below);
- * - `SampleCount` is the number of regions that reported a run: the heartbeat.
+ * region's run adds one datapoint to it, stamped with the period it was *scheduled* for. Its value is a
+ * place-value code (`verdictValue`), so the two statistics the alarms read carry three counts:
+ * - `SampleCount` is the number of regions that reported a run: the heartbeat;
+ * - the whole part of `Sum` is the number of regions whose run failed;
+ * - the next ten binary places of `Sum` count the regions whose run could not judge (inconclusive);
+ * - anything above 0 means some region needs a ticket.
+ * The alarms decode it per point with FLOOR (infra/constructs/alarm-math.ts), history with
+ * `decodeVerdicts` below.
  *
  * Per region, one fleet-level metric, `RunDuration` (dimension `ProbeRegion` only: one metric per probe
  * region, not per target·region): every run's `verdict.durationMs`. The dashboard reads latency and the
  * runs reported per region from it instead of scanning the run log with Logs Insights on every refresh.
  * No alarm reads it.
+ *
+ * Per schedule rate, one fleet-level metric, `Inconclusive` (dimension `Rate`, e.g. `1m`): the number of
+ * verdicts that could not judge, only where there was one. The canary owner's alarm reads it
+ * (infra/constructs/inconclusive-alarms.ts): one alarm per rate, not one per target.
  */
-export const MetricName = { verdict: 'Verdict', runDuration: 'RunDuration' } as const;
-export const Dimension = { target: 'Target', probeRegion: 'ProbeRegion' } as const;
+export const MetricName = { verdict: 'Verdict', runDuration: 'RunDuration', inconclusive: 'Inconclusive' } as const;
+export const Dimension = { target: 'Target', probeRegion: 'ProbeRegion', rate: 'Rate' } as const;
 
 /**
- * A run that is worth a ticket but not a page (degraded, inconclusive, or healthy with a warning such
- * as a certificate about to expire) adds this to `Sum`. It is small enough that ten regions' worth stays
- * below 1 (`MAX_PROBE_REGIONS` in config/fleet.ts: at most 10 probe regions), so `Sum >= k` still means "k regions failed",
- * and `Sum > 0` means "some region needs a ticket". A power of two, so sums stay exact in floating point.
+ * A run that could not judge (inconclusive) adds this to `Sum`, beside its ticket weight. The place is
+ * 2^-10 wide so that history can decode it even from an hour's Sum (CloudWatch keeps only hourly data
+ * after 63 days): at most 10 regions × 60 runs = 600 inconclusive runs in a point stay below 1, and so
+ * below the failed count's place. Powers of two, so sums stay exact in floating point (and in the decimal
+ * digits a console shows: 2^-10 has ten).
  */
-export const TICKET_WEIGHT = 1 / 64;
+export const INCONCLUSIVE_WEIGHT = 2 ** -10;
+
+/**
+ * A run that is worth a ticket but not a page (degraded, inconclusive, or healthy with a warning such as
+ * a certificate about to expire) adds this to `Sum`: 600 of them stay below one inconclusive place, so
+ * neither count is disturbed, and `Sum > 0` still means "some region needs a ticket".
+ */
+export const TICKET_WEIGHT = 2 ** -20;
 
 /** The value one run adds to its target's `Verdict` metric. */
 export function verdictValue(v: Pick<Verdict, 'outcome' | 'warnings'>): number {
   if (v.outcome === 'failed') return 1;
+  if (v.outcome === 'inconclusive') return INCONCLUSIVE_WEIGHT + TICKET_WEIGHT;
   if (v.outcome !== 'healthy' || v.warnings.length > 0) return TICKET_WEIGHT;
   return 0;
+}
+
+/** A point of the `Verdict` metric as counts. */
+export interface VerdictCounts {
+  /** Regions that reported a run: SampleCount. */
+  readonly reports: number;
+  /** Of those, regions whose run failed. */
+  readonly failed: number;
+  /** Of those, regions whose run could not judge. */
+  readonly inconclusive: number;
+  /** Some region needs a ticket (failed, inconclusive, degraded or warned): Sum > 0. */
+  readonly ticket: boolean;
+}
+
+/**
+ * `Sum` and `SampleCount` of one point (any period: a sum of runs) → counts, the way the alarms decode
+ * it. Points written before inconclusive had a place of its own (every ticket run, inconclusive included,
+ * added 1/64) decode to more failed and inconclusive regions than reported; they are read the way those
+ * alarms read them: failed as written, inconclusive as judged (0). The alarms apply the same guard.
+ */
+export function decodeVerdicts(sum: number, sampleCount: number): VerdictCounts {
+  const failed = Math.floor(sum);
+  const inconclusive = Math.floor(sum / INCONCLUSIVE_WEIGHT) - failed / INCONCLUSIVE_WEIGHT;
+  const legacy = failed + inconclusive > sampleCount;
+  return { reports: sampleCount, failed, inconclusive: legacy ? 0 : inconclusive, ticket: sum > 0 };
+}
+
+/** A schedule's period as the stacks and the `Rate` dimension name it: 300 → `5m`; 3600 → `1h`; 172800 → `48h`. */
+export function rateSlug(periodSeconds: number): string {
+  return periodSeconds % 3600 === 0 ? `${periodSeconds / 3600}h` : `${periodSeconds / 60}m`;
 }
 
 /** The run's one structured log line per target: the evidence the page brief quotes. */

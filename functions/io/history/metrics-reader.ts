@@ -5,7 +5,7 @@
  * GetMetricData is billed per metric requested.
  */
 import { GetMetricDataCommand, type CloudWatchClient, type MetricDataQuery } from '@aws-sdk/client-cloudwatch';
-import { Dimension, MetricName } from '../../base/common/run-record.ts';
+import { decodeVerdicts, Dimension, MetricName } from '../../base/common/run-record.ts';
 import type { PeriodSample } from './timeline.ts';
 
 /** GetMetricData's limit on queries per request. */
@@ -26,7 +26,7 @@ export interface MetricCost {
   datapoints: number;
 }
 
-/** Per target, `samples[i]` for the period starting at startMs + i·period; undefined where no region reported. */
+/** Per target, `samples[i]` for the period starting at startMs + i·period, decoded; undefined where no region reported. */
 export async function readVerdicts(
   client: CloudWatchClient,
   namespace: string,
@@ -79,7 +79,8 @@ export async function readVerdicts(
       for (const [t, reports] of values.get(`r${i}`) ?? []) {
         const k = Math.floor((t - w.startMs) / p);
         if (k < 0 || k >= samples.length || reports <= 0) continue;
-        samples[k] = { failing: failing.get(t) ?? 0, reports };
+        const d = decodeVerdicts(failing.get(t) ?? 0, reports);
+        samples[k] = { failing: d.failed, reports, inconclusive: d.inconclusive, ticket: d.ticket };
       }
       out.set(w.target, samples);
     });

@@ -76,7 +76,15 @@ export function ruleAt(rule: PagingRule, r: Resolution): TimelineRule {
   };
 }
 
-/** A coarse point as its runs' average period (an exact one unchanged). */
+/** A coarse point as its runs' average period (an exact one unchanged): decoded first, so the counts are exact before they are averaged. */
 export function perRun(s: PeriodSample, r: Resolution): PeriodSample {
-  return r.runsPerPeriod === 1 ? s : { failing: s.failing / r.runsPerPeriod, reports: s.reports / r.runsPerPeriod };
+  const m = r.runsPerPeriod;
+  return m === 1
+    ? s
+    : {
+        failing: s.failing / m,
+        reports: s.reports / m,
+        inconclusive: (s.inconclusive ?? 0) / m,
+        ...(s.ticket === undefined ? {} : { ticket: s.ticket }),
+      };
 }

@@ -2,23 +2,33 @@
  * A target's history as the alarms saw it, rebuilt from its `Verdict` metric after the fact: the page
  * (critical) and ticket (warning) rules of infra/constructs/target-alarms.ts replayed over every period,
  * with the determination of infra/constructs/alarm-math.ts and CloudWatch's `ignore` evaluation. Pure:
- * no clock, no AWS; the reader (read.ts) fetches the samples.
+ * no clock, no AWS; the reader (read.ts) fetches the samples, decoded (run-record.ts `decodeVerdicts`).
  *
  * - down: from the first failing period of the N in a row that paged until the first period in which a
- *   quorum of failures was no longer possible (the page's OK). A silent canary keeps an open page open,
- *   as the alarm does, so those periods stay down.
+ *   quorum of failures was no longer possible (the page's OK). A canary that is silent or cannot judge
+ *   keeps an open page open, as the alarm does, so those periods stay down.
  * - degraded: the ticket rule open (some region not healthy N in a row) and no page open.
  * - maintenance: a configured window overlaps the period; shown, and left out of availability.
- * - no-data: no region reported and no page open; left out of availability too.
+ * - no-data: no region judged the period (none reported, or every one that did was inconclusive) and no
+ *   page open; left out of availability too: a period nobody could judge is neither up nor down.
  * - up: everything else. A blip shorter than N runs is up: it paged no one, by the rule.
  */
 
 export type IntervalState = 'up' | 'down' | 'degraded' | 'maintenance' | 'no-data';
 
-/** One period of the target's `Verdict` metric: Sum (failed regions + ticket weights) and SampleCount (regions that reported). */
+/**
+ * One period of the target's `Verdict` metric, decoded: regions that reported (SampleCount), failed, and
+ * could not judge. A coarse point (resolution.ts `perRun`) holds its runs' averages.
+ */
 export interface PeriodSample {
+  /** Regions whose run failed. */
   readonly failing: number;
+  /** Regions that reported a run. */
   readonly reports: number;
+  /** Regions whose run could not judge (inconclusive). @default 0 */
+  readonly inconclusive?: number;
+  /** Some region needed a ticket (failed, inconclusive, degraded, warned): Sum > 0. @default - failing > 0 */
+  readonly ticket?: boolean;
 }
 
 export interface Interval {
@@ -85,20 +95,31 @@ export interface Timeline {
 
 type Point = 'breach' | 'ok' | undefined;
 
-/** alarm-math.ts `failingRegions`: breaching once k failed; not breaching once k can no longer fail; else undetermined. */
+/**
+ * alarm-math.ts `failingRegions`: breaching once a quorum's share of the regions that may judge the period
+ * failed (F·R ≥ k·(R − I), some failed); not breaching once more than R − k regions judged it not failing;
+ * else undetermined. (F > 0 rather than FLOOR's F ≥ 1: the same on exact points, and a coarse point's
+ * average of runs with a failure in them still counts them.)
+ */
 export function pagePoint(s: PeriodSample | undefined, regions: number, quorum: number): Point {
   if (!s) return undefined;
-  if (s.failing >= quorum) return 'breach';
-  if (s.reports - s.failing > regions - quorum) return 'ok';
+  const inconclusive = s.inconclusive ?? 0;
+  if (s.failing > 0 && s.failing * regions >= quorum * (regions - inconclusive)) return 'breach';
+  if (s.reports - s.failing - inconclusive > regions - quorum) return 'ok';
   return undefined;
 }
 
 /** alarm-math.ts `ticketRegions`: any region needing a ticket breaches; none is known only once every region reported. */
 export function ticketPoint(s: PeriodSample | undefined, regions: number): Point {
   if (!s) return undefined;
-  if (s.failing > 0) return 'breach';
+  if (s.ticket ?? s.failing > 0) return 'breach';
   if (s.reports >= regions) return 'ok';
   return undefined;
+}
+
+/** No region judged the period: none reported, or all that did could not judge. */
+function unjudged(s: PeriodSample | undefined): boolean {
+  return !s || s.reports - (s.inconclusive ?? 0) <= 0;
 }
 
 /** An alarm's open spell, in period indexes: [first, end), alarmed after period `alarmAt`. */
@@ -161,7 +182,7 @@ export function buildTimeline(input: TimelineInput): Timeline {
   for (const e of tickets) ticket.fill(1, e.first, e.end ?? count);
 
   const states: IntervalState[] = samples.map((s, i) =>
-    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : !s || s.reports <= 0 ? 'no-data' : ticket[i] ? 'degraded' : 'up',
+    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : unjudged(s) ? 'no-data' : ticket[i] ? 'degraded' : 'up',
   );
   const intervals: Interval[] = [];
   states.forEach((state, i) => {

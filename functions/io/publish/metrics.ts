@@ -9,6 +9,7 @@
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { Dimension, MetricName, verdictValue, type RunRecord } from '../../base/common/run-record.ts';
+import { Outcome } from '../../base/common/verdict.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 
@@ -76,8 +77,34 @@ export function regionData(records: readonly RunRecord[]): MetricDatum[] {
   return out;
 }
 
+/**
+ * The fleet-level datum of these records' verdicts that could not judge: one per period with any, its
+ * value their number; none without (so a period with none is missing, never a 0 that arrived before a
+ * late wave's 1). The canary owner's alarm reads it per rate.
+ */
+export function inconclusiveData(records: readonly RunRecord[], rate: string): MetricDatum[] {
+  const byPeriod = new Map<string, number>();
+  for (const r of records)
+    if (r.verdict.outcome === Outcome.inconclusive) byPeriod.set(r.scheduledFor, (byPeriod.get(r.scheduledFor) ?? 0) + 1);
+  return [...byPeriod].map(([period, count]) => ({
+    MetricName: MetricName.inconclusive,
+    Dimensions: [{ Name: Dimension.rate, Value: rate }],
+    Timestamp: new Date(period),
+    Value: count,
+    Unit: 'Count',
+    StorageResolution: 60,
+  }));
+}
+
+/** Every datum of one publish: each run's `Verdict`, the regions' `RunDuration`, the rate's `Inconclusive`. */
+export function runData(records: readonly RunRecord[], rate: string): MetricDatum[] {
+  return [...records.flatMap(metricData), ...regionData(records), ...inconclusiveData(records, rate)];
+}
+
 export interface PublishOptions {
   readonly namespace: string;
+  /** The schedule's rate as the stacks name it (`1m`): the `Inconclusive` metric's dimension. */
+  readonly rate: string;
   /** Wall-clock ms (as `now()` returns) after which no attempt is made. */
   readonly deadlineAt: number;
   /** @default - Date.now */
@@ -98,7 +125,7 @@ export interface PublishResult {
 }
 
 export async function publishRuns(client: CloudWatchClient, records: readonly RunRecord[], opts: PublishOptions): Promise<PublishResult> {
-  const data = [...records.flatMap(metricData), ...regionData(records)];
+  const data = runData(records, opts.rate);
   const batches: MetricDatum[][] = [];
   for (let i = 0; i < data.length; i += MAX_DATUMS_PER_CALL) batches.push(data.slice(i, i + MAX_DATUMS_PER_CALL));
   const results = await Promise.all(batches.map((batch) => putWithRetry(client, batch, opts)));

@@ -228,8 +228,13 @@ function headlineOf(input: BriefInput, views: readonly RegionView[]): string {
   if (change.state === 'INSUFFICIENT_DATA') return `no run of ${t} in any of its ${total} regions: the canary is silent everywhere`;
   if (change.state === 'ALARM') {
     if (change.kind === AlarmKind.critical) {
-      const k = inARow.length >= quorum ? `${inARow.length}` : `at least ${quorum}`;
-      return `${t} has failed ${n} time(s) in a row in ${k} of ${total} regions`;
+      if (inARow.length >= quorum) return `${t} has failed ${n} time(s) in a row in ${inARow.length} of ${total} regions`;
+      // Below the quorum, the page came from the regions that judge: the others could not (alarm-math.ts).
+      const unjudged = views.filter((v) => v.last?.verdict.outcome === Outcome.inconclusive);
+      if (inARow.length > 0 && unjudged.length > 0)
+        return `${t} has failed ${n} time(s) in a row in ${inARow.length} of ${total} regions; ${unjudged.length} could not judge it (inconclusive)`;
+      // The records of the runs that paged are still on their way.
+      return `${t} has failed ${n} time(s) in a row in at least ${quorum} of ${total} regions`;
     }
     if (change.kind === AlarmKind.warning) {
       const where = inARow.length > 0 ? ` in ${names(inARow)}` : '';

@@ -21,6 +21,7 @@ import type { PublishOptions } from '../../io/publish/metrics.ts';
 import {
   LEDGER_FAULT_MESSAGE,
   PUBLISH_FAILED_MESSAGE,
+  rateSlug,
   RUN_SKIPPED_MESSAGE,
   type LedgerFaultRecord,
   type PublishFailedRecord,
@@ -42,7 +43,7 @@ import {
 import type { OAuthSecrets } from '../../base/config/load/oauth-secrets.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import { withDeadline } from './deadline.ts';
-import { readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
+import { periodSecondsOf, readEvent, scheduledPeriodStart, type PlannedTarget } from './event.ts';
 import { EVERY_DELIVERY_RUNS, type RunLedger } from './ledger.ts';
 import { emfFaults, happened, type FaultSink } from './faults.ts';
 import { isCanaryError } from '../../base/common/errors.ts';
@@ -121,6 +122,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   };
   const publisher = new WavePublisher(deps.cloudWatch, {
     namespace: deps.namespace,
+    rate: rateSlug(periodSecondsOf(event)),
     deadlineAt,
     now,
     ...deps.publish,

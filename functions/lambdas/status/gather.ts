@@ -159,7 +159,7 @@ function tierRead(
   // No maintenance passed: the page shows what happened during a window and leaves it out of uptime itself.
   const timeline = buildTimeline({ rule, startMs, samples });
   const period = resolution.periodSeconds * 1000;
-  /** The most regions failing at once in [from, to): the whole part of Sum (ticket weights stay below 1). */
+  /** The most regions failing at once in [from, to): the decoded failed count (a coarse point: its runs' average). */
   const failedIn = (from: number, to: number) => {
     let most = 0;
     for (let i = Math.max(0, Math.floor((from - startMs) / period)); i < samples.length && startMs + i * period < to; i++)

@@ -4,7 +4,7 @@
  *
  * - Metric math ("Using metric math"): arithmetic treats a missing value as 0 wherever another operand
  *   has one; `TS op scalar` comparisons keep gaps; comparisons and logical operators between two series
- *   treat the one missing value as 0; IF follows the documented per-syntax tables.
+ *   treat the one missing value as 0; IF follows the documented per-syntax tables; FLOOR is per point.
  * - Evaluation ("Evaluating an alarm", "How alarm state is evaluated when data is missing"): CloudWatch
  *   fetches more points than EvaluationPeriods (the guide's example: 5 for 3); if at least N of them
  *   exist, the newest N existing ones are evaluated and missing data treatment is ignored; otherwise all
@@ -77,6 +77,15 @@ export function evaluateExpression(expression: string, data: ReadonlyMap<string,
       }
       take(')');
       return ifValue(cond, yes, no);
+    }
+    if (tok.t === 'id' && tok.v === 'FLOOR') {
+      // "Returns the floor of each metric": per point, so a missing point stays missing.
+      take('(');
+      const v = or();
+      take(')');
+      return v.kind === 's'
+        ? { kind: 's', s: Math.floor(v.s) }
+        : { kind: 'ts', ts: new Map([...v.ts].map(([t, x]) => [t, Math.floor(x)])) };
     }
     if (tok.t === 'id' && /^[a-z]/.test(tok.v)) {
       const ts = data.get(tok.v);

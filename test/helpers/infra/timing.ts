@@ -24,9 +24,9 @@
  * let an alarm settle first; with no baseline the alarm is new ("created at run 1").
  */
 import { parseAlarmDescription } from '../../../functions/base/common/alarm-words.ts';
-import { certainlyNotStored, PUBLISH_BASE_DELAY_MS } from '../../../functions/io/publish/metrics.ts';
-import { verdictValue } from '../../../functions/base/common/run-record.ts';
-import type { Outcome } from '../../../functions/base/common/verdict.ts';
+import { certainlyNotStored, PUBLISH_BASE_DELAY_MS, runData } from '../../../functions/io/publish/metrics.ts';
+import { RUN_RECORD_MESSAGE, type RunRecord } from '../../../functions/base/common/run-record.ts';
+import type { Outcome, Verdict } from '../../../functions/base/common/verdict.ts';
 import { render, type AlarmProps } from './cfn.ts';
 import {
   evaluateExpression,
@@ -38,7 +38,13 @@ import {
   type Treatment,
 } from './cloudwatch-alarm.ts';
 
-/** One character per run: H healthy, W healthy with a warning, D degraded, I inconclusive, F failed, - no run. */
+/**
+ * One character per run: H healthy, W healthy with a warning, D degraded, I inconclusive (the canary could
+ * not judge: its own credential read or config failed), F failed; and three ways a region goes silent:
+ * `-` no run at all, L the run ledger could not record the claim (the run is skipped, "unclaimed":
+ * functions/lambdas/run/run.ts), P the run judged but its PutMetricData failed for good (logged as
+ * "publish failed", nothing stored). The alarms see the three alike: no datapoint.
+ */
 export const RUN_CODES: Readonly<Record<string, { outcome: Outcome; warnings: number } | null>> = {
   H: { outcome: 'healthy', warnings: 0 },
   W: { outcome: 'healthy', warnings: 1 },
@@ -46,6 +52,8 @@ export const RUN_CODES: Readonly<Record<string, { outcome: Outcome; warnings: nu
   I: { outcome: 'inconclusive', warnings: 0 },
   F: { outcome: 'failed', warnings: 0 },
   '-': null,
+  L: null,
+  P: null,
 };
 
 /** The CloudWatch guide's example: 5 points fetched for an alarm with 3 evaluation periods. */
@@ -120,6 +128,11 @@ export interface TimedScenario {
    * it reads but was not there to evaluate. @default - before the baseline
    */
   readonly createdAtRun?: number;
+  /**
+   * The probe regions whose runs feed an alarm that names none in its description (a fleet-level alarm
+   * of the canary owner's). @default - the regions the scenario names
+   */
+  readonly regions?: readonly string[];
 }
 
 export interface Notification {
@@ -137,24 +150,29 @@ export interface Notification {
 /** What an alarm reads, normalized from a single-metric or a metric-math alarm. */
 interface Reader {
   readonly periodSeconds: number;
-  readonly stats: ReadonlyMap<string, 'Sum' | 'SampleCount'>;
+  /** Metric id → the metric (by name) and the statistic read. */
+  readonly stats: ReadonlyMap<string, { readonly metric: string; readonly stat: 'Sum' | 'SampleCount' }>;
   /** `undefined`: a single-metric alarm (its one id is the value). */
   readonly expression: string | undefined;
 }
 
 function readerOf(a: AlarmProps): Reader {
   if (a.Metrics && a.Metrics.length > 0) {
-    const stats = new Map<string, 'Sum' | 'SampleCount'>();
+    const stats = new Map<string, { metric: string; stat: 'Sum' | 'SampleCount' }>();
     let period = 0;
     for (const m of a.Metrics) {
       if (!m.MetricStat) continue;
-      stats.set(m.Id, statOf(m.MetricStat.Stat));
+      stats.set(m.Id, { metric: m.MetricStat.Metric.MetricName, stat: statOf(m.MetricStat.Stat) });
       period = m.MetricStat.Period;
     }
     const expression = a.Metrics.find((m) => m.Expression !== undefined && m.ReturnData !== false)?.Expression;
     return { periodSeconds: period, stats, expression };
   }
-  return { periodSeconds: a.Period!, stats: new Map([['m', statOf(a.Statistic!)]]), expression: undefined };
+  return {
+    periodSeconds: a.Period!,
+    stats: new Map([['m', { metric: a.MetricName!, stat: statOf(a.Statistic!) }]]),
+    expression: undefined,
+  };
 }
 
 function statOf(s: string): 'Sum' | 'SampleCount' {
@@ -173,9 +191,26 @@ export function ruleOf(a: AlarmProps): AlarmRule {
 }
 
 interface Point {
+  readonly metric: string;
   readonly period: number;
   readonly arrivesAt: number;
   readonly value: number;
+}
+
+/** The datums the shipped publisher writes for one run (functions/io/publish/metrics.ts), by metric name. */
+function datumsOf(code: { outcome: Outcome; warnings: number }, region: string): Array<{ metric: string; value: number }> {
+  const verdict = { target: 'modelled', outcome: code.outcome, warnings: Array.from({ length: code.warnings }) } as unknown as Verdict;
+  const record: RunRecord = {
+    message: RUN_RECORD_MESSAGE,
+    target: 'modelled',
+    probeRegion: region,
+    startedAt: '2026-11-29T22:00:00.000Z',
+    scheduledFor: '2026-11-29T22:00:00.000Z',
+    verdict,
+  };
+  // The model matches datums to alarms by metric name; the one rate it replays needs no dimension match.
+  // RunDuration (Values/Counts) feeds no alarm.
+  return runData([record], '1m').flatMap((d) => (d.Value === undefined ? [] : [{ metric: d.MetricName!, value: d.Value }]));
 }
 
 /** A retried put goes out after the publisher's first backoff. */
@@ -206,7 +241,7 @@ function datapoints(s: TimedScenario, periodSeconds: number, baseline: number): 
       const code = RUN_CODES[ch];
       if (!code) return;
       const run = i - baseline + 1;
-      const value = verdictValue({ outcome: code.outcome, warnings: Array.from({ length: code.warnings }) as never[] });
+      const datums = datumsOf(code, region);
       const all = deliveriesOf(timing, region, run).map((d, index) => ({ ...d, index, at: d.startSecond + d.startDelay }));
       const ran = canary.dedup ? [all.reduce((a, b) => (b.at < a.at ? b : a))] : all;
       for (const d of ran) {
@@ -225,7 +260,7 @@ function datapoints(s: TimedScenario, periodSeconds: number, baseline: number): 
                 : canary.retryAmbiguousPuts
                   ? [sent + RETRY_SECONDS]
                   : [];
-        for (const arrivesAt of arrivals) points.push({ period: run, arrivesAt, value });
+        for (const arrivesAt of arrivals) for (const d of datums) points.push({ metric: d.metric, period: run, arrivesAt, value: d.value });
       }
     });
   }
@@ -242,8 +277,8 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
     const p = reader.periodSeconds;
     const rule = ruleOf(alarm);
     const baseline = s.baseline ?? rule.evaluationPeriods + EVALUATION_RANGE_EXTRA + 2;
-    // The alarm's description names its regions; a region the scenario does not name runs healthy.
-    const regions = parseAlarmDescription(alarm.AlarmDescription).regions ?? [];
+    // A target alarm's description names its regions; a region the scenario does not name runs healthy.
+    const regions = parseAlarmDescription(alarm.AlarmDescription).regions ?? s.regions ?? Object.keys(s.runs);
     const runs = Object.fromEntries(regions.map((r) => [r, s.runs[r] ?? 'H'.repeat(longest)]));
     const points = datapoints({ ...s, runs }, p, baseline);
     // By period, so a long window (a day of minutes) costs a lookup per period, not a scan of every point.
@@ -252,25 +287,21 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
     const createdAt = s.createdAtRun !== undefined ? (s.createdAtRun - 1) * p : -baseline * p;
     const endAt = (longest + (s.tail ?? 2)) * p;
     let state: AlarmState = 'INSUFFICIENT_DATA';
+    const cache = new Map<string, number | undefined>();
     // CloudWatch evaluates every minute, whatever the period.
     for (let minute = Math.floor(createdAt / 60) + 1; minute * 60 <= endAt; minute++) {
       const at = minute * 60 + timing.evaluationDelay(minute);
       const closed = Math.floor((minute * 60) / p); // periods 1..closed have ended (period k ends at k·p)
       const size = rule.evaluationPeriods + EVALUATION_RANGE_EXTRA;
       const periods = Array.from({ length: size }, (_, i) => closed - size + 1 + i);
-      const data = new Map<string, Series>();
-      for (const [id, stat] of reader.stats) {
-        const series = new Map<number, number>();
-        for (const period of periods) {
-          const mine = (byPeriod.get(period) ?? []).filter((x) => x.arrivesAt <= at);
-          if (mine.length === 0) continue;
-          series.set(period, stat === 'Sum' ? mine.reduce((sum, x) => sum + x.value, 0) : mine.length);
-        }
-        data.set(id, series);
-      }
-      const values = reader.expression === undefined ? data.get('m')! : evaluateExpression(reader.expression, data);
       // Periods before the alarm existed still count if data is there (the guide: data from before creation is read).
-      const range = periods.map((k) => values.get(k));
+      const range = periods.map((period) => {
+        const stats = [...reader.stats].map(([id, { metric, stat }]) => {
+          const mine = (byPeriod.get(period) ?? []).filter((x) => x.metric === metric && x.arrivesAt <= at);
+          return [id, mine.length === 0 ? undefined : stat === 'Sum' ? mine.reduce((sum, x) => sum + x.value, 0) : mine.length] as const;
+        });
+        return pointValue(reader, stats, cache);
+      });
       const next = evaluateRange(rule, range, state);
       const afterRun = Math.floor((minute * 60) / p);
       // Changes while the baseline settles are not part of the scenario (with no baseline there are none).
@@ -290,6 +321,25 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
     }
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The alarm's value for one period from that period's statistics (undefined: no datapoint). Every function
+ * the alarms use is per point (arithmetic, comparisons, IF, FLOOR), so a period's value depends on its own
+ * statistics alone: computed once per distinct set of them, which keeps a day-long window fast.
+ */
+function pointValue(
+  reader: Reader,
+  stats: ReadonlyArray<readonly [string, number | undefined]>,
+  cache: Map<string, number | undefined>,
+): number | undefined {
+  if (reader.expression === undefined) return stats[0]![1];
+  const key = stats.map(([, v]) => (v === undefined ? '-' : String(v))).join(',');
+  if (!cache.has(key)) {
+    const data = new Map<string, Series>(stats.map(([id, v]) => [id, new Map(v === undefined ? [] : [[0, v]])]));
+    cache.set(key, evaluateExpression(reader.expression, data).get(0));
+  }
+  return cache.get(key);
 }
 
 /** A seeded generator (mulberry32), so a failing property run can be replayed from its seed. */

@@ -12,7 +12,7 @@ export function cloudWatchAt(endpoint: string, region: string): CloudWatchClient
 export interface ReadBack {
   /** `Verdict` SampleCount: how many runs reported (the heartbeat). */
   readonly runs: number;
-  /** `Verdict` Maximum: the worst run's value (1 failed, TICKET_WEIGHT for a ticket, 0 healthy). */
+  /** `Verdict` Maximum: the worst run's value (`verdictValue`: 1 failed, 0 healthy, fractions below one otherwise). */
   readonly worst: number | undefined;
 }
 
@@ -34,6 +34,27 @@ export async function readRuns(client: CloudWatchClient, namespace: string, targ
     runs: values('runs').reduce((a, b) => a + b, 0),
     worst: values('worst').length ? Math.max(...values('worst')) : undefined,
   };
+}
+
+/** The fleet-level `Inconclusive` metric of one rate: the verdicts that could not judge, summed over the last minutes. */
+export async function readInconclusive(client: CloudWatchClient, namespace: string, rate: string): Promise<number> {
+  const out = await client.send(
+    new GetMetricDataCommand({
+      StartTime: new Date(Date.now() - 15 * 60_000),
+      EndTime: new Date(Date.now() + 5 * 60_000),
+      MetricDataQueries: [
+        {
+          Id: 'inconclusive',
+          MetricStat: {
+            Metric: { Namespace: namespace, MetricName: 'Inconclusive', Dimensions: [{ Name: 'Rate', Value: rate }] },
+            Period: 60,
+            Stat: 'Sum',
+          },
+        },
+      ],
+    }),
+  );
+  return (out.MetricDataResults?.[0]?.Values ?? []).reduce((a, b) => a + b, 0);
 }
 
 /** Every metric in the namespace, as `Name Target=…` strings, sorted. */

@@ -8,10 +8,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { MAX_ALARM_DESCRIPTION_CHARS } from '../../../functions/base/common/alarm-words.ts';
-import { RUN_SKIPPED_MESSAGE } from '../../../functions/base/common/run-record.ts';
+import { RUN_SKIPPED_MESSAGE, verdictValue } from '../../../functions/base/common/run-record.ts';
+import { failingRegions } from '../../../infra/constructs/alarm-math.ts';
 import { TargetAlarms } from '../../../infra/constructs/target-alarms.ts';
 import { FleetNames } from '../../../infra/plan/names.ts';
 import { alarmsOf, dims, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { evaluateExpression } from '../../helpers/infra/cloudwatch-alarm.ts';
 import { newTestApp, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const config = smallFleet({
@@ -80,11 +82,53 @@ describe('target alarms', () => {
       DatapointsToAlarm: 3,
       TreatMissingData: 'ignore',
     });
-    expect(expressionOf(a)).toBe('IF(failing >= 2, failing, IF(reports - failing > 1, failing))');
+    expect(expressionOf(a)).toBe(failingRegions(3, 2));
     expect(readMetrics(a)).toEqual(verdictReads('rates-prod'));
     expect(a.AlarmActions!.map(render)).toEqual([topic('pages')]);
     expect(a.OKActions!.map(render)).toEqual([topic('pages')]);
     expect(a.InsufficientDataActions).toBeUndefined();
+  });
+
+  it.each([
+    // Every region reported: failed (F), inconclusive (I), healthy (H); the value is F + I where determined.
+    ['FFF', 3, 3],
+    ['FFH', 3, 2],
+    ['FHH', 3, 1], // not breaching: 1 < 2
+    ['FII', 3, 3], // breaching: the one region that judged failed
+    ['FFI', 3, 3],
+    ['HHI', 3, 1], // not breaching: 2 regions judged it not failing
+    ['III', 3, undefined], // nobody judged: undetermined, the alarm keeps its state
+    ['HII', 3, undefined], // one healthy is not enough to resolve (R − k = 1)
+    ['FHI', 3, undefined], // 1 of 2 judging failed: below the quorum's share, and k failures still possible
+    // Partial periods (a region still on its way): only what cannot change is a value.
+    ['FF', 3, 2],
+    ['HH', 3, 0],
+    ['FH', 3, undefined],
+    ['FI', 3, undefined], // the late region may judge it healthy
+  ] as const)('critical decodes one period %s of %i regions (quorum 2) to %s', (codes, _r, value) => {
+    const e = expressionOf(byName.get('McpCanary/rates-prod/critical')!);
+    const code = { F: 'failed', I: 'inconclusive', H: 'healthy' } as const;
+    const sum = [...codes].reduce((s, c) => s + verdictValue({ outcome: code[c as keyof typeof code], warnings: [] }), 0);
+    const data = new Map([
+      ['failing', new Map([[0, sum]])],
+      ['reports', new Map([[0, codes.length]])],
+    ]);
+    expect(evaluateExpression(e, data).get(0)).toBe(value);
+  });
+
+  it('critical reads a period written by runs of the old code (1/64 per ticket run) as the old alarm did', () => {
+    const e = expressionOf(byName.get('McpCanary/rates-prod/critical')!);
+    const at = (sum: number, reports: number) =>
+      evaluateExpression(
+        e,
+        new Map([
+          ['failing', new Map([[0, sum]])],
+          ['reports', new Map([[0, reports]])],
+        ]),
+      ).get(0);
+    expect(at(2 + 1 / 64, 3)).toBe(2); // two failed, one degraded: breaching
+    expect(at(1 + 1 / 64, 3)).toBe(1); // one failed, one degraded: not breaching, not held open by a misread
+    expect(at(1 + 2 / 64, 3)).toBe(1); // one failed, two ticket runs: never a page from a misread
   });
 
   it('warning: some region needs a ticket, determined, N in a row; tickets on ALARM and OK', () => {
@@ -140,7 +184,7 @@ describe('target alarms', () => {
   it("follow a target's own schedule, regions and default quorum", () => {
     const c = byName.get('McpCanary/slow-one/critical')!;
     expect(c.Threshold).toBe(1);
-    expect(expressionOf(c)).toBe('IF(failing >= 1, failing, IF(reports - failing > 0, failing))');
+    expect(expressionOf(c)).toBe(failingRegions(1, 1));
     expect(readMetrics(c)).toEqual(verdictReads('slow-one', 300));
     expect(byName.get('McpCanary/slow-one/dead-man')!.Threshold).toBe(1);
   });
@@ -148,6 +192,8 @@ describe('target alarms', () => {
   it('say what broke, the endpoint, the runbook and first steps, within the CloudWatch limit', () => {
     const c = byName.get('McpCanary/rates-prod/critical')!.AlarmDescription;
     expect(c).toContain('rates-prod has failed 3 time(s) in a row in at least 2 of 3 region(s): us-east-1, eu-west-1, ap-southeast-2');
+    expect(c).toContain('or in that share of the regions that could judge it');
+    expect(c).toContain('a region that cannot judge never resolves it');
     expect(c).toContain('Endpoint: https://rates.example.com/mcp');
     expect(c).toContain('Regions: us-east-1, eu-west-1, ap-southeast-2');
     expect(c).toContain('Runbook: https://runbooks.example.com/rates');

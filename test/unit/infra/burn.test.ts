@@ -179,6 +179,21 @@ describe('SLO burn alarms (as synthesized)', () => {
     expect(days[0]).toMatchObject({ state: 'ALARM' });
   });
 
+  it('count a period nobody could judge neither as bad nor as good: a window keeps what its judged periods said', () => {
+    // Each short window, alone: three bad periods, then an hour in which every region cannot judge.
+    const shorts = windows.filter((w) => w.AlarmName.endsWith('-short'));
+    const s: TimedScenario = { runs: everywhere(`HH${'F'.repeat(3)}${'I'.repeat(60)}`), timing: randomTiming(seeded(13), 30, true) };
+    const states = (ws: readonly AlarmProps[]) => replayTimed(ws, s).map((n) => `${n.alarm.split('/')[2]}:${n.state}`);
+    // Shipped (`ignore`): into ALARM on the bad periods, and nothing after: the hour nobody judged leaves them as they were.
+    expect(states(shorts)).toEqual(shorts.map((w) => `${w.AlarmName.split('/')[2]}:ALARM`));
+    // The first release's `notBreaching` counted that hour as good periods: the windows it outlasts went OK in it.
+    const good = states(shorts.map((w) => ({ ...w, TreatMissingData: 'notBreaching' })));
+    expect(good).toEqual(expect.arrayContaining(['slo-burn-fast-1h-short:OK', 'slo-burn-fast-6h-short:OK']));
+    // And never bad: an hour nobody could judge, from a healthy start, burns nothing anywhere.
+    expect(replay({ runs: everywhere(`${'H'.repeat(5)}${'I'.repeat(60)}`), timing: randomTiming(seeded(17), 30, true) })).toEqual([]);
+    expect(replayTimed(windows, { runs: everywhere(`${'H'.repeat(5)}${'I'.repeat(60)}`) }).filter((n) => n.state === 'ALARM')).toEqual([]);
+  });
+
   it('are muted by the target’s maintenance windows, beside its paging and ticket alarms', () => {
     const names = resourcesOf(fleet.json('McpCanary-maintenance'), 'AWS::CloudWatch::AlarmMuteRule').flatMap(
       ([, p]) => (p as { MuteTargets: { AlarmNames: string[] } }).MuteTargets.AlarmNames,

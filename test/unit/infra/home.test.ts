@@ -1,11 +1,12 @@
 /**
  * The home stack as synthesized: TLS-only topics with the configured subscribers, the brief function
- * (its rule, retries, dead-letter queue, IAM scope) and the dashboard.
+ * (its rule, retries, dead-letter queue, IAM scope), the canary owner's alarms on verdicts that cannot
+ * judge, and the dashboard.
  */
 import { describe, expect, it } from 'vitest';
 import { BriefEnvVar } from '../../../functions/base/config/env/brief-env.ts';
 import { HTTPS_DELIVERY_POLICY, httpsRetrySeconds, SNS_MAX_RETRY_SECONDS } from '../../../infra/constructs/topics.ts';
-import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
+import { alarmsOf, dims, render } from '../../helpers/infra/cfn.ts';
 import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const synth = synthFleet(smallFleet());
@@ -129,6 +130,8 @@ describe('the brief function', () => {
     const alarms = alarmsOf(home as never);
     expect(alarms.map((a) => a.AlarmName)).toEqual([
       'McpCanary/canary/delivery-dlq',
+      'McpCanary/canary/inconclusive-1m',
+      'McpCanary/canary/inconclusive-5m',
       'McpCanary/canary/brief-errors',
       'McpCanary/canary/brief-dlq',
     ]);
@@ -204,5 +207,39 @@ describe('the dashboard', () => {
         (t) => `arn:\${AWS::Partition}:cloudwatch:us-east-1:\${AWS::AccountId}:alarm:McpCanary/${t}/critical`,
       ),
     );
+  });
+});
+
+describe('the canary owner hears when the canary cannot judge', () => {
+  it('one alarm per rate on the fleet-level Inconclusive metric: any in N periods in a row, none is OK, to the canary owner', () => {
+    const alarms = alarmsOf(home as never).filter((a) => a.AlarmName.startsWith('McpCanary/canary/inconclusive-'));
+    expect(alarms.map((a) => [a.AlarmName, a.Period, dims(a.Dimensions!)])).toEqual([
+      ['McpCanary/canary/inconclusive-1m', 60, { Rate: '1m' }],
+      ['McpCanary/canary/inconclusive-5m', 300, { Rate: '5m' }],
+    ]);
+    for (const a of alarms) {
+      expect(a).toMatchObject({
+        MetricName: 'Inconclusive',
+        Namespace: 'McpCanary',
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 3,
+        TreatMissingData: 'notBreaching',
+      });
+      for (const actions of [a.AlarmActions, a.OKActions]) expect(actions).toEqual([{ Ref: topicId('McpCanary-canary-owner') }]);
+      expect(a.AlarmDescription.length).toBeLessThanOrEqual(1024);
+      expect(a.AlarmDescription).toContain('neither open nor resolve');
+    }
+  });
+
+  it('names a saved query every probe region has', () => {
+    const [a] = alarmsOf(home as never).filter((x) => x.AlarmName.startsWith('McpCanary/canary/inconclusive-'));
+    const query = /saved Logs Insights query (\S+) in each probe region/.exec(a!.AlarmDescription)?.[1];
+    for (const region of ['us-east-1', 'eu-west-1', 'ap-southeast-2']) {
+      const names = resourcesOf(synth.json(`McpCanary-probe-${region}`), 'AWS::Logs::QueryDefinition').map(([, q]) => q.Name);
+      expect(names).toContain(query);
+    }
   });
 });

@@ -10,13 +10,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alarmsOf, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
 import { evaluateExpression, evaluateRange, type AlarmRule, type Series } from '../../helpers/infra/cloudwatch-alarm.ts';
-import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
+import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 import { replayTimed, type Notification } from '../../helpers/infra/timing.ts';
 
 const synth = synthFleet(smallFleet());
 const alarms = [...synth.templates].filter(([n]) => n.includes('-alarms-')).flatMap(([, t]) => alarmsOf(t.toJSON() as never));
 const target = (name: string) => alarms.filter((a) => a.AlarmName.startsWith(`McpCanary/${name}/`));
-const ratesAlarms = target('rates-prod');
+/** The home stack's canary-owner alarm on verdicts that cannot judge, for rates-prod's rate (every minute). */
+const home = synth.json('McpCanary-home');
+const inconclusive = alarmsOf(home as never).filter((a) => a.AlarmName === 'McpCanary/canary/inconclusive-1m');
+const ratesAlarms = [...target('rates-prod'), ...inconclusive];
+/** The home stack's alarms name its topics by Ref: read as the topic ARNs the alarm stacks write. */
+const topicArns = new Map(
+  resourcesOf(home, 'AWS::SNS::Topic').map(([id, p]) => [
+    `\${${id}}`,
+    `arn:\${AWS::Partition}:sns:us-east-1:\${AWS::AccountId}:${String(p.TopicName)}`,
+  ]),
+);
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'] as const;
 const PAGES = 'arn:${AWS::Partition}:sns:us-east-1:${AWS::AccountId}:McpCanary-pages';
 const TICKETS = 'arn:${AWS::Partition}:sns:us-east-1:${AWS::AccountId}:McpCanary-tickets';
@@ -67,7 +77,23 @@ const scenarios: Scenario[] = [
     owner: null,
     resolved: null,
   },
-  { name: 'The canary cannot judge (inconclusive)', runs: all('IIII'), page: null, ticket: N, owner: null, resolved: null },
+  { name: 'The canary cannot judge (inconclusive)', runs: all('IIII'), page: null, ticket: N, owner: N, resolved: null },
+  {
+    name: 'One region fails, the others cannot judge',
+    runs: { ...all('IIII'), 'eu-west-1': 'FFFF' },
+    page: N,
+    ticket: N,
+    owner: N,
+    resolved: null,
+  },
+  {
+    name: 'One region fails, one cannot judge, one is healthy',
+    runs: { 'us-east-1': 'HHHHH', 'eu-west-1': 'FFFFF', 'ap-southeast-2': 'IIIII' },
+    page: null,
+    ticket: N,
+    owner: N,
+    resolved: null,
+  },
   {
     name: 'No runs recorded in one region',
     runs: { ...all('HHHHHH'), 'eu-west-1': '------' },
@@ -84,6 +110,46 @@ const scenarios: Scenario[] = [
     ticket: N,
     owner: N,
     resolved: null,
+  },
+  {
+    name: 'Outage, then the canary cannot judge anywhere',
+    runs: all('FFFFIIIIIIII'),
+    page: N,
+    ticket: N,
+    owner: 4 + N,
+    resolved: null,
+  },
+  {
+    name: 'Outage, then only the failing region can judge',
+    runs: { ...all('FFFFIIIIIIII'), 'eu-west-1': 'FFFFFFFFFFFF' },
+    page: N,
+    ticket: N,
+    owner: 4 + N,
+    resolved: null,
+  },
+  {
+    name: 'Outage, then one region healthy while the others cannot judge',
+    runs: { ...all('FFFFIIIIIIII'), 'eu-west-1': 'FFFFHHHHHHHH' },
+    page: N,
+    ticket: N,
+    owner: 4 + N,
+    resolved: null,
+  },
+  {
+    name: 'Outage while the run ledger fails in one region',
+    runs: { 'us-east-1': 'FFFF', 'eu-west-1': 'LLLL', 'ap-southeast-2': 'FFFF' },
+    page: N,
+    ticket: N,
+    owner: N,
+    resolved: null,
+  },
+  {
+    name: 'Recovery while one region cannot publish',
+    runs: { 'us-east-1': 'FFFFHHHH', 'eu-west-1': 'FFFFPPPP', 'ap-southeast-2': 'FFFFHHHH' },
+    page: N,
+    ticket: N,
+    owner: 4 + N,
+    resolved: 5,
   },
   {
     name: 'Outage, then the canary falls silent everywhere',
@@ -108,7 +174,7 @@ function first(ns: readonly Notification[], topic: string, states: ReadonlyArray
 }
 
 function outcomeOf(s: Scenario) {
-  const ns = replayTimed(ratesAlarms, { runs: s.runs });
+  const ns = replayTimed(ratesAlarms, { runs: s.runs }).map((n) => ({ ...n, topics: n.topics.map((t) => topicArns.get(t) ?? t) }));
   return {
     page: first(ns, PAGES, ['ALARM']),
     ticket: first(ns, TICKETS, ['ALARM']),

@@ -54,6 +54,7 @@ describe.each(regions)('the run ledger in %s', (region) => {
       'mcp-canary/McpCanary/failures-by-class',
       'mcp-canary/McpCanary/runs-by-outcome',
       'mcp-canary/McpCanary/latency-by-target',
+      'mcp-canary/McpCanary/inconclusive-runs',
       'mcp-canary/McpCanary/skipped-runs',
     ]);
     for (const [, groups] of queries) expect(groups).toHaveLength(1);

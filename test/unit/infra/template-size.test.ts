@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { FleetNames } from '../../../infra/plan/names.ts';
+import { BURN_BYTES_PER_TARGET } from '../../../infra/constructs/burn-alarms.ts';
 import { MUTED_KINDS } from '../../../infra/plan/placement.ts';
 import { mainProbeStackFixed, muteRuleBytes, scheduleBytes, targetAlarmsBytes } from '../../../infra/plan/template-size.ts';
 import { synthFleet, type CfnTemplate } from '../../helpers/infra/synth.ts';
@@ -90,6 +91,21 @@ describe('template size estimates', () => {
       const fixed = mainProbeStackFixed(region.rates.length, config.notify?.canaryOwner?.length ?? 0);
       expect(rest.length).toBeLessThanOrEqual(fixed.resources);
       expect(rest.reduce((n, [lid, r]) => n + resourceBytes(lid, r), 0)).toBeLessThanOrEqual(fixed.bytes);
+    }
+  });
+
+  it("hold each target's SLO burn alarms (six windows with the paging expression, two composites) below their size per target", () => {
+    const burn = synthFleet(
+      { ...config, targets: config.targets.slice(0, 6), slo: { objective: 99.9, burnAlarms: true } },
+      { name: FLEET },
+    );
+    const t = burn.json(`${FLEET}-slo-burn`);
+    for (const target of config.targets.slice(0, 6)) {
+      const actual = Object.entries(t.Resources)
+        .filter(([, r]) => String((r.Properties as { AlarmName?: string }).AlarmName).startsWith(`${FLEET}/${target.name}/`))
+        .reduce((n, [lid, r]) => n + resourceBytes(lid, r), 0);
+      expect(actual).toBeGreaterThan(0);
+      expect(actual, target.name).toBeLessThanOrEqual(BURN_BYTES_PER_TARGET);
     }
   });
 

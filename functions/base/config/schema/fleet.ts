@@ -24,7 +24,8 @@ export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_NAMESPACE = 'McpCanary';
 /**
  * At most this many probe regions per target (checked at synth, infra/plan/checks.ts): the `Verdict` metric's
- * ticket weight (common/run-record.ts) stays below one failed region only up to this many regions.
+ * places (common/run-record.ts) stay apart only up to this many regions: the inconclusive runs of an hour's
+ * point that history reads (10 regions × 60 runs) fit below one failed region.
  */
 export const MAX_PROBE_REGIONS = 10;
 

@@ -1,7 +1,8 @@
 /**
  * Did the runs' datapoints land exactly where the deployed alarms read? For every metric a deployed alarm
  * reads in the fleet's namespace: one datapoint, in the period the runs were scheduled for, whose value
- * is the alarm's statistic over the runs' verdicts for that target (from the runs' own records); nothing
+ * is the alarm's statistic over the runs' verdicts for that target (from the runs' own records), or for
+ * the fleet-level `Inconclusive` metric of a rate, over that rate's verdicts that could not judge; nothing
  * in the neighbouring periods; and nothing published that no alarm reads and no deployed dashboard graphs
  * (the fleet-level RunDuration per region is the dashboard's). Metrics the AWS services
  * publish themselves (AWS/Lambda, AWS/SQS), and the run's own faults (`CanaryFaults`, which CloudWatch
@@ -9,7 +10,7 @@
  * apart: moto produces none of them (test/release/lambdas/run/own-faults.test.ts reads the EMF lines).
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { Dimension, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
+import { Dimension, MetricName, RUN_RECORD_MESSAGE, verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
 import { OWN_FAULTS_METRIC } from '../../../../functions/base/common/own-faults.ts';
 import type { Invocation } from './invoke.ts';
 import {
@@ -59,6 +60,8 @@ export async function checkLanding(
   periodStart: Date,
 ): Promise<Landing> {
   const records = runRecords(runs);
+  // The run function of a rate is `<fleet>-run-<rate>` (infra/plan/names.ts): the rate its records publish under.
+  const rateOf = new Map(runs.flatMap((r) => runRecords([r]).map((rec) => [rec, /-run-(\w+)$/.exec(r.functionName)?.[1]] as const)));
   const reads = (await deployedAlarms(home)).flatMap(readsOf);
   const checked = reads.filter((r) => r.namespace === namespace && r.metricName !== OWN_FAULTS_METRIC);
   const problems: string[] = records.length === 0 ? ['the runs wrote no run records: nothing to look for'] : [];
@@ -68,12 +71,16 @@ export async function checkLanding(
   checked.forEach((r, i) => {
     const target = r.dimensions[Dimension.target];
     const mine = records.filter((rec) => rec.target === target);
-    const expected = statistic(
-      r.stat,
-      mine.map((rec) => verdictValue(rec.verdict)),
-    );
+    const unjudged = records.filter((rec) => rec.verdict.outcome === 'inconclusive' && rateOf.get(rec) === r.dimensions[Dimension.rate]);
+    const expected =
+      r.metricName === MetricName.inconclusive
+        ? statistic(r.stat, unjudged.length ? [unjudged.length] : [])
+        : statistic(
+            r.stat,
+            mine.map((rec) => verdictValue(rec.verdict)),
+          );
     const want = expected === undefined ? [] : [{ at, value: expected }];
-    const wrongPeriod = mine.filter((rec) => rec.scheduledFor !== at);
+    const wrongPeriod = (r.metricName === MetricName.inconclusive ? unjudged : mine).filter((rec) => rec.scheduledFor !== at);
     if (wrongPeriod.length)
       problems.push(`${target}: runs recorded for ${wrongPeriod.map((x) => x.scheduledFor).join(', ')}, not the scheduled period ${at}`);
     const read = `${r.alarmName} reads ${r.stat} of ${metricKey(r.metricName, r.dimensions)} per ${r.periodSeconds} s`;

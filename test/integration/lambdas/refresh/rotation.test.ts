@@ -19,7 +19,7 @@ import { refreshGrants, type GrantReport } from '../../../../functions/lambdas/r
 import { run } from '../../../../functions/lambdas/run/run.ts';
 import { readAccess, SecretsManagerGrantStore } from '../../../../functions/io/secrets/grant-store.ts';
 import { SecretReader } from '../../../../functions/io/secrets/reader.ts';
-import { TICKET_WEIGHT } from '../../../../functions/base/common/run-record.ts';
+import { verdictValue } from '../../../../functions/base/common/run-record.ts';
 import { consent, startDelegatedAuthServer, type DelegatedAuthServer } from '../../../helpers/auth/delegated.ts';
 import { startProtectedMcp, type ProtectedMcp } from '../../../helpers/auth/servers.ts';
 import { motoCredentials, startMoto, type Moto } from '../../../helpers/moto.ts';
@@ -231,6 +231,7 @@ describe('delegated OAuth, unattended', () => {
     // The alarm input: each region's Verdict datapoint.
     const points = await verdictPoints(REVOKED);
     expect(points.reduce((n, p) => n + (p.SampleCount ?? 0), 0)).toBe(3);
-    expect(Math.max(...points.map((p) => p.Maximum ?? 0))).toBe(TICKET_WEIGHT); // the ticket tier: never the page value 1 // ticket tier at most: never the page value 1
+    // The place of a run that could not judge: never the page value 1, and never read as a region that judged.
+    expect(Math.max(...points.map((p) => p.Maximum ?? 0))).toBe(verdictValue({ outcome: 'inconclusive', warnings: [] }));
   });
 });

@@ -6,7 +6,7 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../../functions/demo/servers.ts';
 import { judge } from '../../../../functions/engine/judge/judge.ts';
-import { TICKET_WEIGHT, type RunRecord } from '../../../../functions/base/common/run-record.ts';
+import { verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
 import { REDACTED } from '../../../../functions/base/common/redact.ts';
 import { run } from '../../../../functions/lambdas/run/run.ts';
 import type { Verdict } from '../../../../functions/base/common/verdict.ts';
@@ -20,7 +20,10 @@ import {
   motoSecretClients,
   startHangingServer,
 } from '../../../helpers/run/fixtures.ts';
-import { cloudWatchAt, listMetrics, readRuns } from '../../../helpers/run/readback.ts';
+import { cloudWatchAt, listMetrics, readInconclusive, readRuns } from '../../../helpers/run/readback.ts';
+
+/** What a run that could not judge writes to its target's Verdict: its own place, never the page value 1. */
+const INCONCLUSIVE = verdictValue({ outcome: 'inconclusive', warnings: [] });
 import { describeNeeding } from '../../../helpers/tools.ts';
 
 /** Every suite here needs moto_server: in CI its absence fails with the install line, elsewhere it skips by name. */
@@ -208,7 +211,7 @@ describe('a group of targets', () => {
       { target: 'rates-legacy', outcome: 'healthy', failure: null },
     ]);
     expect(records(lines).find((r) => r.target === 'crashy')!.verdict.detail).toMatch(/TypeError: cannot read properties.*canary bug/);
-    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'crashy')).toMatchObject({ runs: 1, worst: TICKET_WEIGHT });
+    expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'crashy')).toMatchObject({ runs: 1, worst: INCONCLUSIVE });
   });
 
   it('makes an invalid definition inconclusive, names the field, and still runs the valid ones', async () => {
@@ -231,6 +234,7 @@ describe('a group of targets', () => {
     expect(records(lines).find((r) => r.target === 'targets[1]')!.verdict.detail).toMatch(/targets\[1\]\.name is required/);
     // A nameless target is logged but not published: no alarm could watch a `targets[1]` metric.
     expect(await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE)).toEqual([
+      'Inconclusive Rate=1m',
       `RunDuration ProbeRegion=${PROBE_REGION}`,
       'Verdict Target=rates-modern',
       'Verdict Target=rates-typo',
@@ -282,6 +286,7 @@ describe('credentials by reference', () => {
     // Prepare
     const lines: string[] = [];
     const before = modern.requests.length;
+    const unjudgedBefore = await readInconclusive(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, '1m');
     // Act
     const summary = await run(
       {
@@ -303,8 +308,10 @@ describe('credentials by reference', () => {
     expect(modern.requests.length).toBe(before);
     expect(await readRuns(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, 'rates-nosecret')).toMatchObject({
       runs: 1,
-      worst: TICKET_WEIGHT,
+      worst: INCONCLUSIVE,
     });
+    // The credential read that failed also reaches the canary owner's fleet-level metric (its alarm: inconclusive-1m).
+    expect(await readInconclusive(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, '1m')).toBe(unjudgedBefore + 1);
   });
 });
 

@@ -19,6 +19,8 @@ import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../../../functions/cli/main.ts';
 import type { FleetInput } from '../../../../functions/base/config/schema/fleet.ts';
+import { verdictValue } from '../../../../functions/base/common/run-record.ts';
+import type { Outcome } from '../../../../functions/base/common/verdict.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../../functions/demo/servers.ts';
 import type { Report } from '../../../../functions/cli/report/report.ts';
 import { run } from '../../../../functions/lambdas/run/run.ts';
@@ -94,10 +96,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-agreement-'));
   const dead = await deadUrl();
   now = Math.floor(Date.now() / MIN) * MIN;
-  // Two days back: 3 hours of per-region Verdict points around the window's start; search-prod fails in
-  // two regions from 30 minutes before it to 20 minutes after (one outage that the window cuts).
+  // Two days back: 3 hours of per-region Verdict points around the window's start, each the value a run
+  // writes; search-prod fails in two regions from 30 minutes before it to 20 minutes after (one outage that
+  // the window cuts), and from 5 to 10 minutes after, only one region judges it (failing) while the other
+  // two cannot: still down. rates-prod cannot be judged anywhere from 30 to 40 minutes after: neither up nor down.
   const edge = now - DAYS * DAY;
   const old: MetricDatum[] = [];
+  const outcomeAt = (target: string, m: number, i: number): Outcome => {
+    if (target === 'search-prod' && m >= 5 && m < 10) return i === 0 ? 'failed' : 'inconclusive';
+    if (target === 'search-prod' && m >= -30 && m < 20 && i < 2) return 'failed';
+    if (target === 'rates-prod' && m >= 30 && m < 40) return 'inconclusive';
+    return 'healthy';
+  };
   for (let m = -90; m < 90; m++)
     REGIONS.forEach((_, i) =>
       ['search-prod', 'rates-prod', 'hostile-prod'].forEach((target) =>
@@ -105,7 +115,7 @@ beforeAll(async () => {
           MetricName: 'Verdict',
           Dimensions: [{ Name: 'Target', Value: target }],
           Timestamp: new Date(edge + m * MIN),
-          Value: target === 'search-prod' && m >= -30 && m < 20 && i < 2 ? 1 : 0,
+          Value: verdictValue({ outcome: outcomeAt(target, m, i), warnings: [] }),
           StorageResolution: 60,
         }),
       ),
@@ -236,6 +246,10 @@ describe('the report and the status page agree', () => {
     expect(search.incidents.map((i) => i.startedBeforeWindow)).toEqual([true, false, false]);
     expect(search.timeToResolve).toMatchObject({ incidents: 2, meanSeconds: 10 * 60, maxSeconds: 10 * 60 });
     expect(page.targets.find((t) => t.name === 'rates-prod')!.uptime).toBe(100);
+    // The 10 minutes nobody could judge rates-prod are left out of its judged time, not counted up.
+    const rates = report.targets.find((t) => t.target === 'rates-prod')!;
+    expect(rates.incidents).toEqual([]);
+    expect(rates.seconds.judged).toBe(search.seconds.judged - 10 * 60);
     // The runs that paged name the class, on both (the cut outage's runs two days back logged nothing: unknown).
     expect(search.incidents.map((i) => i.failureClass)).toEqual([null, 'unreachable', 'unreachable']);
     const bad = page.incidents.past.find((i) => i.target === HOSTILE_NAME)!;

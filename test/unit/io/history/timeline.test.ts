@@ -1,22 +1,28 @@
 /**
  * The timeline against windows computed by hand (the expected intervals are written out, not derived):
- * the page rule's N in a row and quorum, undetermined periods, a silent canary during a page, the ticket
- * rule as degraded, maintenance shown and left out.
+ * the page rule's N in a row and quorum, undetermined periods, a silent canary during a page, regions
+ * that cannot judge (inconclusive), the ticket rule as degraded, maintenance shown and left out.
  */
 import { describe, expect, it } from 'vitest';
 import { availabilityOf, errorBudget, perDay, timeToResolve } from '../../../../functions/io/history/budget.ts';
 import { buildTimeline, episodes, type PeriodSample } from '../../../../functions/io/history/timeline.ts';
-import { TICKET_WEIGHT } from '../../../../functions/base/common/run-record.ts';
+import { decodeVerdicts, verdictValue } from '../../../../functions/base/common/run-record.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 1);
 
-/** One period per word, one letter per region that reported: F failed, D degraded, H healthy; '-' no region. */
+const OUTCOME = { F: 'failed', D: 'degraded', I: 'inconclusive', H: 'healthy' } as const;
+
+/**
+ * One period per word, one letter per region that reported: F failed, D degraded, I inconclusive, H
+ * healthy; '-' no region. Written as the runs write it and decoded as the reader decodes it.
+ */
 function periods(words: string): Array<PeriodSample | undefined> {
   return words.split(' ').map((w) => {
     if (w === '-') return undefined;
-    const failing = [...w].reduce((s, c) => s + (c === 'F' ? 1 : c === 'D' ? TICKET_WEIGHT : 0), 0);
-    return { failing, reports: w.length };
+    const sum = [...w].reduce((s, c) => s + verdictValue({ outcome: OUTCOME[c as keyof typeof OUTCOME], warnings: [] }), 0);
+    const d = decodeVerdicts(sum, w.length);
+    return { failing: d.failed, reports: w.length, inconclusive: d.inconclusive, ticket: d.ticket };
   });
 }
 
@@ -75,6 +81,35 @@ describe('buildTimeline', () => {
       ['no-data', 5, 7],
       ['up', 7, 8],
     ]);
+  });
+
+  it('keeps an open page open while every region, or all but the failing one, cannot judge; resolves only on judged regions', () => {
+    // Down from period 1; 4-6 nobody judges; 7-8 one region fails, the others cannot judge; 9 two judged healthy.
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('HHH FFF FFF FFF III III III FII FII HHI HHH') });
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['up', 0, 1],
+      ['down', 1, 9],
+      ['degraded', 9, 10],
+      ['up', 10, 11],
+    ]);
+    expect(t.incidents.map((i) => [(i.startMs - T0) / MIN, (i.endMs! - T0) / MIN])).toEqual([[1, 9]]);
+  });
+
+  it('pages from the regions that judge: one failing, the others unable to judge, N in a row', () => {
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('HHH FII FII FII HHH HHH') });
+    expect(t.incidents.map((i) => [(i.startMs - T0) / MIN, (i.pagedAtMs - T0) / MIN, (i.endMs! - T0) / MIN])).toEqual([[1, 4, 4]]);
+    // One failing and one healthy judge it: below the quorum's share, no page.
+    expect(buildTimeline({ rule, startMs: T0, samples: periods('HHH FHI FHI FHI HHH') }).incidents).toEqual([]);
+  });
+
+  it('leaves a period nobody could judge out of availability (no-data), neither up nor down', () => {
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('HHH III III HHH') });
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['up', 0, 1],
+      ['no-data', 1, 3],
+      ['up', 3, 4],
+    ]);
+    expect(availabilityOf(t)).toMatchObject({ upMs: 2 * MIN, noDataMs: 2 * MIN, judgedMs: 2 * MIN, availability: 1 });
   });
 
   it('marks maintenance over everything else and leaves it out of availability and the incident count', () => {

@@ -11,13 +11,13 @@ import {
   certainlyNotStored,
   MAX_DATUMS_PER_CALL,
   MAX_VALUES_PER_DATUM,
+  inconclusiveData,
   metricData,
   publishRuns,
   regionData,
   type PublishOptions,
 } from '../../../../functions/io/publish/metrics.ts';
-import { MAX_PROBE_REGIONS } from '../../../../functions/base/config/schema/fleet.ts';
-import { TICKET_WEIGHT, verdictValue, type RunRecord } from '../../../../functions/base/common/run-record.ts';
+import { INCONCLUSIVE_WEIGHT, TICKET_WEIGHT, type RunRecord } from '../../../../functions/base/common/run-record.ts';
 import type { Outcome } from '../../../../functions/base/common/verdict.ts';
 
 const record = (target: string, outcome: Outcome, durationMs = 420): RunRecord => ({
@@ -59,6 +59,7 @@ function clock(budgetMs: number): { opts: PublishOptions; sleeps: number[] } {
     sleeps,
     opts: {
       namespace: 'McpCanary',
+      rate: '1m',
       deadlineAt: budgetMs,
       now: () => now,
       random: () => 0.5,
@@ -74,7 +75,7 @@ describe('metric data', () => {
   it.each([
     ['healthy', 0],
     ['degraded', TICKET_WEIGHT],
-    ['inconclusive', TICKET_WEIGHT],
+    ['inconclusive', INCONCLUSIVE_WEIGHT + TICKET_WEIGHT],
     ['failed', 1],
   ] as const)('writes a %s run as one Verdict datum of %d under Target alone, stamped with its scheduled period', (outcome, value) => {
     // Act
@@ -103,10 +104,34 @@ describe('metric data', () => {
     };
     expect(metricData(warned)[0]!.Value).toBe(TICKET_WEIGHT);
   });
+});
 
-  it('keeps ten regions of ticket weight below one failed region, so Sum >= k still counts failures', () => {
-    expect(MAX_PROBE_REGIONS * TICKET_WEIGHT).toBeLessThan(1);
-    expect(verdictValue({ outcome: 'failed', warnings: [] }) + (MAX_PROBE_REGIONS - 1) * TICKET_WEIGHT).toBeLessThan(2);
+describe('the fleet-level inconclusive datum', () => {
+  it('counts the verdicts that could not judge, per scheduled period, under Rate alone', () => {
+    const runs = [record('a', 'inconclusive'), record('b', 'failed'), record('c', 'inconclusive'), record('d', 'healthy')];
+    expect(inconclusiveData(runs, '5m')).toEqual([
+      {
+        MetricName: 'Inconclusive',
+        Dimensions: [{ Name: 'Rate', Value: '5m' }],
+        Timestamp: new Date('2026-11-29T10:00:00.000Z'),
+        Value: 2,
+        Unit: 'Count',
+        StorageResolution: 60,
+      },
+    ]);
+  });
+
+  it('writes nothing for runs that all judged: a missing point is "none", never a 0 that beats a late wave', () => {
+    expect(inconclusiveData([record('a', 'healthy'), record('b', 'failed'), record('c', 'degraded')], '1m')).toEqual([]);
+  });
+
+  it('goes out with the run datums of its wave', async () => {
+    const client = new CloudWatchClient({ region: 'us-east-1' });
+    const cw = mockClient(client);
+    cw.on(PutMetricDataCommand).resolves({});
+    await publishRuns(client, [record('a', 'inconclusive')], clock(10_000).opts);
+    const sent = cw.commandCalls(PutMetricDataCommand)[0]!.args[0].input.MetricData!;
+    expect(sent.map((d) => d.MetricName)).toEqual(['Verdict', 'RunDuration', 'Inconclusive']);
   });
 });
 

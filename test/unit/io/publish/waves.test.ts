@@ -36,7 +36,7 @@ function setup(expected: number, extra: { windowMs?: number } = {}) {
   const client = new CloudWatchClient({ region: 'us-east-1' });
   const cw = mockClient(client);
   cw.on(PutMetricDataCommand).resolves({});
-  const publisher = new WavePublisher(client, { namespace: 'McpCanary', deadlineAt: Date.now() + 60_000, expected, ...extra });
+  const publisher = new WavePublisher(client, { namespace: 'McpCanary', rate: '1m', deadlineAt: Date.now() + 60_000, expected, ...extra });
   const sentAt: number[] = [];
   cw.on(PutMetricDataCommand).callsFake(() => {
     sentAt.push(Date.now());

@@ -128,6 +128,28 @@ describe('composeBrief', () => {
     expect(b.text).toContain('us-east-1: ⚫ no run recorded in the window read');
   });
 
+  it('says how many regions could not judge when the page came from the regions that do (below the quorum of all)', () => {
+    const unjudged = (region: string, k: number) =>
+      record(
+        verdict('rates-prod', 'inconclusive', null, 'headerSecrets: the credentials were not read in time (5012 ms)'),
+        region,
+        minute(k),
+      );
+    const b = composeBrief({
+      change: change('McpCanary/rates-prod/critical', 'ALARM', 'OK', 4),
+      evidence: evidence({
+        'us-east-1': [failed('us-east-1', 1), failed('us-east-1', 2), failed('us-east-1', 3)],
+        'eu-west-1': [unjudged('eu-west-1', 1), unjudged('eu-west-1', 2), unjudged('eu-west-1', 3)],
+        'ap-southeast-2': [unjudged('ap-southeast-2', 1), unjudged('ap-southeast-2', 2), unjudged('ap-southeast-2', 3)],
+      }),
+      failureThreshold: 3,
+      quorum: 2,
+    });
+    expect(b.text.split('\n')[0]).toBe(
+      '🔴 ALARM: rates-prod has failed 3 time(s) in a row in 1 of 3 regions; 2 could not judge it (inconclusive)',
+    );
+  });
+
   it('resolves with the episode it closes: when the failures began and ended', () => {
     const recovered = evidence({
       'us-east-1': [failed('us-east-1', 1), failed('us-east-1', 2), failed('us-east-1', 3), healthy('us-east-1', 4)],
