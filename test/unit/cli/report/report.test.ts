@@ -38,7 +38,9 @@ function history(openAtEnd = false): FleetHistory {
     endMs: T0 + 100 * MIN,
     endsNow: true,
     alarmHistoryFromMs: T0,
-    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, logCalls: 0 },
+    alarms: { looked: 1, found: 1, listError: null },
+    runLog: { logGroupName: '/mcp-canary/McpCanary/run', lookups: 2, unread: [] },
+    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, describeAlarmsCalls: 1, logCalls: 0 },
     targets: [
       {
         target: 'rates',
@@ -50,7 +52,12 @@ function history(openAtEnd = false): FleetHistory {
           note: 'read run by run (60 s points): the paging rule replayed exactly',
         },
         timeline,
-        incidents: timeline.incidents.map((i, n) => ({ ...i, alarm: n === 0 ? 'paged' : 'not-paged' })),
+        incidents: timeline.incidents.map((i, n) => ({
+          ...i,
+          alarm: n === 0 ? 'paged' : 'not-paged',
+          alarmNote: null,
+          failureClassNote: 'no failed run logged in the periods that paged',
+        })),
         maintenance,
         transitions: [],
       },
@@ -75,7 +82,9 @@ describe('buildReport', () => {
 
   it('prints a table row per target and the cost, with nothing of the config but the name', () => {
     const text = renderText(buildReport(history(), fleet));
-    expect(text).toMatch(/^rates\s+88\.889 %\s+99 %\s+-1011\.1 % \(-9m\)\s+1\s+10m\s+10m\s+10m\s+0m\s+10m\s+0m$/m);
+    // One incident counted, and the one wholly inside maintenance named beside it: the list below shows both.
+    expect(text).toMatch(/^rates\s+88\.889 %\s+99 %\s+-1011\.1 % \(-9m\)\s+1 \(\+1 in maintenance\)\s+10m\s+10m\s+10m\s+0m\s+10m\s+0m$/m);
+    expect(text).toMatch(/^mcp-canary report: fleet McpCanary \(the config's name\), namespace McpCanary in us-east-1, 1 day\(s\)/);
     expect(text).toContain('Cost: 1 GetMetricData request(s) for 2 metric(s)');
     expect(text).toContain('inside maintenance: not counted');
     expect(text).not.toMatch(/hunter2|secret-host/);
