@@ -11,8 +11,11 @@ import { openings } from '../../io/history/maintenance-windows.ts';
 /** What a person reads off a target: its state now, or a day's worst. */
 export const State = { up: 'up', degraded: 'degraded', down: 'down', maintenance: 'maintenance', noData: 'no_data' } as const;
 export type State = (typeof State)[keyof typeof State];
-/** Worst first: a day with any outage is a down day, whatever else happened in it. */
-const SEVERITY: readonly State[] = ['down', 'degraded', 'maintenance', 'up', 'no_data'];
+/**
+ * Worst first, for the page's overall state: one service without data leaves the page unable to say all
+ * are working, so no data ranks above up.
+ */
+const SEVERITY: readonly State[] = ['down', 'degraded', 'maintenance', 'no_data', 'up'];
 
 /** A stretch of one state, by the paging rule (quorum, N in a row): the history reader's answer, run-length. */
 export interface Segment {
