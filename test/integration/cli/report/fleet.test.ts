@@ -35,6 +35,11 @@ const failing = (m: number) => (m >= 3 && m <= 7) || (m >= 10 && m <= 13);
 
 let moto: Moto;
 let replay: Replay;
+/**
+ * The same world, behind a caller that may neither DescribeAlarms nor read eu-west-1's run log, with no alarm
+ * history in the window (the alarms changed state before it): nothing shows whether the page alarm exists.
+ */
+let refusing: Replay;
 let api: RatesApi;
 let server: RunningServer;
 let dir: string;
@@ -91,15 +96,24 @@ beforeAll(async () => {
       }),
     );
   cw.destroy();
-  replay = await startAlarmHistoryReplay(moto.endpoint, [
+  const history = [
     { AlarmName: `${FLEET}/rates/critical`, at: B + 6 * MIN + 6_000, from: 'OK', to: 'ALARM' },
     { AlarmName: `${FLEET}/rates/critical`, at: B + 8 * MIN + 6_000, from: 'ALARM', to: 'OK' },
-  ]);
+  ] as const;
+  replay = await startAlarmHistoryReplay(moto.endpoint, history);
+  refusing = await startAlarmHistoryReplay(
+    moto.endpoint,
+    [],
+    [
+      { action: 'DescribeAlarms', code: 'AccessDenied' },
+      { action: 'FilterLogEvents', code: 'AccessDeniedException', regions: ['eu-west-1'] },
+    ],
+  );
   dir = mkdtempSync(join(tmpdir(), 'mcp-canary-report-fleet-'));
 }, 120_000);
 afterAll(async () => {
   process.env = { ...saved };
-  await Promise.all([server?.close(), api?.close(), replay?.close()]);
+  await Promise.all([server?.close(), api?.close(), replay?.close(), refusing?.close()]);
   await moto?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -119,8 +133,8 @@ function configFile(name: string | undefined): string {
   return file;
 }
 
-async function report(argv: string[]) {
-  process.env = { ...saved, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_ENDPOINT_URL: replay.endpoint };
+async function report(argv: string[], through: Replay = replay) {
+  process.env = { ...saved, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_ENDPOINT_URL: through.endpoint };
   const out: string[] = [];
   const err: string[] = [];
   const code = await main(['report', '--days', '1', ...argv], { stdout: (s) => out.push(s), stderr: (s) => err.push(s) });
@@ -176,5 +190,23 @@ describe('report reads the fleet the config names', () => {
     expect(text.out).not.toMatch(/not-paged|not paged/);
     expect(text.out).toMatch(/alarm unknown: no alarm McpCanary\/rates\/critical in us-east-1/);
     expect(text.out).toMatch(/^Warning: no alarm of fleet McpCanary found/m);
+  }, 60_000);
+
+  it("says what it was not allowed to read: the alarms, a region's run log; never not-paged for an alarm it could not see", async () => {
+    // Act
+    const { code, out, err } = await report(['--config', configFile(FLEET), '--json'], refusing);
+    // Assess: an empty history and alarms it may not list: unknown, never not-paged; the class from the region it could read.
+    expect(code).toBe(0);
+    const r = JSON.parse(out) as Report;
+    const why = 'could not list the alarms (AccessDenied): needs cloudwatch:DescribeAlarms';
+    expect(r.targets[0]!.incidents.map((i) => [i.alarm, i.alarmNote, i.failureClass])).toEqual([
+      ['unknown', why, 'unreachable'],
+      ['unknown', why, 'unreachable'],
+    ]);
+    expect(r.warnings).toEqual([
+      "could not list the fleet's alarms (AccessDenied): add cloudwatch:DescribeAlarms; an incident the alarm history does not show as paged reads unknown",
+      'could not read run log /mcp-canary/AccFleet/run in eu-west-1 (AccessDeniedException): failure classes unknown there; the caller needs logs:FilterLogEvents',
+    ]);
+    expect(err.split('\n').filter(Boolean)).toHaveLength(2);
   }, 60_000);
 });

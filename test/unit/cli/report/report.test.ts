@@ -118,4 +118,50 @@ describe('buildReport', () => {
     expect(pages[1]).toContain('<td>open at the end of the window</td>');
     expect(pages[1]).not.toContain('still open');
   });
+
+  it('says what it could not find, per incident and for the fleet, and never not-paged for it', () => {
+    // Prepare: the fleet read under the default name, whose alarms and run log are not there.
+    const h = history();
+    const lost: FleetHistory = {
+      ...h,
+      alarms: { looked: 1, found: 0, listError: null },
+      runLog: {
+        logGroupName: '/mcp-canary/McpCanary/run',
+        lookups: 2,
+        unread: [{ region: 'us-east-1', problem: 'not-found', error: 'ResourceNotFoundException' }],
+      },
+      targets: h.targets.map((t) => ({
+        ...t,
+        incidents: t.incidents.map((i) => ({
+          ...i,
+          alarm: 'unknown' as const,
+          alarmNote: 'no alarm McpCanary/rates/critical in us-east-1',
+          failureClass: null,
+          failureClassNote: 'run log /mcp-canary/McpCanary/run not found in us-east-1',
+        })),
+      })),
+    };
+    // Act
+    const r = buildReport(lost, fleet, 'default');
+    const text = renderText(r);
+    const html = renderHtml(r);
+    // Assess
+    expect(r.warnings).toEqual([
+      'no alarm of fleet McpCanary found in us-east-1 (looked for McpCanary/<target>/critical of 1 target(s); McpCanary is the default: the config has no name): whether an incident paged is unknown; if the fleet was deployed under another name, set `name` in the config or pass --fleet NAME',
+      'run log /mcp-canary/McpCanary/run not found in us-east-1 (McpCanary is the default: the config has no name): failure classes unknown there; if the fleet was deployed under another name, set `name` in the config or pass --fleet NAME',
+    ]);
+    expect(text).toContain(
+      'class unknown: run log /mcp-canary/McpCanary/run not found in us-east-1; alarm unknown: no alarm McpCanary/rates/critical in us-east-1',
+    );
+    expect(text).toMatch(/^Warning: no alarm of fleet McpCanary found in us-east-1/m);
+    expect(html).toContain('<td>alarm unknown: no alarm McpCanary/rates/critical in us-east-1</td>');
+    expect(html).toContain('Warning: run log /mcp-canary/McpCanary/run not found in us-east-1');
+    for (const out of [text, html]) expect(out).not.toMatch(/not-paged|not paged|no failed run/);
+  });
+
+  it("says a class is known to be absent only when every region's run log was read", () => {
+    const text = renderText(buildReport(history(), fleet));
+    // The second incident's log was read and held no failed run: said as such, not as unknown.
+    expect(text).toMatch(/10:50 UTC → \S+ \S+ UTC {2}10m {2}no failed run logged in the periods that paged; not-paged; inside maintenance/);
+  });
 });
