@@ -76,7 +76,12 @@ function history(): FleetHistory {
     endsNow: true,
     alarmHistoryFromMs: T0,
     alarms: { looked: 2, found: 2, listError: null },
-    runLog: { logGroupName: '/mcp-canary/McpCanary/run', lookups: 3, unread: [] },
+    // One region's log refused: the warning line is drawn too (its colour and wrapping checked with the rest).
+    runLog: {
+      logGroupName: '/mcp-canary/McpCanary/run',
+      lookups: 3,
+      unread: [{ region: 'ap-southeast-2', problem: 'unreadable', error: 'AccessDeniedException' }],
+    },
     cost: { requests: 1, metrics: 4, datapoints: 720, alarmHistoryCalls: 1, describeAlarmsCalls: 1, logCalls: 6 },
     targets: [
       // Down 20–40, degraded (one region, a ticket) 60–80, a failure inside maintenance 100–110, silent 130–140, down again from 170 (open).
@@ -115,6 +120,7 @@ describe('the report page in Chromium', () => {
     const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     expect(fit.scroll, `at ${width} px`).toBeLessThanOrEqual(fit.inner);
     expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+    expect(await page.evaluate(() => document.querySelector('.warn')?.textContent)).toMatch(/^Warning: could not read run log/);
     await page.addScriptTag({ content: axe.source });
     const result = await page.evaluate(async () => {
       const r = await (window as unknown as { axe: typeof axe }).axe.run(document, {
