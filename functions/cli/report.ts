@@ -10,6 +10,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { perRegion } from '../base/common/per-region.ts';
 import { configError } from '../base/common/errors.ts';
 import { loadFleet } from '../base/config/load/load.ts';
+import { DEFAULT_FLEET_NAME, fleetNameOf } from '../base/config/schema/fleet-name.ts';
 import { checkDays, readFleetHistory } from '../io/history/read.ts';
 import { runLogGroupName } from '../io/history/run-log.ts';
 import { MAX_DAYS, MIN_DAYS } from '../io/history/resolution.ts';
@@ -18,23 +19,25 @@ import { buildReport } from './report/report.ts';
 import { renderText } from './report/text.ts';
 
 export const DEFAULT_REPORT_DAYS = 30;
-export const DEFAULT_FLEET_NAME = 'McpCanary';
 
 export const REPORT_HELP = `Usage: mcp-canary report --config FILE [--days N] [--json] [--html FILE] [--fleet NAME] [--target NAME] [--end ISO]
 
 Availability, incidents, time to resolve, degraded time and error budget per target over the last N days,
 measured by the rule that pages (quorum, N failed runs in a row), maintenance windows shown and left out.
-Reads the fleet's Verdict metrics (GetMetricData) and alarm history (DescribeAlarmHistory, 30 days kept) in
-its home region, and each incident's failure class from the run log (FilterLogEvents in the probe regions),
-with your AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, …): needs cloudwatch:GetMetricData,
-cloudwatch:DescribeAlarmHistory and logs:FilterLogEvents.
+Reads the fleet's Verdict metrics (GetMetricData), its page alarms (DescribeAlarms) and their history
+(DescribeAlarmHistory, 30 days kept) in its home region, and each incident's failure class from the run log
+(FilterLogEvents in the probe regions), with your AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, …): needs
+cloudwatch:GetMetricData, cloudwatch:DescribeAlarmHistory, cloudwatch:DescribeAlarms and logs:FilterLogEvents.
+The fleet is the config's: its name (alarms <name>/<target>/…, log /mcp-canary/<name>/run), namespace,
+homeRegion and probe regions; what it cannot find or read, it says.
 
   --config FILE   the fleet config (JSON or TS), as for cdk synth
   --days N        ${MIN_DAYS}–${MAX_DAYS} (default ${DEFAULT_REPORT_DAYS}); beyond 15 days one-minute data is gone and the
                   rule is applied to 5-minute (≤ 63 days) or hourly points, said in the output
   --json          the report as JSON (version 1) and nothing else on stdout
   --html FILE     also write one self-contained HTML page (inline CSS and SVG, no JavaScript)
-  --fleet NAME    the McpCanaryFleet's name, which prefixes its alarms (default ${DEFAULT_FLEET_NAME})
+  --fleet NAME    the fleet's name when the config has no \`name\` (your CDK app's McpCanaryFleet id); default: the
+                  config's name, else ${DEFAULT_FLEET_NAME}
   --target NAME   only this target (repeatable)
   --end ISO       end the window here instead of now, e.g. 2026-12-01T00:00Z
 
@@ -92,7 +95,11 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
   const client = (deps.cloudWatch ?? ((region) => new CloudWatchClient({ region })))(fleet.homeRegion);
   const made: CloudWatchLogsClient[] = [];
   const logs = deps.logs ?? perRegion((region) => (made.push(new CloudWatchLogsClient({ region })), made[made.length - 1]!));
-  const fleetName = typeof values.fleet === 'string' ? values.fleet : DEFAULT_FLEET_NAME;
+  // The config's own name first: a --fleet that contradicts it is refused (exit 2), never silently preferred.
+  const { name: fleetName, from } = fleetNameOf(
+    fleet,
+    typeof values.fleet === 'string' ? { name: values.fleet, by: '--fleet' } : undefined,
+  );
   try {
     const history = await readFleetHistory(client, {
       fleet,
@@ -103,7 +110,7 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
       ...(endMs !== undefined ? { endMs } : {}),
       ...(Array.isArray(values.target) ? { targets: values.target } : {}),
     });
-    const result = buildReport(history, fleet);
+    const result = buildReport(history, fleet, from === 'given' ? '--fleet' : from);
     if (typeof values.html === 'string') {
       await writeFile(values.html, renderHtml(result)).catch((e: Error) => {
         throw configError(
@@ -112,6 +119,8 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
       });
     }
     io.stdout(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderText(result));
+    // The text says its warnings; beside JSON, stderr does, so a person piping it still reads them.
+    if (values.json) for (const w of result.warnings) io.stderr(`mcp-canary: warning: ${w}\n`);
     if (typeof values.html === 'string' && !values.json) io.stderr(`mcp-canary: wrote ${values.html}\n`);
     return 0;
   } finally {

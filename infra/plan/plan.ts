@@ -7,6 +7,7 @@
 import { oauthStoreRefs } from '../../functions/base/config/load/oauth-secrets.ts';
 import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
 import type { Fleet, FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { fleetNameOf } from '../../functions/base/config/schema/fleet-name.ts';
 import { statusPayload, type StatusPayload } from '../../functions/base/config/schema/status-page.ts';
 import type { HeaderSecretRef } from '../../functions/base/config/schema/target.ts';
 import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
@@ -38,7 +39,7 @@ export const MAX_RATES_PER_REGION = 20;
 const FLEET_ONLY_FIELDS = ['schedule', 'probeRegions', 'runbookUrl', 'status', 'slo'] as const;
 
 export interface PlanOptions {
-  /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - `McpCanary` */
+  /** The fleet's names (alarm, schedule and rule names count towards stack sizes). @default - the config's `name`, else `McpCanary` */
   readonly names?: FleetNames;
 }
 
@@ -123,7 +124,8 @@ export interface FleetPlan {
 
 export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan {
   const fleet = checkFleet(raw);
-  const names = options.names ?? new FleetNames('McpCanary');
+  // The config's own name when it has one: a plan (the status page's payload among it) names the fleet the config names.
+  const names = options.names ?? new FleetNames(fleetNameOf(fleet).name);
   const rawTargets = (raw as { targets: unknown[] }).targets;
 
   const unplaced = fleet.targets.map((t, index): Omit<TargetPlan, 'alarmStack'> => {

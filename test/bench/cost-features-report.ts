@@ -126,7 +126,7 @@ export function featureLines(n: number): FeatureLine[] {
     },
     {
       feature: `mcp-canary report, ${n} targets, 30 days (7 days)`,
-      deploys: 'nothing: GetMetricData, DescribeAlarmHistory and FilterLogEvents when someone runs it',
+      deploys: 'nothing: GetMetricData, DescribeAlarmHistory, DescribeAlarms and FilterLogEvents when someone runs it',
       assumes: `${fmt.int(report30.metrics)} metrics in ${report30.requests} requests (7 days: ${fmt.int(report7.metrics)} in ${report7.requests}), ≤ 100 alarm-history records; per report`,
       cost: { parts: {}, total: report30.usd, targets: n, perTarget: report30.usd / n },
       perTargetRegion: null,

@@ -263,7 +263,8 @@ const MAX_DATAPOINTS = 100_800;
  * One `mcp-canary report`, counted as its own cost counter counts (functions/io/history/metrics-reader.ts:
  * two queries per target, 250 targets a request, every NextToken page a request for all its queries),
  * at the resolution it reads (1-minute up to 15 days, 5-minute to 63, hourly beyond), plus the
- * DescribeAlarmHistory pages (100 records each). FilterLogEvents has no request charge.
+ * DescribeAlarmHistory pages (100 records each) and the DescribeAlarms calls that tell which page alarms
+ * exist (100 names each, functions/io/history/alarm-history.ts). FilterLogEvents has no request charge.
  */
 export function reportCost(
   targets: number,
@@ -283,5 +284,6 @@ export function reportCost(
     metrics += pages * queries;
   }
   const historyCalls = Math.max(1, Math.ceil(alarmHistoryRecords / 100));
-  return { requests, metrics, usd: metrics * prices.getMetricDataMetric + historyCalls * fp.cloudWatchApiRequest };
+  const alarmCalls = Math.ceil(targets / 100);
+  return { requests, metrics, usd: metrics * prices.getMetricDataMetric + (historyCalls + alarmCalls) * fp.cloudWatchApiRequest };
 }

@@ -64,6 +64,11 @@ export interface VerdictCounts {
   readonly inconclusive: number;
   /** Some region needs a ticket (failed, inconclusive, degraded or warned): Sum > 0. */
   readonly ticket: boolean;
+  /**
+   * Regions worth a ticket but not failed (degraded, warned or inconclusive): the TICKET_WEIGHT place. Exact
+   * for a point of one run per region; a point of many runs sums them.
+   */
+  readonly ticketed: number;
 }
 
 /**
@@ -76,7 +81,11 @@ export function decodeVerdicts(sum: number, sampleCount: number): VerdictCounts 
   const failed = Math.floor(sum);
   const inconclusive = Math.floor(sum / INCONCLUSIVE_WEIGHT) - failed / INCONCLUSIVE_WEIGHT;
   const legacy = failed + inconclusive > sampleCount;
-  return { reports: sampleCount, failed, inconclusive: legacy ? 0 : inconclusive, ticket: sum > 0 };
+  // A legacy point's fraction is 1/64 per ticket run; today's is the TICKET_WEIGHT place below inconclusive's.
+  const ticketed = legacy
+    ? Math.round((sum - failed) * 64)
+    : Math.round((sum - failed - inconclusive * INCONCLUSIVE_WEIGHT) / TICKET_WEIGHT);
+  return { reports: sampleCount, failed, inconclusive: legacy ? 0 : inconclusive, ticket: sum > 0, ticketed };
 }
 
 /** A schedule's period as the stacks and the `Rate` dimension name it: 300 → `5m`; 3600 → `1h`; 172800 → `48h`. */

@@ -5,8 +5,8 @@
  * Every text is escaped; colours are paired with words (legend, titles) for people who do not see them.
  */
 import type { IntervalState } from '../../io/history/timeline.ts';
-import type { Report, ReportTarget } from './report.ts';
-import { openWords, percent, span, usd, when } from './words.ts';
+import { fleetNameWords, type Report, type ReportTarget } from './report.ts';
+import { alarmWords, classWords, incidentCount, openWords, percent, span, usd, when } from './words.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -33,7 +33,7 @@ svg{width:100%;display:block}svg.strip{height:28px}svg.burn{height:120px}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.85rem;margin:.3rem 0 .6rem;padding:0;list-style:none}
 .legend span{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border-radius:2px}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee}
-.scroll{overflow-x:auto}.scroll:focus-visible{outline:2px solid #1a56db;outline-offset:2px}.over{color:#c62828;font-weight:600}.small{font-size:.85rem;color:#555}
+.scroll{overflow-x:auto}.scroll:focus-visible{outline:2px solid #1a56db;outline-offset:2px}.over{color:#c62828;font-weight:600}.warn{color:#8a4b00;overflow-wrap:anywhere}.small{font-size:.85rem;color:#555}
 @media (max-width:600px){body{font-size:14px}.figures div{min-width:45%}td,th{padding:3px 4px}}
 `;
 
@@ -50,11 +50,12 @@ export function renderHtml(r: Report): string {
 <body>
 <main>
 <h1>MCP availability: ${esc(r.fleet)}</h1>
-<p class="meta">${r.window.days} day(s), ${esc(when(r.window.start))} to ${esc(when(r.window.end))}. Measured by the rule that pages; maintenance windows are shown and left out.</p>
+<p class="meta">${esc(`Fleet ${r.fleet} (${fleetNameWords(r.fleetNameFrom)}), namespace ${r.namespace} in ${r.homeRegion}.`)} ${r.window.days} day(s), ${esc(when(r.window.start))} to ${esc(when(r.window.end))}. Measured by the rule that pages; maintenance windows are shown and left out.</p>
+${r.warnings.length ? `<ul class="warn">${r.warnings.map((w) => `<li>${esc(`Warning: ${w}`)}</li>`).join('')}</ul>` : ''}
 <ul class="legend" aria-label="Colours">${STATES.map((s) => `<li><span style="background:${COLOURS[s]}"></span>${s}</li>`).join('')}<li><span style="background:repeating-linear-gradient(45deg,${COLOURS.down} 0 2px,#eee 2px 4px)"></span>striped: flapping (several states within one column; its title says which)</li></ul>
 ${targets}
 <p class="small">${esc(`Read: ${[...new Set(r.targets.map((t) => t.resolution.note))].join('; ')}.`)}<br>
-${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
+${esc(`Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s), ${r.cost.metricsRequested} metric(s), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory and ${r.cost.describeAlarmsCalls} DescribeAlarms call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s): about ${usd(r.cost.estimatedUsd)}.`)}</p>
 </main>
 </body>
 </html>
@@ -67,7 +68,7 @@ function targetSection(t: ReportTarget, n: number, endsNow: boolean): string {
     ['Availability', percent(t.availabilityPercent)],
     ['Objective', t.slo ? `${t.slo.objective} %` : 'none set'],
     ['Error budget left', budget ? `${percent(budget.leftPercent, 1)} (${span(budget.leftSeconds)})` : '—'],
-    ['Incidents', String(t.timeToResolve.incidents)],
+    ['Incidents', incidentCount(t)],
     [
       'Time to resolve',
       t.timeToResolve.meanSeconds === null ? '—' : `${span(t.timeToResolve.meanSeconds)} mean, ${span(t.timeToResolve.maxSeconds!)} max`,
@@ -217,7 +218,7 @@ function incidentTable(t: ReportTarget, endsNow: boolean): string {
   const rows = shown
     .map(
       (i) =>
-        `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? openWords(endsNow) : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(i.failureClass ?? 'unknown')}</td><td>${esc(i.alarm)}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
+        `<tr><td>${esc(i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start))}</td><td>${esc(i.end === null ? openWords(endsNow) : when(i.end))}</td><td>${esc(span(i.durationSeconds))}</td><td>${esc(classWords(i))}</td><td>${esc(alarmWords(i))}</td><td>${esc(i.maintenance === 'none' ? '' : i.maintenance === 'inside' ? 'inside maintenance (not counted)' : `partly in maintenance (${span(i.countedSeconds)} counted)`)}</td></tr>`,
     )
     .join('');
   // A region that scrolls on a narrow screen takes the keyboard focus (WCAG 2.1.1: keyboard users can scroll it too).

@@ -2,8 +2,8 @@
  * The plain-text report: one table row per target, then the incidents, then how it was read and what it
  * cost. Target names and failure classes pass through `printable`'s rule (escapes, not control bytes).
  */
-import type { Report } from './report.ts';
-import { openWords, percent, span, usd, when } from './words.ts';
+import { fleetNameWords, type Report } from './report.ts';
+import { alarmWords, classWords, incidentCount, openWords, percent, span, usd, when } from './words.ts';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -24,8 +24,9 @@ function table(rows: string[][]): string {
 export function renderText(r: Report): string {
   const out: string[] = [];
   out.push(
-    `mcp-canary report: fleet ${visible(r.fleet)} (${r.namespace}, ${r.homeRegion}), ${r.window.days} day(s): ${when(r.window.start)} → ${when(r.window.end)}`,
+    `mcp-canary report: fleet ${visible(r.fleet)} (${fleetNameWords(r.fleetNameFrom)}), namespace ${r.namespace} in ${r.homeRegion}, ${r.window.days} day(s): ${when(r.window.start)} → ${when(r.window.end)}`,
   );
+  for (const w of r.warnings) out.push(`Warning: ${visible(w)}`);
   out.push('');
   out.push(
     table([
@@ -35,7 +36,7 @@ export function renderText(r: Report): string {
         percent(t.availabilityPercent),
         t.slo ? `${t.slo.objective} %` : '—',
         t.slo ? `${percent(t.slo.errorBudget.leftPercent, 1)} (${span(t.slo.errorBudget.leftSeconds)})` : '—',
-        `${t.timeToResolve.incidents}${t.timeToResolve.open ? ` (${t.timeToResolve.open} open)` : ''}`,
+        incidentCount(t),
         t.timeToResolve.meanSeconds === null ? '—' : span(t.timeToResolve.meanSeconds),
         t.timeToResolve.maxSeconds === null ? '—' : span(t.timeToResolve.maxSeconds),
         span(t.seconds.down),
@@ -49,12 +50,12 @@ export function renderText(r: Report): string {
   out.push('');
   if (incidents.length === 0) out.push('Incidents: none in the window.');
   else {
-    out.push('Incidents (by the paging rule; "paged" when the alarm history shows the page):');
+    out.push("Incidents (by the paging rule; whether each paged, from its page alarm's history):");
     for (const { t, i } of incidents) {
       const end = i.end === null ? openWords(r.window.endsNow) : when(i.end);
       const notes = [
-        i.failureClass ?? 'failure class unknown',
-        i.alarm,
+        classWords(i),
+        alarmWords(i),
         ...(i.maintenance === 'inside'
           ? ['inside maintenance: not counted']
           : i.maintenance === 'partly'
@@ -63,7 +64,7 @@ export function renderText(r: Report): string {
       ];
       const start = i.startedBeforeWindow ? `already open at ${when(i.start)}` : when(i.start);
       out.push(
-        `  ${visible(t)}  ${start} → ${end}  ${span(i.durationSeconds)}${i.startedBeforeWindow ? ' in the window' : ''}  ${visible(notes.join(', '))}`,
+        `  ${visible(t)}  ${start} → ${end}  ${span(i.durationSeconds)}${i.startedBeforeWindow ? ' in the window' : ''}  ${visible(notes.join('; '))}`,
       );
     }
   }
@@ -80,7 +81,7 @@ export function renderText(r: Report): string {
     `Alarm history: ${r.alarmHistoryFrom ? `from ${when(r.alarmHistoryFrom)} (CloudWatch keeps 30 days)` : 'not read'}. Availability = (up + degraded) / (up + degraded + down); maintenance and no-data left out.`,
   );
   out.push(
-    `Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s) for ${r.cost.metricsRequested} metric(s) (${r.cost.datapoints} datapoints), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s) for failure classes: about ${usd(r.cost.estimatedUsd)} at list price.`,
+    `Cost: ${r.cost.getMetricDataRequests} GetMetricData request(s) for ${r.cost.metricsRequested} metric(s) (${r.cost.datapoints} datapoints), ${r.cost.describeAlarmHistoryCalls} DescribeAlarmHistory and ${r.cost.describeAlarmsCalls} DescribeAlarms call(s), ${r.cost.filterLogEventsCalls} FilterLogEvents call(s) for failure classes: about ${usd(r.cost.estimatedUsd)} at list price.`,
   );
   return `${out.join('\n')}\n`;
 }

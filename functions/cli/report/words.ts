@@ -1,4 +1,6 @@
-/** How the text and the HTML say durations, percentages and instants. */
+/** How the text and the HTML say durations, percentages, instants and what an incident is known to be. */
+import { NO_FAILED_RUN_LOGGED } from '../../io/history/read.ts';
+import type { ReportIncident, ReportTarget } from './report.ts';
 
 /** 0 → "0m", 45 → "45s", 420 → "7m", 3900 → "1h 05m", 183600 → "2d 03h". */
 export function span(seconds: number): string {
@@ -32,4 +34,26 @@ export function openWords(endsNow: boolean): string {
 export function usd(x: number): string {
   if (x === 0) return '$0';
   return `$${x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`;
+}
+
+/** An incident's class, or why there is none: known none ("no failed run logged …"), or "class unknown: <what could not be read>". */
+export function classWords(i: Pick<ReportIncident, 'failureClass' | 'failureClassNote'>): string {
+  if (i.failureClass !== null) return i.failureClass;
+  if (i.failureClassNote === NO_FAILED_RUN_LOGGED) return i.failureClassNote;
+  return `class unknown${i.failureClassNote ? `: ${i.failureClassNote}` : ''}`;
+}
+
+/** "paged", "not-paged" (known: the alarm exists and its history shows none), or "alarm unknown: <why>". */
+export function alarmWords(i: Pick<ReportIncident, 'alarm' | 'alarmNote'>): string {
+  return i.alarm === 'unknown' ? `alarm unknown${i.alarmNote ? `: ${i.alarmNote}` : ''}` : i.alarm;
+}
+
+/**
+ * "2", "2 (1 open)", "1 (+1 in maintenance)": the incidents counted against availability, and the ones
+ * listed but wholly inside maintenance beside them, so the count names every incident the list shows.
+ */
+export function incidentCount(t: Pick<ReportTarget, 'timeToResolve' | 'incidents'>): string {
+  const muted = t.incidents.filter((i) => i.maintenance === 'inside').length;
+  const notes = [...(t.timeToResolve.open ? [`${t.timeToResolve.open} open`] : []), ...(muted ? [`+${muted} in maintenance`] : [])];
+  return `${t.timeToResolve.incidents}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }

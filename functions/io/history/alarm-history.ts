@@ -3,7 +3,7 @@
  * alarms actually did, beside what the rule says they should have. One paginated stream for the whole
  * fleet (StateUpdate items, 100 per page), kept to this fleet's target alarms by their names.
  */
-import { DescribeAlarmHistoryCommand, type CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { DescribeAlarmHistoryCommand, DescribeAlarmsCommand, type CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { AlarmKind, parseAlarmName } from '../../base/common/alarm-words.ts';
 import type { Incident } from './timeline.ts';
 
@@ -77,6 +77,38 @@ export async function readAlarmHistory(
     token = res.NextToken;
   } while (token);
   return transitionsOf(fleetName, items);
+}
+
+/** DescribeAlarms takes at most this many names per call. */
+export const ALARM_NAMES_PER_CALL = 100;
+
+/**
+ * Which of these alarm names exist: an empty history says "not paged" only for an alarm that is there (a
+ * fleet read under another name has no history either, and no alarms). One DescribeAlarms call per 100
+ * names; the alarms are metric alarms (infra/constructs/target-alarms.ts).
+ */
+export async function existingAlarms(
+  client: CloudWatchClient,
+  names: readonly string[],
+  cost: { describeAlarmsCalls: number },
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let first = 0; first < names.length; first += ALARM_NAMES_PER_CALL) {
+    let token: string | undefined;
+    do {
+      const res = await client.send(
+        new DescribeAlarmsCommand({
+          AlarmNames: names.slice(first, first + ALARM_NAMES_PER_CALL),
+          MaxRecords: ALARM_NAMES_PER_CALL,
+          NextToken: token,
+        }),
+      );
+      cost.describeAlarmsCalls++;
+      for (const a of res.MetricAlarms ?? []) if (a.AlarmName) found.add(a.AlarmName);
+      token = res.NextToken;
+    } while (token);
+  }
+  return found;
 }
 
 /** Did the page alarm go to ALARM for this incident? `unknown` when the incident predates the history kept. */

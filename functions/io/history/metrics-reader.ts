@@ -80,7 +80,7 @@ export async function readVerdicts(
         const k = Math.floor((t - w.startMs) / p);
         if (k < 0 || k >= samples.length || reports <= 0) continue;
         const d = decodeVerdicts(failing.get(t) ?? 0, reports);
-        samples[k] = { failing: d.failed, reports, inconclusive: d.inconclusive, ticket: d.ticket };
+        samples[k] = { failing: d.failed, reports, inconclusive: d.inconclusive, ticket: d.ticket, ticketed: d.ticketed };
       }
       out.set(w.target, samples);
     });

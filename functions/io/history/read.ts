@@ -5,13 +5,21 @@
  */
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../../base/common/errors.ts';
+import { AlarmKind, alarmName } from '../../base/common/alarm-words.ts';
 import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 import type { Fleet } from '../../base/config/schema/fleet.ts';
 import { targetRule } from '../../base/config/schema/target-rule.ts';
-import { ALARM_HISTORY_DAYS, confirmIncident, readAlarmHistory, type AlarmTransition, type Confirmation } from './alarm-history.ts';
+import {
+  ALARM_HISTORY_DAYS,
+  confirmIncident,
+  existingAlarms,
+  readAlarmHistory,
+  type AlarmTransition,
+  type Confirmation,
+} from './alarm-history.ts';
 import { maintenanceLookup, type OpenWindow } from './maintenance-windows.ts';
 import { readVerdicts, type MetricCost } from './metrics-reader.ts';
-import { failureClassOf, type RunLogSource } from './run-log.ts';
+import { findFailureClass, type RunLogSource, type UnreadLog } from './run-log.ts';
 import {
   MAX_DAYS,
   MIN_DAYS,
@@ -48,6 +56,8 @@ export interface HistoryOptions {
 
 export interface HistoryCost extends MetricCost {
   alarmHistoryCalls: number;
+  /** DescribeAlarms calls: one per 100 targets, to know which page alarms exist. */
+  describeAlarmsCalls: number;
   /** FilterLogEvents calls for failure classes: one per incident and probe region. */
   logCalls: number;
 }
@@ -61,9 +71,36 @@ export interface TargetHistory {
   readonly resolution: Resolution;
   readonly timeline: Timeline;
   /** The timeline's incidents, each with whether the alarm history shows its page. */
-  readonly incidents: ReadonlyArray<Incident & { readonly alarm: Confirmation }>;
+  readonly incidents: readonly HistoryIncident[];
   readonly maintenance: readonly OpenWindow[];
   readonly transitions: readonly AlarmTransition[];
+}
+
+export interface HistoryIncident extends Incident {
+  /** `not-paged` only when the page alarm exists and its history covers the incident; otherwise `unknown`, and why in alarmNote. */
+  readonly alarm: Confirmation;
+  /** Why `alarm` is unknown (no such alarm, not listed, older than the history kept); null when it is known. */
+  readonly alarmNote: string | null;
+  /** Why failureClass is null: the run log holds no failed run for it (known), or which log could not be read; null with a class. */
+  readonly failureClassNote: string | null;
+}
+
+/** The page alarms looked for: `<fleet>/<target>/critical` of each target read. */
+export interface AlarmsLookedFor {
+  readonly looked: number;
+  /** Found by DescribeAlarms, or seen in the alarm history. */
+  readonly found: number;
+  /** DescribeAlarms' error name when the alarms could not be listed (found then counts the history's only). */
+  readonly listError: string | null;
+}
+
+/** The run log as the failure-class lookups found it. */
+export interface RunLogRead {
+  readonly logGroupName: string;
+  /** Incidents looked up. */
+  readonly lookups: number;
+  /** Each region whose log was not found or not read, once. */
+  readonly unread: readonly UnreadLog[];
 }
 
 export interface FleetHistory {
@@ -77,6 +114,10 @@ export interface FleetHistory {
   readonly endsNow: boolean;
   /** Alarm history starts here (CloudWatch keeps 30 days); null when not read. */
   readonly alarmHistoryFromMs: number | null;
+  /** The page alarms looked for and found; null when alarm history is not read. */
+  readonly alarms: AlarmsLookedFor | null;
+  /** The run log read for failure classes; null when it is not read. */
+  readonly runLog: RunLogRead | null;
   readonly targets: readonly TargetHistory[];
   readonly cost: HistoryCost;
 }
@@ -116,7 +157,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     const readFromMs = Math.min(startMs, Math.max(startMs - lookback, Math.ceil((nowMs - kept * DAY_MS) / p) * p));
     return { target: t.name, regions, rule, resolution, startMs, endMs, readFromMs };
   });
-  const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, logCalls: 0 };
+  const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, describeAlarmsCalls: 0, logCalls: 0 };
   const samples = await aws(() =>
     readVerdicts(
       client,
@@ -135,10 +176,26 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
   // From the lookback's start: the page of an outage open at the window's start fell in it.
   const readFromMs = Math.min(...plans.map((x) => x.readFromMs));
   const historyFromMs = Math.max(readFromMs, nowMs - ALARM_HISTORY_DAYS * DAY_MS);
+  const readHistory = opts.alarmHistory !== false;
   const transitions =
-    opts.alarmHistory === false || historyFromMs >= endMs
-      ? []
-      : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
+    !readHistory || historyFromMs >= endMs ? [] : await aws(() => readAlarmHistory(client, opts.fleetName, historyFromMs, nowMs, cost));
+  // Which page alarms exist: an empty history is "not paged" only for an alarm that is there. Not being
+  // allowed to list them is said, never fatal (the report stands without it, its unknowns say why).
+  const criticalOf = (target: string) => alarmName(opts.fleetName, target, AlarmKind.critical);
+  let listed = new Set<string>();
+  let listError: string | null = null;
+  if (readHistory && plans.length > 0)
+    try {
+      listed = await existingAlarms(
+        client,
+        plans.map((x) => criticalOf(x.target)),
+        cost,
+      );
+    } catch (e) {
+      listError = awsFailure(e).name;
+    }
+  const seen = new Set(transitions.filter((t) => t.kind === AlarmKind.critical).map((t) => t.target));
+  const alarmExists = (target: string) => listed.has(criticalOf(target)) || seen.has(target);
 
   const maintenanceFor = maintenanceLookup(fleet.maintenance);
   const targets = plans.map((x): TargetHistory => {
@@ -152,6 +209,19 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     });
     const mine = transitions.filter((t) => t.target === x.target);
     const period = x.resolution.periodSeconds * 1000;
+    const confirmed = (i: Incident): Pick<HistoryIncident, 'alarm' | 'alarmNote'> => {
+      if (!readHistory) return { alarm: 'unknown', alarmNote: 'alarm history not read' };
+      const alarm = confirmIncident(i, mine, historyFromMs, period);
+      if (alarm === 'paged') return { alarm, alarmNote: null };
+      if (alarm === 'unknown') return { alarm, alarmNote: `older than the ${ALARM_HISTORY_DAYS} days of alarm history CloudWatch keeps` };
+      if (alarmExists(x.target)) return { alarm, alarmNote: null };
+      return {
+        alarm: 'unknown',
+        alarmNote: listError
+          ? `could not list the alarms (${listError}): needs cloudwatch:DescribeAlarms`
+          : `no alarm ${criticalOf(x.target)} in ${fleet.homeRegion}`,
+      };
+    };
     return {
       target: x.target,
       rule: x.rule,
@@ -159,13 +229,16 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
       timeline,
       incidents: timeline.incidents.map((i) => ({
         ...i,
-        alarm: opts.alarmHistory === false ? 'unknown' : confirmIncident(i, mine, historyFromMs, period),
+        ...confirmed(i),
+        failureClassNote: opts.runLog
+          ? `not looked up: classes are read for the newest ${MAX_INCIDENTS_CLASSIFIED} incidents`
+          : 'run log not read',
       })),
       maintenance,
       transitions: mine,
     };
   });
-  if (opts.runLog) await classify(opts.runLog, new Map(plans.map((x) => [x.target, x.regions])), targets, cost);
+  const runLog = opts.runLog ? await classify(opts.runLog, new Map(plans.map((x) => [x.target, x.regions])), targets, cost) : null;
   return {
     fleetName: opts.fleetName,
     namespace: fleet.namespace,
@@ -174,7 +247,9 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     startMs,
     endMs,
     endsNow: windowEnd >= nowMs,
-    alarmHistoryFromMs: opts.alarmHistory === false ? null : historyFromMs,
+    alarmHistoryFromMs: readHistory ? historyFromMs : null,
+    alarms: readHistory ? { looked: plans.length, found: plans.filter((x) => alarmExists(x.target)).length, listError } : null,
+    runLog,
     targets,
     cost,
   };
@@ -182,14 +257,15 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
 
 /**
  * Each incident's failure class from the run records of its first N periods (the runs that paged), newest
- * incidents first, read in the target's probe regions (`regionsOf`, by target name).
+ * incidents first, read in the target's probe regions (`regionsOf`, by target name). A class not found
+ * says why: the log holds no failed run of those periods (known), or which regions' log was not read.
  */
 async function classify(
   source: RunLogSource,
   regionsOf: ReadonlyMap<string, readonly string[]>,
   targets: TargetHistory[],
   cost: HistoryCost,
-): Promise<void> {
+): Promise<RunLogRead> {
   const all = targets
     .flatMap((t, ti) => t.incidents.map((i, ii) => ({ t, ti, i, ii })))
     .sort((a, b) => b.i.startMs - a.i.startMs)
@@ -199,15 +275,37 @@ async function classify(
       const regions = regionsOf.get(t.target)!;
       // One already open at the window's start paged before it: its first N runs inside the window name it.
       const toMs = i.startedBeforeWindow ? i.startMs + t.rule.runsInARow * t.rule.periodSeconds * 1000 : i.pagedAtMs;
-      return failureClassOf(source, { target: t.target, regions, fromMs: i.startMs, toMs }, cost);
+      return findFailureClass(source, { target: t.target, regions, fromMs: i.startMs, toMs }, cost);
     }),
   );
+  const unread = new Map<string, UnreadLog>();
   all.forEach(({ ti, ii }, k) => {
     const t = targets[ti]!;
     const incidents = [...t.incidents];
-    incidents[ii] = { ...incidents[ii]!, failureClass: found[k] ?? null };
+    const lookup = found[k]!;
+    for (const u of lookup.unread) unread.set(`${u.region} ${u.problem} ${u.error}`, u);
+    incidents[ii] = {
+      ...incidents[ii]!,
+      failureClass: lookup.failureClass,
+      failureClassNote: lookup.failureClass !== null ? null : classNote(source.logGroupName, lookup.unread),
+    };
     targets[ti] = { ...t, incidents };
   });
+  return { logGroupName: source.logGroupName, lookups: all.length, unread: [...unread.values()] };
+}
+
+/** The one class note that is knowledge, not a gap: the run log was read in every region and holds no failed run then. */
+export const NO_FAILED_RUN_LOGGED = 'no failed run logged in the periods that paged';
+
+/** Why no class: the regions whose log was not found or not read, or (all read) that it holds no failed run then. */
+export function classNote(logGroupName: string, unread: readonly UnreadLog[]): string {
+  if (unread.length === 0) return NO_FAILED_RUN_LOGGED;
+  const missing = unread.filter((u) => u.problem === 'not-found').map((u) => u.region);
+  const failed = unread.filter((u) => u.problem === 'unreadable');
+  return [
+    ...(missing.length ? [`run log ${logGroupName} not found in ${missing.join(', ')}`] : []),
+    ...failed.map((u) => `could not read run log ${logGroupName} in ${u.region} (${u.error})`),
+  ].join('; ');
 }
 
 /** AWS's refusals as the fix they need, by the AWS error boundary's kind: credentials, permissions, else what AWS said. */

@@ -7,10 +7,12 @@
  * - down: from the first failing period of the N in a row that paged until the first period in which a
  *   quorum of failures was no longer possible (the page's OK). A canary that is silent or cannot judge
  *   keeps an open page open, as the alarm does, so those periods stay down.
- * - degraded: the ticket rule open (some region not healthy N in a row) and no page open.
+ * - degraded: the ticket rule open (some region not healthy N in a row) and no page open. Like the page,
+ *   it ends only at a later period that proves it over (every region reported, none unhealthy): a silent
+ *   period, or a newest one whose runs have not all arrived yet, keeps it open, as the alarm does.
  * - maintenance: a configured window overlaps the period; shown, and left out of availability.
  * - no-data: no region judged the period (none reported, or every one that did was inconclusive) and no
- *   page open; left out of availability too: a period nobody could judge is neither up nor down.
+ *   rule open; left out of availability too: a period nobody could judge is neither up nor down.
  * - up: everything else. A blip shorter than N runs is up: it paged no one, by the rule.
  */
 
@@ -29,6 +31,8 @@ export interface PeriodSample {
   readonly inconclusive?: number;
   /** Some region needed a ticket (failed, inconclusive, degraded, warned): Sum > 0. @default - failing > 0 */
   readonly ticket?: boolean;
+  /** Regions worth a ticket but not failed (degraded, warned, inconclusive). @default 0 */
+  readonly ticketed?: number;
 }
 
 export interface Interval {
@@ -181,8 +185,9 @@ export function buildTimeline(input: TimelineInput): Timeline {
   for (const e of pages) down.fill(1, e.first, e.end ?? count);
   for (const e of tickets) ticket.fill(1, e.first, e.end ?? count);
 
+  // An open rule outranks silence: a period with no data yet does not end what only a determined period can.
   const states: IntervalState[] = samples.map((s, i) =>
-    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : unjudged(s) ? 'no-data' : ticket[i] ? 'degraded' : 'up',
+    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : ticket[i] ? 'degraded' : unjudged(s) ? 'no-data' : 'up',
   );
   const intervals: Interval[] = [];
   states.forEach((state, i) => {

@@ -238,7 +238,8 @@ function headlineOf(input: BriefInput, views: readonly RegionView[]): string {
     }
     if (change.kind === AlarmKind.warning) {
       const where = inARow.length > 0 ? ` in ${names(inARow)}` : '';
-      return `${t} has been unhealthy ${n} time(s) in a row${where} (${warningKinds(views)})`;
+      // The kinds of the regions named: a region that is not unhealthy N in a row is not in the sentence.
+      return `${t} has been unhealthy ${n} time(s) in a row${where} (${warningKinds(inARow.length > 0 ? inARow : views)})`;
     }
     const silent = views.filter((v) => isSilent(v, change, n));
     return `no run of ${t} was recorded in ${silent.length > 0 ? names(silent) : `some of its ${total} regions`} for ${n} period(s): the canary is broken there`;

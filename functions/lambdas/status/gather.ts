@@ -13,6 +13,7 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { StatusPayload } from '../../base/config/schema/status-page.ts';
 import { readVerdicts, type MetricCost } from '../../io/history/metrics-reader.ts';
 import { perRun, resolutionFor, ruleAt, type Resolution } from '../../io/history/resolution.ts';
+import { mostAtOnce } from '../../io/history/regions.ts';
 import { buildTimeline, EVALUATION_RANGE_EXTRA, type PeriodSample } from '../../io/history/timeline.ts';
 import type { HistoryIncident, Segment, TargetHistory } from './snapshot.ts';
 
@@ -109,7 +110,8 @@ export function joined(metric: string, newestFirst: readonly TierRead[]): Target
           ...older,
           start: i.start,
           ...(i.pagedAt === undefined ? {} : { pagedAt: i.pagedAt }),
-          failedRegions: Math.max(older.failedRegions, i.failedRegions),
+          failedRegions: most(older.failedRegions, i.failedRegions),
+          unhealthyRegions: most(older.unhealthyRegions, i.unhealthyRegions),
           ...(failureClass ? { failureClass } : {}),
         };
       } else incidents.push(reachesCut && Number.isFinite(cut) ? { ...i, end: cut } : i);
@@ -118,6 +120,11 @@ export function joined(metric: string, newestFirst: readonly TierRead[]): Target
     newerJoinWithinMs = r.joinWithinMs;
   }
   return { metric, segments: segments.sort((a, b) => a.start - b.start), incidents: incidents.sort((a, b) => a.start - b.start) };
+}
+
+/** The most of two counts; unknown when either part's is (a coarse tier's): a count is said only when it is known. */
+function most(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : Math.max(a, b);
 }
 
 async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: number, toDays: number, cost: MetricCost): Promise<TierRead[]> {
@@ -146,7 +153,7 @@ async function readTier(payload: StatusPayload, deps: GatherDeps, fromDays: numb
   return reads;
 }
 
-function tierRead(
+export function tierRead(
   t: PayloadTarget,
   runsInARow: number,
   resolution: Resolution,
@@ -159,12 +166,10 @@ function tierRead(
   // No maintenance passed: the page shows what happened during a window and leaves it out of uptime itself.
   const timeline = buildTimeline({ rule, startMs, samples });
   const period = resolution.periodSeconds * 1000;
-  /** The most regions failing at once in [from, to): the decoded failed count (a coarse point: its runs' average). */
-  const failedIn = (from: number, to: number) => {
-    let most = 0;
-    for (let i = Math.max(0, Math.floor((from - startMs) / period)); i < samples.length && startMs + i * period < to; i++)
-      most = Math.max(most, Math.floor((samples[i]?.failing ?? 0) + 1e-9));
-    return Math.min(t.regions, most);
+  /** The most regions failing, and not healthy, at once in [from, to), from the raw points; null at a coarse tier. */
+  const counted = (from: number, to: number) => {
+    const c = mostAtOnce(raw, { startMs, resolution, regions: t.regions }, from, to);
+    return { failedRegions: c?.failed ?? null, unhealthyRegions: c?.notHealthy ?? null };
   };
   const segments = timeline.intervals.flatMap((iv): Segment[] =>
     iv.state === 'up' || iv.state === 'down' || iv.state === 'degraded' ? [{ start: iv.startMs, end: iv.endMs, state: iv.state }] : [],
@@ -175,19 +180,20 @@ function tierRead(
     kind: 'outage',
     start: i.startMs,
     end: endOf(i.endMs),
-    failedRegions: failedIn(i.startMs, i.endMs ?? timeline.endMs),
+    ...counted(i.startMs, i.endMs ?? timeline.endMs),
     regions: t.regions,
     pagedAt: i.pagedAtMs,
     ...(i.failureClass ? { failureClass: i.failureClass } : {}),
   }));
-  // Degraded stretches (the ticket rule open, no page) are incidents of their own kind on the page.
+  // Degraded stretches (the ticket rule open, no page) are incidents of their own kind on the page. One still
+  // open runs to the read's end (timeline.ts keeps the rule open through periods whose runs have not arrived).
   const degraded = timeline.intervals
     .filter((iv) => iv.state === 'degraded')
     .map((iv): HistoryIncident => ({
       kind: 'degraded',
       start: iv.startMs,
       end: endOf(iv.endMs),
-      failedRegions: Math.max(1, failedIn(iv.startMs, iv.endMs)),
+      ...counted(iv.startMs, iv.endMs),
       regions: t.regions,
     }));
   const joinWithinMs = (rule.runsInARow + EVALUATION_RANGE_EXTRA) * period;

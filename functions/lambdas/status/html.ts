@@ -22,13 +22,28 @@ const LABEL: Record<State, string> = {
   no_data: 'No data',
 };
 const MARK: Record<State, string> = { up: '✓', degraded: '!', down: '✕', maintenance: '⚙', no_data: '?' };
-const OVERALL: Record<State, string> = {
-  up: 'All services are working',
-  degraded: 'Some services are degraded',
-  down: 'Some services are failing',
-  maintenance: 'Maintenance in progress',
-  no_data: 'No recent data',
+/** Each state as the overall line says it of some services: "1 is failing", "2 have no recent data". */
+const OVERALL: Record<Exclude<State, 'up'>, readonly [one: string, many: string]> = {
+  down: ['is failing', 'are failing'],
+  degraded: ['is degraded', 'are degraded'],
+  maintenance: ['is under maintenance', 'are under maintenance'],
+  no_data: ['has no recent data', 'have no recent data'],
 };
+
+/**
+ * The overall line counts what it names: "All 5 services are working" only when every one is, otherwise
+ * how many of them are in each other state, worst first ("1 of 5 services is failing, 1 is degraded").
+ */
+export function overallWords(targets: readonly TargetStatus[]): string {
+  const n = targets.length;
+  if (n === 0) return 'No services are listed';
+  const counts = (['down', 'degraded', 'maintenance', 'no_data'] as const)
+    .map((st) => [st, targets.filter((t) => t.state === st).length] as const)
+    .filter(([, k]) => k > 0);
+  if (counts.length === 0) return n === 1 ? 'The service is working' : `All ${n} services are working`;
+  const parts = counts.map(([st, k], i) => `${k}${i === 0 ? ` of ${n} service${n === 1 ? '' : 's'}` : ''} ${OVERALL[st][k === 1 ? 0 : 1]}`);
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
 
 /** A weekly window fills 13 lines in 90 days: the page lists the latest, the JSON all of them. */
 export const PAST_MAINTENANCE_SHOWN = 5;
@@ -55,7 +70,7 @@ export function renderPage(s: StatusSnapshot, opts: PageOptions): string {
 <body>
 <header>
 <h1>${title}</h1>
-<p class="overall s-${s.overall}">${mark(s.overall)}${s.targets.length === 0 ? 'No services are listed' : OVERALL[s.overall]}</p>
+<p class="overall s-${s.overall}">${mark(s.overall)}${escapeHtml(overallWords(s.targets))}</p>
 <p class="updated">Updated ${updated}, every ${escapeHtml(opts.every)}.</p>
 </header>
 <main>

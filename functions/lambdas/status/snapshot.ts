@@ -11,8 +11,11 @@ import { openings } from '../../io/history/maintenance-windows.ts';
 /** What a person reads off a target: its state now, or a day's worst. */
 export const State = { up: 'up', degraded: 'degraded', down: 'down', maintenance: 'maintenance', noData: 'no_data' } as const;
 export type State = (typeof State)[keyof typeof State];
-/** Worst first: a day with any outage is a down day, whatever else happened in it. */
-const SEVERITY: readonly State[] = ['down', 'degraded', 'maintenance', 'up', 'no_data'];
+/**
+ * Worst first, for the page's overall state: one service without data leaves the page unable to say all
+ * are working, so no data ranks above up.
+ */
+const SEVERITY: readonly State[] = ['down', 'degraded', 'maintenance', 'no_data', 'up'];
 
 /** A stretch of one state, by the paging rule (quorum, N in a row): the history reader's answer, run-length. */
 export interface Segment {
@@ -25,8 +28,10 @@ export interface HistoryIncident {
   readonly start: number;
   /** Null while it is open. */
   readonly end: number | null;
-  /** The most regions failing at once, of `regions`. */
-  readonly failedRegions: number;
+  /** The most regions failing at once, of `regions`; null when the history cannot tell (a point of several runs). */
+  readonly failedRegions: number | null;
+  /** The most regions not healthy at once (failing, degraded, inconclusive or warned); null likewise. */
+  readonly unhealthyRegions: number | null;
   readonly regions: number;
   readonly failureClass?: string;
   /** When the rule paged (outages): the runs before it name the failure class (causes.ts). Not shown. */
@@ -64,7 +69,10 @@ export interface IncidentView {
   readonly startedAt: string;
   readonly endedAt: string | null;
   readonly minutes: number;
-  readonly failedRegions: number;
+  /** The most regions failing at once, of `regions`; null when the history cannot tell (older than 15 days: points of several runs). */
+  readonly failedRegions: number | null;
+  /** The most regions not healthy at once (failing, degraded, inconclusive or warned): what "degraded … from K of R regions" counts; null likewise. */
+  readonly unhealthyRegions: number | null;
   readonly regions: number;
   readonly failureClass: string | null;
   /**
@@ -285,16 +293,19 @@ function barText(date: string, state: State, uptime: number | null, down: number
 }
 
 /**
- * Now: an open incident says down (or degraded); a maintenance window says maintenance; no datapoint in
- * the last three periods says no data (the canary itself is silent: the page must not claim "up").
+ * Now: an open incident says down (or degraded), as the incident list does: it stays open until a later
+ * period proves it over, however long the canary has been silent since; a maintenance window says
+ * maintenance; otherwise no datapoint in the last three periods says no data (the canary itself is silent:
+ * the page must not claim "up").
  */
 function currentState(periodSeconds: number, history: TargetHistory, windows: readonly Occurrence[], now: number): State {
   const open = history.incidents.filter((i) => i.end === null);
   if (open.some((i) => i.kind === 'outage')) return State.down;
   if (windows.some((w) => w.start <= now && now < w.end)) return State.maintenance;
+  if (open.length > 0) return State.degraded;
   const last = history.segments.reduce<Segment | undefined>((a, s) => (a === undefined || s.end > a.end ? s : a), undefined);
   if (last === undefined || last.end < now - 3 * periodSeconds * 1000) return State.noData;
-  if (open.length > 0 || last.state === 'degraded') return State.degraded;
+  if (last.state === 'degraded') return State.degraded;
   return last.state === 'down' ? State.down : State.up;
 }
 
@@ -314,6 +325,7 @@ function incidentView(target: string, i: HistoryIncident, windows: readonly Occu
     endedAt: i.end === null ? null : new Date(i.end).toISOString(),
     minutes: Math.round((end - i.start) / MINUTE_MS),
     failedRegions: i.failedRegions,
+    unhealthyRegions: i.unhealthyRegions,
     regions: i.regions,
     // Only a class of the taxonomy, the one the sentence has words for.
     failureClass: i.failureClass !== undefined && causeWords(i.failureClass) ? i.failureClass : null,

@@ -69,10 +69,11 @@ function sinceWords(start: number, now: number): string {
   return dayOf(start) === dayOf(now) ? `${clock(start)} UTC` : `${dateWords(start)} ${clock(start)} UTC`;
 }
 
-function regionWords(failed: number, regions: number): string {
-  if (regions <= 1) return '';
-  if (failed >= regions) return ` from all ${regions} regions`;
-  return ` from ${failed} of ${regions} regions`;
+/** " from 2 of 3 regions": nothing for one region, nor for a count the history does not know (null). */
+function regionWords(count: number | null, regions: number): string {
+  if (regions <= 1 || count === null || count <= 0) return '';
+  if (count >= regions) return ` from all ${regions} regions`;
+  return ` from ${count} of ${regions} regions`;
 }
 
 export interface IncidentFacts {
@@ -80,7 +81,10 @@ export interface IncidentFacts {
   readonly kind: 'outage' | 'degraded';
   readonly start: number;
   readonly end: number | null;
-  readonly failedRegions: number;
+  /** The most regions failing at once: what "failed for agents from K of R regions" counts. */
+  readonly failedRegions: number | null;
+  /** The most regions not healthy at once: what "degraded for agents from K of R regions" counts. */
+  readonly unhealthyRegions: number | null;
   readonly regions: number;
   readonly failureClass?: string;
   /** Of it, the time in the target's maintenance windows (left out of uptime, as the report leaves it out). */
@@ -103,7 +107,8 @@ function maintenanceNote(i: IncidentFacts, end: number): string {
 }
 
 export function incidentWords(i: IncidentFacts, now: number): string {
-  const where = regionWords(i.failedRegions, i.regions);
+  // Each kind counts the regions its verb names: failed ones for an outage, not healthy ones for a degradation.
+  const where = regionWords(i.kind === 'outage' ? i.failedRegions : i.unhealthyRegions, i.regions);
   const cause = causeWords(i.failureClass);
   const tail = cause ? `: ${cause}.` : '.';
   if (i.end === null) {

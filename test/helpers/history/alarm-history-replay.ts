@@ -3,7 +3,9 @@
  * sits in front of it: DescribeAlarmHistory (AWS JSON 1.0, `X-Amz-Target: GraniteServiceVersion20100801.
  * DescribeAlarmHistory`) is answered from recorded items, in pages of the request's MaxRecords with a
  * NextToken, filtered by StartDate/EndDate as CloudWatch does; every other request goes to moto untouched.
- * It counts the calls per action, so a test checks the cost the report states against the wire.
+ * It counts the calls per action, so a test checks the cost the report states against the wire. It can
+ * refuse an action (in some regions) as AWS does when the caller lacks the permission: HTTP 400 with the
+ * JSON protocol's `__type` (and the query-compatible `x-amzn-query-error` CloudWatch's SDK reads).
  */
 import { createServer, request, type IncomingMessage } from 'node:http';
 
@@ -30,7 +32,19 @@ const read = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-export async function startAlarmHistoryReplay(motoEndpoint: string, items: readonly RecordedItem[]): Promise<Replay> {
+/** An action answered with AWS's access-denied error instead, in the regions listed (every region when none). */
+export interface Refusal {
+  readonly action: string;
+  /** The error code AWS gives for it: `AccessDenied` (CloudWatch), `AccessDeniedException` (CloudWatch Logs). */
+  readonly code: string;
+  readonly regions?: readonly string[];
+}
+
+export async function startAlarmHistoryReplay(
+  motoEndpoint: string,
+  items: readonly RecordedItem[],
+  refusals: readonly Refusal[] = [],
+): Promise<Replay> {
   const calls = new Map<string, number>();
   const moto = new URL(motoEndpoint);
   const server = createServer(async (req, res) => {
@@ -38,6 +52,14 @@ export async function startAlarmHistoryReplay(motoEndpoint: string, items: reado
     const target = String(req.headers['x-amz-target'] ?? '');
     const action = target.split('.').pop() || 'other';
     calls.set(action, (calls.get(action) ?? 0) + 1);
+    // The signing region, from the SigV4 credential scope (`Credential=<key>/<date>/<region>/<service>/aws4_request`).
+    const region = /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1];
+    const refused = refusals.find((r) => r.action === action && (!r.regions || (region !== undefined && r.regions.includes(region))));
+    if (refused) {
+      res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-query-error': `${refused.code};Sender` });
+      res.end(JSON.stringify({ __type: refused.code, message: `User is not authorized to perform: ${action}` }));
+      return;
+    }
     if (action === 'DescribeAlarmHistory') {
       const q = JSON.parse(body.toString('utf8') || '{}') as {
         StartDate?: number;

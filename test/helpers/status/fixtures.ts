@@ -51,8 +51,16 @@ export function statusHistories(): TargetHistory[] {
         { start: at(14, 31), end: NOW, state: 'up' },
       ],
       incidents: [
-        { kind: 'outage', start: at(14, 2), end: at(14, 31), failedRegions: 2, regions: 3 },
-        { kind: 'outage', start: at(23, 50, -3), end: at(0, 20, -2), failedRegions: 3, regions: 3, failureClass: 'tool_error' },
+        { kind: 'outage', start: at(14, 2), end: at(14, 31), failedRegions: 2, unhealthyRegions: 2, regions: 3 },
+        {
+          kind: 'outage',
+          start: at(23, 50, -3),
+          end: at(0, 20, -2),
+          failedRegions: 3,
+          unhealthyRegions: 3,
+          regions: 3,
+          failureClass: 'tool_error',
+        },
       ],
     },
     {
@@ -61,7 +69,9 @@ export function statusHistories(): TargetHistory[] {
         { start: since90, end: at(14, 32), state: 'up' },
         { start: at(14, 32), end: NOW, state: 'down' },
       ],
-      incidents: [{ kind: 'outage', start: at(14, 32), end: null, failedRegions: 2, regions: 3, failureClass: 'auth' }],
+      incidents: [
+        { kind: 'outage', start: at(14, 32), end: null, failedRegions: 2, unhealthyRegions: 2, regions: 3, failureClass: 'auth' },
+      ],
     },
     {
       metric: 'docs-prod',
@@ -69,7 +79,7 @@ export function statusHistories(): TargetHistory[] {
         { start: since90, end: at(14, 40), state: 'up' },
         { start: at(14, 40), end: NOW, state: 'degraded' },
       ],
-      incidents: [{ kind: 'degraded', start: at(14, 40), end: null, failedRegions: 1, regions: 3 }],
+      incidents: [{ kind: 'degraded', start: at(14, 40), end: null, failedRegions: 0, unhealthyRegions: 1, regions: 3 }],
     },
     { metric: 'tickets-prod', segments: [{ start: since90, end: NOW, state: 'up' }], incidents: [] },
     { metric: 'new-prod', segments: [{ start: since90, end: NOW - 30 * MIN, state: 'up' }], incidents: [] },

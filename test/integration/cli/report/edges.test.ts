@@ -85,8 +85,10 @@ describe('mcp-canary report at the window edges', () => {
       stderr: (s) => err.push(s),
     });
 
-    // Assess
-    expect(err.join('')).toBe('');
+    // Assess: no run log group exists here, and the report says so (stderr, beside the JSON) rather than "no class".
+    expect(err.join('')).toBe(
+      'mcp-canary: warning: run log /mcp-canary/McpCanary/run not found in us-east-1 (McpCanary is the default: the config has no name): failure classes unknown there; if the fleet was deployed under another name, set `name` in the config or pass --fleet NAME\n',
+    );
     expect(code).toBe(0);
     const report = JSON.parse(out.join('')) as Report;
     expect(report.window).toMatchObject({ start: iso(START), end: iso(END), endsNow: false });
@@ -102,7 +104,9 @@ describe('mcp-canary report at the window edges', () => {
         countedSeconds: 60,
         maintenance: 'none',
         failureClass: null,
+        failureClassNote: 'run log /mcp-canary/McpCanary/run not found in us-east-1',
         alarm: 'paged',
+        alarmNote: null,
       },
     ]);
     expect(rates.seconds).toMatchObject({ down: 60, up: 30 * 60, judged: 31 * 60 });
@@ -121,7 +125,7 @@ describe('mcp-canary report at the window edges', () => {
       await main(['report', '--config', config, '--days', '1', '--end', iso(END)], { stdout: (s) => lines.push(s), stderr: () => {} }),
     ).toBe(0);
     expect(lines.join('')).toMatch(
-      /rates {2}already open at \S+ \S+ UTC → \S+ \S+ UTC {2}1m in the window {2}failure class unknown, paged/,
+      /rates {2}already open at \S+ \S+ UTC → \S+ \S+ UTC {2}1m in the window {2}class unknown: run log \/mcp-canary\/McpCanary\/run not found in us-east-1; paged/,
     );
   }, 60_000);
 });

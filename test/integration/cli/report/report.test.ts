@@ -61,7 +61,9 @@ const EXPECTED = {
       countedSeconds: 300,
       maintenance: 'none',
       failureClass: 'unreachable',
+      failureClassNote: null,
       alarm: 'paged',
+      alarmNote: null,
     },
     {
       start: at(29),
@@ -72,7 +74,9 @@ const EXPECTED = {
       countedSeconds: 0,
       maintenance: 'inside',
       failureClass: 'unreachable',
+      failureClassNote: null,
       alarm: 'paged',
+      alarmNote: null,
     },
   ],
   timeToResolve: { incidents: 1, open: 0, meanSeconds: 300, maxSeconds: 300 },
@@ -218,8 +222,11 @@ describe('mcp-canary report', () => {
       getMetricDataRequests: 1,
       metricsRequested: 4,
       describeAlarmHistoryCalls: 2,
+      describeAlarmsCalls: 1,
       filterLogEventsCalls: 6,
     });
+    expect(replay.calls.get('DescribeAlarms')).toBe(1);
+    expect(report.warnings).toEqual([]);
     expect(replay.calls.get('GetMetricData')).toBe(1);
     expect(replay.calls.get('DescribeAlarmHistory')).toBe(2);
     expect(replay.calls.get('FilterLogEvents')).toBe(6);
@@ -231,7 +238,7 @@ describe('mcp-canary report', () => {
     const text: string[] = [];
     expect(await main(['report', '--config', config, '--days', '1'], { stdout: (x) => text.push(x), stderr: () => {} })).toBe(0);
     if (process.env.SHOW_REPORT) process.stderr.write(text.join(''));
-    expect(text.join('')).toMatch(/^rates\s+85\.294 %\s+99 %\s+-1370\.6 % \(-5m\)\s+1\s+5m\s+5m\s+5m\s+5m\s+6m\s+/m);
+    expect(text.join('')).toMatch(/^rates\s+85\.294 %\s+99 %\s+-1370\.6 % \(-5m\)\s+1 \(\+1 in maintenance\)\s+5m\s+5m\s+5m\s+5m\s+6m\s+/m);
     expect(text.join('')).toMatch(/inside maintenance: not counted/);
   }, 240_000);
 

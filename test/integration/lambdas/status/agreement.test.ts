@@ -1,11 +1,15 @@
 /**
  * `mcp-canary report --days N --json` and the status page say the same for the same fleet, window and
- * CloudWatch data: the same outages, to the minute, and the same availability (the page's rounded down to
- * two decimals). moto is filled once: 40 minutes of real runs from three regions (an outage from two of
- * them, then one inside a maintenance window), and, around the window's start two days back, the `Verdict`
- * datapoints runs would have published then (one per region and minute, the run's own wire shape), with an
- * outage that began before the window and ran into it. The page's payload is the one the plan builds.
- * The same runs' log lines are shipped to each region's run log group, so both name each outage's class.
+ * CloudWatch data: the same outages, to the minute, the same degraded stretches, and the same availability
+ * (the page's rounded down to two decimals). The fleet has its own name, `AccFleet` (not the default
+ * McpCanary): both read its run log and the report its alarms by that name, from the config. moto is filled
+ * once: 40 minutes of real runs from three regions (an outage from two of them, then one inside a
+ * maintenance window; a target degraded in all three from 12 minutes ago whose newest minute has not arrived
+ * yet), and, around the window's start two days back, the `Verdict` datapoints runs would have published then
+ * (one per region and minute, the run's own wire shape), with an outage that began before the window and ran
+ * into it. The page's payload is the one the plan builds. The same runs' log lines are shipped to each
+ * region's `/mcp-canary/AccFleet/run`, so both name each outage's class; the fleet's page alarms are in moto
+ * and their history is replayed in front of it, so the report knows which outages paged.
  *
  * A third target is served by a hostile server: its tool fails with markup and a planted secret, and its
  * display name is markup. Neither `--json`, `--html`, status.json nor index.html may carry any of it raw.
@@ -13,7 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CloudWatchClient, PutMetricDataCommand, type MetricDatum } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient, PutMetricAlarmCommand, PutMetricDataCommand, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient, CreateLogGroupCommand, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -39,6 +43,8 @@ const DAY = 86_400_000;
 const DAYS = 2;
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
 const BUCKET = 'status-agreement';
+const FLEET = 'AccFleet';
+const TARGETS = ['search-prod', 'rates-prod', 'hostile-prod', 'docs-prod'];
 
 let moto: Moto;
 let api: RatesApi;
@@ -59,6 +65,7 @@ const rateCheck = { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectJson:
 
 function fleet(): FleetInput {
   return {
+    name: FLEET,
     homeRegion: HOME_REGION,
     probeRegions: REGIONS,
     namespace: NAMESPACE,
@@ -70,12 +77,14 @@ function fleet(): FleetInput {
         name: 'deploy',
         schedule: `cron(${new Date(now - 8 * MIN).getUTCMinutes()} ${new Date(now - 8 * MIN).getUTCHours()} * * *)`,
         duration: '6 minutes',
+        targets: ['search-prod', 'hostile-prod'],
       },
     ],
     targets: [
       { name: 'search-prod', url: 'https://search.internal.example.com/mcp', status: { name: 'Search tools' } },
       { name: 'rates-prod', url: 'https://rates.internal.example.com/mcp' },
       { name: 'hostile-prod', url: 'https://hostile.internal.example.com/mcp', status: { name: HOSTILE_NAME } },
+      { name: 'docs-prod', url: 'https://docs.internal.example.com/mcp', status: { name: 'Docs search' } },
     ],
   } as FleetInput;
 }
@@ -110,7 +119,7 @@ beforeAll(async () => {
   };
   for (let m = -90; m < 90; m++)
     REGIONS.forEach((_, i) =>
-      ['search-prod', 'rates-prod', 'hostile-prod'].forEach((target) =>
+      TARGETS.forEach((target) =>
         old.push({
           MetricName: 'Verdict',
           Dimensions: [{ Name: 'Target', Value: target }],
@@ -131,7 +140,9 @@ beforeAll(async () => {
     await writer.send(new PutMetricDataCommand({ Namespace: NAMESPACE, MetricData: old.slice(k, k + 500) }));
   writer.destroy();
   // The last 40 minutes, by real runs: search-prod fails from two regions 20 to 10 minutes ago, then from all
-  // three 7 to 3 minutes ago, inside the maintenance window (8 to 2 minutes ago).
+  // three 7 to 3 minutes ago, inside the maintenance window (8 to 2 minutes ago). docs-prod is degraded in
+  // all three from 12 minutes ago (a run slower than its 1 ms degradedMs), and its newest minute's runs
+  // have not arrived when the report and the page read it.
   for (let m = 40; m >= 1; m--) {
     const minute = now - m * MIN;
     const failing = (m <= 20 && m > 10) || (m <= 7 && m > 3);
@@ -144,6 +155,7 @@ beforeAll(async () => {
               { name: 'rates-prod', url: server.url, tool: rateCheck },
               // Fails from every region 15 to 5 minutes ago, with its hostile text.
               { name: 'hostile-prod', url: m <= 15 && m > 5 ? hostile.url : server.url, tool: rateCheck, timeoutMs: 2_000 },
+              ...(m === 1 ? [] : [{ name: 'docs-prod', url: server.url, tool: rateCheck, ...(m <= 12 ? { degradedMs: 1 } : {}) }]),
             ],
             scheduledTime: new Date(minute).toISOString(),
             periodSeconds: 60,
@@ -154,6 +166,24 @@ beforeAll(async () => {
     );
   }
   for (const [region, lines] of logged) await shipToRunLog(region, lines);
+  // The fleet's page alarms, as its stacks name them (moto's CloudFormation skips alarms, so they are put here).
+  const alarms = new CloudWatchClient({ region: HOME_REGION, endpoint: moto.endpoint, credentials: motoCredentials });
+  for (const target of TARGETS)
+    await alarms.send(
+      new PutMetricAlarmCommand({
+        AlarmName: `${FLEET}/${target}/critical`,
+        Namespace: NAMESPACE,
+        MetricName: 'Verdict',
+        Dimensions: [{ Name: 'Target', Value: target }],
+        Statistic: 'Sum',
+        Period: 60,
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 3,
+        Threshold: 2,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    );
+  alarms.destroy();
 }, 300_000);
 
 const logsAt = (region: string) => new CloudWatchLogsClient({ region, endpoint: moto.endpoint, credentials: motoCredentials });
@@ -161,7 +191,7 @@ const logsAt = (region: string) => new CloudWatchLogsClient({ region, endpoint: 
 /** What Lambda does with a run function's stdout: each line an event in the region's run log group, stamped a few seconds into its period. */
 async function shipToRunLog(region: string, lines: readonly string[]): Promise<void> {
   const logs = logsAt(region);
-  const logGroupName = '/mcp-canary/McpCanary/run';
+  const logGroupName = `/mcp-canary/${FLEET}/run`;
   await logs.send(new CreateLogGroupCommand({ logGroupName }));
   await logs.send(new CreateLogStreamCommand({ logGroupName, logStreamName: 's' }));
   const events = lines.map((message) => ({
@@ -173,6 +203,8 @@ async function shipToRunLog(region: string, lines: readonly string[]): Promise<v
   );
   logs.destroy();
 }
+const search0 = (r: Report) => r.targets.find((t) => t.target === 'search-prod')!;
+
 afterAll(async () => {
   process.env = { ...saved };
   await Promise.all([server?.close(), hostile?.close(), api?.close(), replay?.close()]);
@@ -185,8 +217,18 @@ describe('the report and the status page agree', () => {
     const config = join(dir, 'fleet.json');
     writeFileSync(config, JSON.stringify(fleet()));
     const at = now + 30_000;
-    // moto keeps no alarm history: the replay in front of it answers DescribeAlarmHistory (empty), the rest is moto's.
-    replay = await startAlarmHistoryReplay(moto.endpoint, []);
+    // moto keeps no alarm history: the replay in front of it answers DescribeAlarmHistory, the rest is moto's.
+    // search-prod's page went out for each of its outages (the one cut by the window resolved 20 minutes
+    // into it); hostile-prod's never did, which the report can say since the alarm exists.
+    const critical = `${FLEET}/search-prod/critical`;
+    const edge = now - DAYS * DAY;
+    replay = await startAlarmHistoryReplay(moto.endpoint, [
+      { AlarmName: critical, at: edge + 20 * MIN + 6_000, from: 'ALARM', to: 'OK' },
+      { AlarmName: critical, at: now - 17 * MIN + 6_000, from: 'OK', to: 'ALARM' },
+      { AlarmName: critical, at: now - 10 * MIN + 6_000, from: 'ALARM', to: 'OK' },
+      { AlarmName: critical, at: now - 4 * MIN + 6_000, from: 'OK', to: 'ALARM' },
+      { AlarmName: critical, at: now - 3 * MIN + 6_000, from: 'ALARM', to: 'OK' },
+    ]);
     process.env = { ...saved, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_ENDPOINT_URL: replay.endpoint };
     const out: string[] = [];
     const err: string[] = [];
@@ -199,8 +241,11 @@ describe('the report and the status page agree', () => {
     expect(err.join('')).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(out.join('')) as Report;
+    // The config's own name, said as such; every alarm and log found.
+    expect(report).toMatchObject({ fleet: FLEET, fleetNameFrom: 'config', warnings: [] });
 
     const payload = { ...planFleet(fleet()).status!, days: DAYS };
+    expect(payload.fleet).toBe(FLEET);
     const s3 = new S3Client({ region: HOME_REGION, endpoint: moto.endpoint, credentials: motoCredentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
     const clients = new Map<string, CloudWatchLogsClient>();
@@ -219,6 +264,7 @@ describe('the report and the status page agree', () => {
       ['search-prod', 'Search tools'],
       ['rates-prod', 'rates-prod'],
       ['hostile-prod', HOSTILE_NAME],
+      ['docs-prod', 'Docs search'],
     ] as const) {
       const r = report.targets.find((t) => t.target === target)!;
       const p = page.targets.find((t) => t.name === shown)!;
@@ -229,9 +275,32 @@ describe('the report and the status page agree', () => {
       expect(outages, target).toEqual(
         r.incidents.map((i) => ({ start: i.start, end: i.end, failureClass: i.failureClass, maintenance: i.maintenance })),
       );
+      // Degraded stretches: the page's incidents of that kind are the report's degraded intervals; one open on
+      // the page is one that reaches the report's window end.
+      const degraded = [...page.incidents.open, ...page.incidents.past]
+        .filter((i) => i.target === shown && i.kind === 'degraded')
+        .map((i) => ({ start: i.startedAt, end: i.endedAt }))
+        .sort((a, b) => a.start.localeCompare(b.start));
+      expect(degraded, target).toEqual(
+        r.intervals.filter((i) => i.state === 'degraded').map((i) => ({ start: i.start, end: i.end === report.window.end ? null : i.end })),
+      );
       const { judged, down } = r.seconds;
       expect(p.uptime, target).toBe(Math.floor(((judged - down) / judged) * 10_000) / 100);
     }
+    // Degraded in every region, its newest minute not arrived: ongoing on the page, in its state and its
+    // open list alike, and counted from all three regions; the report's stretch reaches its window's end.
+    const docs = report.targets.find((t) => t.target === 'docs-prod')!;
+    expect(docs.intervals.at(-1)).toEqual({ state: 'degraded', start: new Date(now - 12 * MIN).toISOString(), end: report.window.end });
+    expect(page.targets.find((t) => t.name === 'Docs search')!.state).toBe('degraded');
+    expect(page.incidents.open.filter((i) => i.target === 'Docs search').map((i) => i.summary)).toEqual([
+      // The page is written 30 s into the minute: 12.5 min so far, said to the nearest minute.
+      `Docs search is degraded for agents from all 3 regions since ${new Date(now - 12 * MIN).toISOString().slice(11, 16)} UTC (13 min so far).`,
+    ]);
+    // Which outages paged, known from the fleet's own alarms: search-prod's each time, hostile-prod's never.
+    expect(search0(report).incidents.map((i) => i.alarm)).toEqual(['paged', 'paged', 'paged']);
+    expect(report.targets.find((t) => t.target === 'hostile-prod')!.incidents.map((i) => [i.alarm, i.alarmNote])).toEqual([
+      ['not-paged', null],
+    ]);
     // The data as planted: the cut outage (from the window's start to 20 minutes in), the one 20–10 minutes ago
     // and the one inside maintenance; search-prod's uptime well below 100 %, rates-prod's 100 %.
     const search = report.targets.find((t) => t.target === 'search-prod')!;

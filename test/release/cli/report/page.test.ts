@@ -52,7 +52,13 @@ function target(
       note: 'read run by run (60 s points): the paging rule replayed exactly',
     },
     timeline,
-    incidents: timeline.incidents.map((i, n) => ({ ...i, alarm: n === 0 ? 'paged' : 'unknown', failureClass: n === 0 ? 'timeout' : null })),
+    incidents: timeline.incidents.map((i, n) => ({
+      ...i,
+      alarm: n === 0 ? 'paged' : 'unknown',
+      alarmNote: n === 0 ? null : 'older than the 30 days of alarm history CloudWatch keeps',
+      failureClassNote: n === 0 ? null : 'no failed run logged in the periods that paged',
+      failureClass: n === 0 ? 'timeout' : null,
+    })),
     maintenance: maintenance.map((w) => ({ name: 'deploy', ...w })),
     transitions: [],
   };
@@ -69,7 +75,14 @@ function history(): FleetHistory {
     endMs: T0 + 180 * MIN,
     endsNow: true,
     alarmHistoryFromMs: T0,
-    cost: { requests: 1, metrics: 4, datapoints: 720, alarmHistoryCalls: 1, logCalls: 6 },
+    alarms: { looked: 2, found: 2, listError: null },
+    // One region's log refused: the warning line is drawn too (its colour and wrapping checked with the rest).
+    runLog: {
+      logGroupName: '/mcp-canary/McpCanary/run',
+      lookups: 3,
+      unread: [{ region: 'ap-southeast-2', problem: 'unreadable', error: 'AccessDeniedException' }],
+    },
+    cost: { requests: 1, metrics: 4, datapoints: 720, alarmHistoryCalls: 1, describeAlarmsCalls: 1, logCalls: 6 },
     targets: [
       // Down 20–40, degraded (one region, a ticket) 60–80, a failure inside maintenance 100–110, silent 130–140, down again from 170 (open).
       target(
@@ -107,6 +120,7 @@ describe('the report page in Chromium', () => {
     const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     expect(fit.scroll, `at ${width} px`).toBeLessThanOrEqual(fit.inner);
     expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+    expect(await page.evaluate(() => document.querySelector('.warn')?.textContent)).toMatch(/^Warning: could not read run log/);
     await page.addScriptTag({ content: axe.source });
     const result = await page.evaluate(async () => {
       const r = await (window as unknown as { axe: typeof axe }).axe.run(document, {

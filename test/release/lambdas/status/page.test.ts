@@ -191,7 +191,7 @@ describe('the status page in Chromium', () => {
               { start: at(14, 35), end: at(14, 45), state: 'down' as const },
               { start: at(14, 45), end: NOW, state: 'up' as const },
             ],
-            incidents: [{ kind: 'outage' as const, start: at(14, 35), end: at(14, 45), failedRegions: 3, regions: 3 }],
+            incidents: [{ kind: 'outage' as const, start: at(14, 35), end: at(14, 45), failedRegions: 3, unhealthyRegions: 3, regions: 3 }],
           }
         : h,
     );

@@ -22,7 +22,7 @@ describe('the Verdict code', () => {
     expect(run('healthy')).toBe(0);
   });
 
-  it('decodes any mix of up to 600 runs in a point to its failed and inconclusive counts, summed in any order', () => {
+  it('decodes any mix of up to 600 runs in a point to its failed, inconclusive and ticketed counts, summed in any order', () => {
     const outcome = fc.record({ outcome: fc.constantFrom<Outcome>('healthy', 'degraded', 'failed', 'inconclusive'), warned: fc.boolean() });
     fc.assert(
       fc.property(fc.array(outcome, { minLength: 1, maxLength: 60 * MAX_PROBE_REGIONS }), (runs) => {
@@ -32,6 +32,7 @@ describe('the Verdict code', () => {
           failed: runs.filter((r) => r.outcome === 'failed').length,
           inconclusive: runs.filter((r) => r.outcome === 'inconclusive').length,
           ticket: runs.some((r) => r.outcome !== 'healthy' || r.warned),
+          ticketed: runs.filter((r) => r.outcome !== 'failed' && (r.outcome !== 'healthy' || r.warned)).length,
         });
       }),
       { numRuns: 300 },
@@ -40,7 +41,7 @@ describe('the Verdict code', () => {
 
   it('reads a point of the old code (1/64 a ticket run, inconclusive too) as failed as written and no region unable to judge', () => {
     // 2 failed, 1 degraded: the old alarms saw 2 failing regions and a ticket.
-    expect(decodeVerdicts(2 + 1 / 64, 3)).toEqual({ reports: 3, failed: 2, inconclusive: 0, ticket: true });
+    expect(decodeVerdicts(2 + 1 / 64, 3)).toEqual({ reports: 3, failed: 2, inconclusive: 0, ticket: true, ticketed: 1 });
     // One region on the old code (a ticket run) and one on the new (inconclusive) in the same period, during a rollout.
     expect(decodeVerdicts(1 / 64 + INCONCLUSIVE_WEIGHT + TICKET_WEIGHT, 3)).toMatchObject({ failed: 0, inconclusive: 0, ticket: true });
   });

@@ -37,7 +37,9 @@ function history(): FleetHistory {
     endMs: T0 + DAYS * 1440 * MIN,
     endsNow: true,
     alarmHistoryFromMs: null,
-    cost: { requests: 1, metrics: 2, datapoints: 2 * DAYS * 1440, alarmHistoryCalls: 0, logCalls: 0 },
+    alarms: null,
+    runLog: null,
+    cost: { requests: 1, metrics: 2, datapoints: 2 * DAYS * 1440, alarmHistoryCalls: 0, describeAlarmsCalls: 0, logCalls: 0 },
     targets: [
       {
         target: 'rates',
@@ -49,7 +51,12 @@ function history(): FleetHistory {
           note: 'read run by run (60 s points): the paging rule replayed exactly',
         },
         timeline,
-        incidents: timeline.incidents.map((i) => ({ ...i, alarm: 'unknown' as const })),
+        incidents: timeline.incidents.map((i) => ({
+          ...i,
+          alarm: 'unknown' as const,
+          alarmNote: 'alarm history not read',
+          failureClassNote: 'run log not read',
+        })),
         maintenance: [],
         transitions: [],
       },

@@ -38,7 +38,9 @@ function history(openAtEnd = false): FleetHistory {
     endMs: T0 + 100 * MIN,
     endsNow: true,
     alarmHistoryFromMs: T0,
-    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, logCalls: 0 },
+    alarms: { looked: 1, found: 1, listError: null },
+    runLog: { logGroupName: '/mcp-canary/McpCanary/run', lookups: 2, unread: [] },
+    cost: { requests: 1, metrics: 2, datapoints: 200, alarmHistoryCalls: 1, describeAlarmsCalls: 1, logCalls: 0 },
     targets: [
       {
         target: 'rates',
@@ -50,7 +52,12 @@ function history(openAtEnd = false): FleetHistory {
           note: 'read run by run (60 s points): the paging rule replayed exactly',
         },
         timeline,
-        incidents: timeline.incidents.map((i, n) => ({ ...i, alarm: n === 0 ? 'paged' : 'not-paged' })),
+        incidents: timeline.incidents.map((i, n) => ({
+          ...i,
+          alarm: n === 0 ? 'paged' : 'not-paged',
+          alarmNote: null,
+          failureClassNote: 'no failed run logged in the periods that paged',
+        })),
         maintenance,
         transitions: [],
       },
@@ -75,7 +82,9 @@ describe('buildReport', () => {
 
   it('prints a table row per target and the cost, with nothing of the config but the name', () => {
     const text = renderText(buildReport(history(), fleet));
-    expect(text).toMatch(/^rates\s+88\.889 %\s+99 %\s+-1011\.1 % \(-9m\)\s+1\s+10m\s+10m\s+10m\s+0m\s+10m\s+0m$/m);
+    // One incident counted, and the one wholly inside maintenance named beside it: the list below shows both.
+    expect(text).toMatch(/^rates\s+88\.889 %\s+99 %\s+-1011\.1 % \(-9m\)\s+1 \(\+1 in maintenance\)\s+10m\s+10m\s+10m\s+0m\s+10m\s+0m$/m);
+    expect(text).toMatch(/^mcp-canary report: fleet McpCanary \(the config's name\), namespace McpCanary in us-east-1, 1 day\(s\)/);
     expect(text).toContain('Cost: 1 GetMetricData request(s) for 2 metric(s)');
     expect(text).toContain('inside maintenance: not counted');
     expect(text).not.toMatch(/hunter2|secret-host/);
@@ -108,5 +117,51 @@ describe('buildReport', () => {
     expect(pages[0]).toContain('<td>still open</td>');
     expect(pages[1]).toContain('<td>open at the end of the window</td>');
     expect(pages[1]).not.toContain('still open');
+  });
+
+  it('says what it could not find, per incident and for the fleet, and never not-paged for it', () => {
+    // Prepare: the fleet read under the default name, whose alarms and run log are not there.
+    const h = history();
+    const lost: FleetHistory = {
+      ...h,
+      alarms: { looked: 1, found: 0, listError: null },
+      runLog: {
+        logGroupName: '/mcp-canary/McpCanary/run',
+        lookups: 2,
+        unread: [{ region: 'us-east-1', problem: 'not-found', error: 'ResourceNotFoundException' }],
+      },
+      targets: h.targets.map((t) => ({
+        ...t,
+        incidents: t.incidents.map((i) => ({
+          ...i,
+          alarm: 'unknown' as const,
+          alarmNote: 'no alarm McpCanary/rates/critical in us-east-1',
+          failureClass: null,
+          failureClassNote: 'run log /mcp-canary/McpCanary/run not found in us-east-1',
+        })),
+      })),
+    };
+    // Act
+    const r = buildReport(lost, fleet, 'default');
+    const text = renderText(r);
+    const html = renderHtml(r);
+    // Assess
+    expect(r.warnings).toEqual([
+      'no alarm of fleet McpCanary found in us-east-1 (looked for McpCanary/<target>/critical of 1 target(s); McpCanary is the default: the config has no name): whether an incident paged is unknown; if the fleet was deployed under another name, set `name` in the config or pass --fleet NAME',
+      'run log /mcp-canary/McpCanary/run not found in us-east-1 (McpCanary is the default: the config has no name): failure classes unknown there; if the fleet was deployed under another name, set `name` in the config or pass --fleet NAME',
+    ]);
+    expect(text).toContain(
+      'class unknown: run log /mcp-canary/McpCanary/run not found in us-east-1; alarm unknown: no alarm McpCanary/rates/critical in us-east-1',
+    );
+    expect(text).toMatch(/^Warning: no alarm of fleet McpCanary found in us-east-1/m);
+    expect(html).toContain('<td>alarm unknown: no alarm McpCanary/rates/critical in us-east-1</td>');
+    expect(html).toContain('Warning: run log /mcp-canary/McpCanary/run not found in us-east-1');
+    for (const out of [text, html]) expect(out).not.toMatch(/not-paged|not paged|no failed run/);
+  });
+
+  it("says a class is known to be absent only when every region's run log was read", () => {
+    const text = renderText(buildReport(history(), fleet));
+    // The second incident's log was read and held no failed run: said as such, not as unknown.
+    expect(text).toMatch(/10:50 UTC → \S+ \S+ UTC {2}10m {2}no failed run logged in the periods that paged; not-paged; inside maintenance/);
   });
 });

@@ -133,6 +133,34 @@ describe('buildTimeline', () => {
   });
 });
 
+describe('an open stretch ends only at a later determined period', () => {
+  it('keeps the ticket rule open through a silent or incomplete newest period: degraded to the end, not no-data', () => {
+    // Prepare: every region degraded from period 1; period 5 has one healthy report of 3 (the others not yet
+    // arrived: no region proven healthy-enough), period 6 has none yet.
+    const samples = periods('HHH DDD DDD DDD DDD H -');
+    // Act
+    const t = buildTimeline({ rule, startMs: T0, samples });
+    // Assess
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['up', 0, 1],
+      ['degraded', 1, 7],
+    ]);
+  });
+
+  it('ends a degraded stretch at the first period every region reported healthy, not at the silence before it', () => {
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('DDD DDD DDD - - HHH HHH') });
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['degraded', 0, 5],
+      ['up', 5, 7],
+    ]);
+  });
+
+  it('says no-data for silence with no rule open', () => {
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('HHH HHH - -') });
+    expect(t.intervals.map((i) => i.state)).toEqual(['up', 'no-data']);
+  });
+});
+
 describe('an outage already open when the window begins', () => {
   const one = { regions: 1, quorum: 1, runsInARow: 3, periodSeconds: 60 };
   const window = T0 + 5 * MIN;

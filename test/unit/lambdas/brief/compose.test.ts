@@ -183,6 +183,25 @@ describe('composeBrief', () => {
     expect(b.text.split('\n')[0]).toBe('🟠 ALARM: rates-prod has been unhealthy 3 time(s) in a row in eu-west-1 (failed)');
   });
 
+  it('says how the named regions are unhealthy, not how a region that is not in a row last ran', () => {
+    // Prepare: eu-west-1 degraded 3 in a row; us-east-1 failed once just now (1 of 3: not in a row, not named).
+    const degraded = (region: string, k: number) => record(verdict('rates-prod', 'degraded'), region, minute(k));
+    const mixed = evidence({
+      'us-east-1': [healthy('us-east-1', 1), healthy('us-east-1', 2), failed('us-east-1', 3)],
+      'eu-west-1': [degraded('eu-west-1', 1), degraded('eu-west-1', 2), degraded('eu-west-1', 3)],
+      'ap-southeast-2': [healthy('ap-southeast-2', 1), healthy('ap-southeast-2', 2), healthy('ap-southeast-2', 3)],
+    });
+    // Act
+    const b = composeBrief({
+      change: change('McpCanary/rates-prod/warning', 'ALARM', 'OK', 4),
+      evidence: mixed,
+      failureThreshold: 3,
+      quorum: 2,
+    });
+    // Assess
+    expect(b.text.split('\n')[0]).toBe('🟠 ALARM: rates-prod has been unhealthy 3 time(s) in a row in eu-west-1 (degraded)');
+  });
+
   it('tells the canary owner which region went silent and when it last ran', () => {
     const silent = evidence({
       'us-east-1': [healthy('us-east-1', 5)],

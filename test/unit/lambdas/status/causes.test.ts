@@ -29,7 +29,15 @@ const history = (): TargetHistory[] => [
     segments: [{ start: NOW - 6 * 60 * MIN, end: NOW, state: 'up' }],
     incidents: Array.from({ length: 5 }, (_, k) => {
       const start = NOW - (k + 1) * 60 * MIN;
-      return { kind: 'outage' as const, start, end: start + 10 * MIN, pagedAt: start + 3 * MIN, failedRegions: 2, regions: 3 };
+      return {
+        kind: 'outage' as const,
+        start,
+        end: start + 10 * MIN,
+        pagedAt: start + 3 * MIN,
+        failedRegions: 2,
+        unhealthyRegions: 2,
+        regions: 3,
+      };
     }),
   },
 ];

@@ -15,7 +15,7 @@ describe('joining tier reads', () => {
         startMs: 80,
         joinWithinMs: 0,
         segments: [{ start: 80, end: 120, state: 'down' }],
-        incidents: [{ kind: 'outage', start: 80, end: null, failedRegions: 2, regions: 3 }],
+        incidents: [{ kind: 'outage', start: 80, end: null, failedRegions: 2, unhealthyRegions: 2, regions: 3 }],
       },
       {
         target: 't',
@@ -26,8 +26,8 @@ describe('joining tier reads', () => {
           { start: 50, end: 100, state: 'degraded' },
         ],
         incidents: [
-          { kind: 'degraded', start: 50, end: 100, failedRegions: 1, regions: 3 },
-          { kind: 'outage', start: 90, end: 100, failedRegions: 2, regions: 3 },
+          { kind: 'degraded', start: 50, end: 100, failedRegions: 0, unhealthyRegions: 1, regions: 3 },
+          { kind: 'outage', start: 90, end: 100, failedRegions: 2, unhealthyRegions: 2, regions: 3 },
         ],
       },
     ]);
@@ -56,6 +56,7 @@ describe('joining tier reads', () => {
     start,
     end,
     failedRegions,
+    unhealthyRegions: failedRegions,
     regions: 3,
     ...(failureClass ? { failureClass } : {}),
   });
@@ -84,7 +85,7 @@ describe('joining tier reads', () => {
   it('keeps two outages two: one resolved before the boundary, or a new one well after it, and never joins a degraded stretch to an outage', () => {
     const h = joined('t', [
       read(1000, 5, [outage(1000, 1010), outage(1100, 1120)]),
-      read(0, 25, [outage(900, 990), { kind: 'degraded', start: 950, end: 1000, failedRegions: 1, regions: 3 }]),
+      read(0, 25, [outage(900, 990), { kind: 'degraded', start: 950, end: 1000, failedRegions: 0, unhealthyRegions: 1, regions: 3 }]),
     ]);
     expect(h.incidents.map((i) => [i.kind, i.start, i.end])).toEqual([
       ['outage', 900, 990],

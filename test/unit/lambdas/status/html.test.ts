@@ -8,6 +8,8 @@ import { escapeHtml, renderPage } from '../../../../functions/lambdas/status/htm
 import { buildSnapshot } from '../../../../functions/lambdas/status/snapshot.ts';
 import { NOW, statusHistories, statusPayload } from '../../../helpers/status/fixtures.ts';
 
+const overallLine = (page: string) => /<p class="overall[^"]*">.*?<\/span> ([^<]+)<\/p>/.exec(page)?.[1];
+
 const html = () =>
   renderPage(buildSnapshot(statusPayload(), statusHistories(), { now: NOW, upcomingDays: 14 }), {
     every: '5 minutes',
@@ -43,5 +45,30 @@ describe('the status page HTML', () => {
     const page = html();
     expect(page).toContain('<a href="status.json">status.json</a>');
     expect(page).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('the overall line', () => {
+  it('counts the services it names: each state beside the number shown', () => {
+    expect(overallLine(html())).toBe('1 of 5 services is failing, 1 is degraded, 1 is under maintenance and 1 has no recent data');
+  });
+
+  it('says all are working only when every one is: a silent one is not working as far as the page knows', () => {
+    // Prepare: two services, one up, one whose canary has been silent for half an hour.
+    const payload = {
+      ...statusPayload(),
+      targets: statusPayload().targets.slice(0, 1).concat(statusPayload().targets[4]!),
+      maintenance: [],
+    };
+    const histories = statusHistories().map((h) => (h.metric === 'search-prod' ? { ...h, incidents: [] } : h));
+    // Act
+    const s = buildSnapshot(payload, histories, { now: NOW, upcomingDays: 14 });
+    const page = renderPage(s, { every: '5 minutes', jsonHref: 'status.json' });
+    // Assess
+    expect(s.targets.map((t) => t.state)).toEqual(['up', 'no_data']);
+    expect(s.overall).toBe('no_data');
+    expect(overallLine(page)).toBe('1 of 2 services has no recent data');
+    const up = buildSnapshot({ ...payload, targets: payload.targets.slice(0, 1) }, histories, { now: NOW, upcomingDays: 14 });
+    expect(overallLine(renderPage(up, { every: '5 minutes', jsonHref: 'status.json' }))).toBe('The service is working');
   });
 });

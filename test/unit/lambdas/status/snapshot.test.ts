@@ -111,7 +111,14 @@ describe('an outage during maintenance', () => {
     targets: [statusPayload().targets[0]!],
     maintenance: [{ schedule: 'at(2026-12-01T02:00)', duration: '1 hour', targets: ['Search tools'] }],
   };
-  const outage = (start: number, end: number) => ({ kind: 'outage' as const, start, end, failedRegions: 3, regions: 3 });
+  const outage = (start: number, end: number) => ({
+    kind: 'outage' as const,
+    start,
+    end,
+    failedRegions: 3,
+    unhealthyRegions: 3,
+    regions: 3,
+  });
   const history = {
     metric: 'search-prod',
     segments: [{ start: at(0, 0), end: NOW, state: 'up' as const }],
@@ -193,8 +200,11 @@ describe('words', () => {
   });
 
   it('leaves regions out for a target probed from one region', () => {
-    expect(incidentWords({ target: 'X', kind: 'outage', start: at(1, 0), end: at(1, 5), failedRegions: 1, regions: 1 }, NOW)).toBe(
-      'X failed for agents, 01:00–01:05 UTC (5 min).',
-    );
+    expect(
+      incidentWords(
+        { target: 'X', kind: 'outage', start: at(1, 0), end: at(1, 5), failedRegions: 1, unhealthyRegions: 1, regions: 1 },
+        NOW,
+      ),
+    ).toBe('X failed for agents, 01:00–01:05 UTC (5 min).');
   });
 });
