@@ -35,7 +35,7 @@ const NOT_FOR_INIT: Record<string, string> = {
 };
 
 export function parseInit(argv: readonly string[]): InitCommand {
-  const options = { ...parseArgsOptions(), ...OWN };
+  const options: ReturnType<typeof parseArgsOptions> = { ...parseArgsOptions(), ...OWN };
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true });
@@ -50,15 +50,16 @@ export function parseInit(argv: readonly string[]): InitCommand {
   const [url, ...extra] = parsed.positionals;
   if (url === undefined) throw configError('missing <url>: `mcp-canary init https://mcp.example.com/mcp`.');
   if (extra.length > 0) throw configError(`unexpected argument "${extra[0]}". Give one URL; quote values that contain spaces.`);
-  const out = parsed.values.out;
+  const values = parsed.values as Record<string, unknown>;
+  const out = typeof values.out === 'string' ? values.out : undefined;
   if (out !== undefined && out.trim() === '') throw configError('--out is empty: give a file name, e.g. --out mcp-canary.config.json.');
   // check's parser reads the connection flags: the same target, the same errors naming the same flags.
   const checkArgv = given
-    .filter((t) => !(t.name in OWN) && t.name !== 'json')
+    .filter((t) => !Object.hasOwn(OWN, t.name) && t.name !== 'json')
     .map((t) => (t.value === undefined ? `--${t.name}` : `--${t.name}=${t.value}`));
   const cmd = parseCommand(['check', url, ...checkArgv]);
   if (cmd.kind !== 'check' || cmd.targets.length !== 1) throw configError('init takes one <url> and its connection flags.');
-  return { target: cmd.targets[0]!, json: parsed.values.json === true, yes: parsed.values.yes === true, ...(out ? { out } : {}) };
+  return { target: cmd.targets[0]!, json: values.json === true, yes: values.yes === true, ...(out ? { out } : {}) };
 }
 
 /** What parseArgs refused, naming the flag from argv's own tokens rather than quoting its message. */

@@ -64,7 +64,11 @@ export async function init(argv: readonly string[], io: InitIo): Promise<number>
     const sampled = await sampleTool({ ...cmd.target, tool }, deps, SAMPLES);
     if (sampled.ok) {
       expectation = expectationFrom(sampled.value, (s) => sampled.redact(s) !== s);
-      proposal = { ...tool, expectJson: expectation.expectJson, ...(expectation.expectText !== undefined ? { expectText: expectation.expectText } : {}) };
+      proposal = {
+        ...tool,
+        expectJson: expectation.expectJson,
+        ...(expectation.expectText !== undefined ? { expectText: expectation.expectText } : {}),
+      };
       say(redact(`canary: ${shownName(chosen.name)}, called ${SAMPLES} times; ${expectation.said}`));
     } else {
       say(`canary: none — calling ${shownName(chosen.name)} failed: ${faultLine(sampled)}. The config only lists the tools.`);

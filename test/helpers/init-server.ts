@@ -69,9 +69,13 @@ export async function startInitServer(opts: InitServerOptions): Promise<InitServ
       }));
     }
     for (const p of opts.prompts ?? []) {
-      server.registerPrompt(p.name, { description: `${p.name} (test prompt)`, ...(p.argsSchema ? { argsSchema: p.argsSchema } : {}) }, () => ({
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.name } }],
-      }));
+      server.registerPrompt(
+        p.name,
+        { description: `${p.name} (test prompt)`, ...(p.argsSchema ? { argsSchema: p.argsSchema } : {}) },
+        () => ({
+          messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.name } }],
+        }),
+      );
     }
     return server;
   };

@@ -165,5 +165,5 @@ function answerOf(answerText: string | null | undefined): Answer {
 
 /** One line for a fault init met: the step's words, redacted and bounded. */
 export function faultLine(s: Surveyed<unknown>): string {
-  return s.ok ? '' : s.redact(oneLine(`${s.fault.failure ?? 'inconclusive'}  ${s.fault.detail}`, 400));
+  return s.ok ? '' : s.redact(`${s.fault.failure ?? 'inconclusive'}  ${oneLine(s.fault.detail, 400)}`);
 }
