@@ -25,11 +25,13 @@ import { parseInit, type InitCommand } from './init-args.ts';
 import { initConfig, type CanaryProposal } from './init-config.ts';
 import { offerLines, referenceLines } from './init-render.ts';
 import { printable } from './render.ts';
+import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
 
 export interface InitIo {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
   readonly ask?: (question: string) => Promise<boolean>;
+  readonly learnSecrets?: (values: readonly string[]) => void;
 }
 
 /** How many times the canary tool is called to tell stable values from volatile ones. */
@@ -43,7 +45,7 @@ export async function init(argv: readonly string[], io: InitIo): Promise<number>
   const cmd = parseInit(argv);
   if (cmd.out !== undefined && existsSync(cmd.out) && !cmd.yes)
     throw configError(`--out ${cmd.out}: the file exists. Choose another path, or add --yes to overwrite it.`);
-  const deps = await depsFor(cmd.target);
+  const deps = await depsFor(cmd.target, io.learnSecrets);
   const say = (line: string) => io.stderr(`${printable(line)}\n`);
 
   const offer = await offerOf(cmd.target, deps);
@@ -147,11 +149,16 @@ function terminalQuestion(): InitIo['ask'] {
   };
 }
 
-/** OAuth secrets from env vars and files, and a delegated grant refreshed under its lock, as check and snapshot read them. */
-async function depsFor(target: Target): Promise<JudgeDeps> {
+/**
+ * What check gives a flag target's run: its reach (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl reads
+ * them), OAuth secrets from env vars and files, and a delegated grant refreshed under its lock.
+ */
+async function depsFor(target: Target, learnSecrets: InitIo['learnSecrets']): Promise<JudgeDeps> {
+  const [stored] = await readStoredSecrets([target], undefined);
+  learnSecrets?.(envProxySecrets(process.env));
   const resolved = await resolveOAuthSecrets(target.auth?.oauth, null);
-  const delegated = await localDelegated(target, () => {});
-  return { oauthSecrets: delegated ? { ...resolved, delegated } : resolved };
+  const delegated = await localDelegated(target, () => {}, stored?.reach);
+  return { oauthSecrets: delegated ? { ...resolved, delegated } : resolved, reach: stored?.reach };
 }
 
 function jsonResult(

@@ -13,6 +13,7 @@ import { init } from '../../../functions/cli/init.ts';
 import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { CLI_BIN } from '../../helpers/cli-bin.ts';
 import { startInitServer, type InitServer, type InitTool } from '../../helpers/init-server.ts';
+import { startForwardProxy } from '../../helpers/net/forward-proxy.ts';
 
 const TOKEN = 'sk-init-4be1c97d20f3';
 const cli = (args: string[]): Promise<Finished> => runToEnd(process.execPath, [CLI_BIN, ...args], { killAfterMs: 60_000 });
@@ -170,6 +171,47 @@ describe.each(['modern', 'legacy'] as const)('mcp-canary init on a %s server', (
     const text = await cli(['init', locked.url, '--header', `Authorization: Bearer ${TOKEN}`]);
     expect(`${text.stdout}${text.stderr}`).not.toContain(TOKEN.slice(3));
     expect(text.stderr).toContain('aws ssm put-parameter --type SecureString --name /mcp-canary/127.0.0.1/authorization');
+  });
+});
+
+describe('mcp-canary init goes the way check goes', () => {
+  it('through HTTP_PROXY, as check does', async () => {
+    const [server, proxy] = await Promise.all([startInitServer({ era: 'modern', tools: [getStatus] }), startForwardProxy()]);
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const k of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) delete env[k];
+      const r = await runToEnd(process.execPath, [CLI_BIN, 'init', server.url], {
+        env: { ...env, HTTP_PROXY: proxy.url },
+        killAfterMs: 60_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const toolCalls = server.methods.filter((m) => m === 'tools/call').length;
+      expect(toolCalls).toBe(3);
+      // The connections to the server went through the proxy's tunnels (undici tunnels plain http too).
+      const host = new URL(server.url).host;
+      expect(proxy.connects.length + proxy.forwarded.length).toBeGreaterThan(0);
+      expect([...proxy.connects, ...proxy.forwarded.map((u) => new URL(u).host)].every((h) => h === host)).toBe(true);
+    } finally {
+      await Promise.all([server.close(), proxy.close()]);
+    }
+  });
+});
+
+describe('mcp-canary init and a key in the URL', () => {
+  it('writes the URL as the Redactor leaves it, never the key, and says what to do', async () => {
+    const server = await startInitServer({ era: 'legacy', tools: [getStatus] });
+    try {
+      const key = 'sk-url-93f0a1c27be4';
+      const r = await cli(['init', `${server.url}?api_key=${key}`]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(key);
+      const file = join(dir, 'url-key.json');
+      writeFileSync(file, r.stdout);
+      expect((await loadFleet(file)).targets[0]!.url).toBe(`${server.url}?[redacted]`);
+      expect(r.stderr).toContain('url: it carries a credential (a query value or a key in the path), written as [redacted]');
+    } finally {
+      await server.close();
+    }
   });
 });
 
