@@ -57,7 +57,9 @@ export async function init(argv: readonly string[], io: InitIo): Promise<number>
   const candidates = rankCandidates(offer.value.tools ?? []);
   for (const line of offerLines(offer.value, candidates)) say(redact(line));
 
-  const chosen = await choose(candidates, cmd, io.ask ?? terminalQuestion(), (l) => say(redact(l)));
+  const ask = io.ask ?? terminalQuestion();
+  // The question quotes server-supplied names: redacted like every line init prints.
+  const chosen = await choose(candidates, cmd, ask && ((q) => ask(redact(q))), (l) => say(redact(l)));
   let proposal: CanaryProposal | null = null;
   let expectation: Expectation | null = null;
   if (chosen) {
