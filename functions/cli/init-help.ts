@@ -4,7 +4,7 @@ export const INIT_HELP = `Usage: mcp-canary init <url> [check's endpoint and OAu
 Write a starting config for a live endpoint. init connects exactly as check does (era, headers, OAuth,
 timeouts, proxy), lists the tools (and resources and prompts, where the server advertises them), ranks
 the tools as canaries, and calls the best one annotated readOnlyHint: true (and not destructiveHint)
-twice, with arguments filled from its schema (default, examples, enum). From the answers it records
+twice, with arguments filled from its schema (default, examples, enum); if it fails, the next (up to 3). From the answers it records
 what they agree on and does not look volatile (no numbers, times or ids): expectJson paths into
 structuredContent, else an expectText phrase. It then judges the target once, as check would, and
 prints the fleet config (JSON, checked by the config loader) on stdout; what it did goes to stderr.

@@ -14,7 +14,7 @@ import { shownName } from '../base/common/names.ts';
 import { Outcome } from '../base/common/verdict.ts';
 import { resolveOAuthSecrets } from '../base/config/load/oauth-secrets.ts';
 import type { Target } from '../base/config/schema/target.ts';
-import { bestReadOnly, bestToAsk, rankCandidates, type Candidate } from '../engine/judge/candidates.ts';
+import { bestToAsk, rankCandidates, type Candidate } from '../engine/judge/candidates.ts';
 import { expectationFrom, type Expectation } from '../engine/judge/expectation.ts';
 import { judge, type JudgeDeps } from '../engine/judge/judge.ts';
 import { faultLine, offerOf, sampleTool, type Offer } from '../engine/judge/survey.ts';
@@ -36,6 +36,8 @@ export interface InitIo {
 
 /** How many times the canary tool is called to tell stable values from volatile ones. */
 const SAMPLES = 2;
+/** Read-only tools tried, best first, before init gives up on a canary tool. */
+const MAX_TRIES = 3;
 
 export async function init(argv: readonly string[], io: InitIo): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
@@ -59,25 +61,8 @@ export async function init(argv: readonly string[], io: InitIo): Promise<number>
 
   const ask = io.ask ?? terminalQuestion();
   // The question quotes server-supplied names: redacted like every line init prints.
-  const chosen = await choose(candidates, cmd, ask && ((q) => ask(redact(q))), (l) => say(redact(l)));
-  let proposal: CanaryProposal | null = null;
-  let expectation: Expectation | null = null;
-  if (chosen) {
-    const allowUnsafe = chosen.gate !== 'read-only';
-    const tool = { name: chosen.name, arguments: chosen.arguments ?? {}, expectJson: {}, allowUnsafe };
-    const sampled = await sampleTool({ ...cmd.target, tool }, deps, SAMPLES);
-    if (sampled.ok) {
-      expectation = expectationFrom(sampled.value, (s) => sampled.redact(s) !== s);
-      proposal = {
-        ...tool,
-        expectJson: expectation.expectJson,
-        ...(expectation.expectText !== undefined ? { expectText: expectation.expectText } : {}),
-      };
-      say(redact(`canary: ${shownName(chosen.name)}, called ${SAMPLES} times; ${expectation.said}`));
-    } else {
-      say(`canary: none — calling ${shownName(chosen.name)} failed: ${faultLine(sampled)}. The config only lists the tools.`);
-    }
-  }
+  const tries = await choose(candidates, cmd, ask && ((q) => ask(redact(q))), (l) => say(redact(l)));
+  const { proposal, expectation } = await propose(cmd.target, tries, deps, (l) => say(redact(l)));
 
   const config = initConfig(cmd.target, proposal);
   for (const line of referenceLines(config)) say(line);
@@ -99,17 +84,44 @@ export async function init(argv: readonly string[], io: InitIo): Promise<number>
 }
 
 /**
- * The tool to call: the best read-only one; else the best one init may only call after a yes — asked on
- * the terminal, or answered by --yes; with neither, it is not called and init says why.
+ * Samples each tool in turn until one answers (an `isError` or a failed call moves on to the next), and
+ * records the expectation from the one that did. None: the config only lists the tools.
+ */
+async function propose(
+  target: Target,
+  tries: readonly Candidate[],
+  deps: JudgeDeps,
+  say: (line: string) => void,
+): Promise<{ proposal: CanaryProposal | null; expectation: Expectation | null }> {
+  for (const chosen of tries) {
+    const tool = { name: chosen.name, arguments: chosen.arguments ?? {}, expectJson: {}, allowUnsafe: chosen.gate !== 'read-only' };
+    const sampled = await sampleTool({ ...target, tool }, deps, SAMPLES);
+    if (!sampled.ok) {
+      say(`canary: ${shownName(chosen.name)} did not answer as a canary must: ${faultLine(sampled)}`);
+      continue;
+    }
+    const expectation = expectationFrom(sampled.value, (s) => sampled.redact(s) !== s);
+    say(`canary: ${shownName(chosen.name)}, called ${SAMPLES} times; ${expectation.said}`);
+    const expectText = expectation.expectText !== undefined ? { expectText: expectation.expectText } : {};
+    return { proposal: { ...tool, expectJson: expectation.expectJson, ...expectText }, expectation };
+  }
+  if (tries.length > 0) say('canary: none answered; the config only lists the tools (tools/list): add tool.name by hand');
+  return { proposal: null, expectation: null };
+}
+
+/**
+ * The tools to try, in order: the read-only ones init can fill (at most `MAX_TRIES`); else the best one
+ * init may only call after a yes — asked on the terminal, or answered by --yes; with neither, none, and
+ * init says why.
  */
 async function choose(
   candidates: readonly Candidate[],
   cmd: InitCommand,
   ask: InitIo['ask'],
   say: (line: string) => void,
-): Promise<Candidate | null> {
-  const readOnly = bestReadOnly(candidates);
-  if (readOnly) return readOnly;
+): Promise<Candidate[]> {
+  const readOnly = candidates.filter((c) => c.gate === 'read-only' && c.arguments !== null).slice(0, MAX_TRIES);
+  if (readOnly.length > 0) return readOnly;
   const other = bestToAsk(candidates);
   const what = 'the config only lists the tools (tools/list); add tool.name by hand for a canary tool';
   if (!other) {
@@ -118,24 +130,24 @@ async function choose(
         ? `canary: none — the server lists no tools; ${what}`
         : `canary: none — no tool is both read-only and callable without arguments init cannot fill; ${what}`,
     );
-    return null;
+    return [];
   }
   const name = shownName(other.name);
   if (cmd.yes) {
     say(`canary: ${name} is not annotated read-only (${other.why}); calling it because of --yes`);
-    return other;
+    return [other];
   }
   if (!ask) {
     say(
       `canary: not called — no tool is annotated read-only, and ${name} (${other.why}) may change something when called. There is no terminal to ask on: run init on a terminal, or add --yes if calling ${name} is harmless; ${what}`,
     );
-    return null;
+    return [];
   }
   const yes = await ask(
     `No tool is annotated read-only. Call ${name} (${other.why}) ${SAMPLES + 1} times now, and on every scheduled run? It may change something.`,
   );
   if (!yes) say(`canary: ${name} not called (you said no); ${what}`);
-  return yes ? other : null;
+  return yes ? [other] : [];
 }
 
 /** A question on the terminal, when stdin and stderr are one; else none (init then never calls an unannotated tool). */

@@ -35,11 +35,6 @@ export function rankCandidates(tools: readonly Tool[]): Candidate[] {
   return candidates.sort((a, b) => score(a) - score(b) || a.name.localeCompare(b.name));
 }
 
-/** The first candidate init would call without asking, or null. */
-export function bestReadOnly(candidates: readonly Candidate[]): Candidate | null {
-  return candidates.find((c) => c.gate === 'read-only' && c.arguments !== null) ?? null;
-}
-
 /** The first candidate init may call after a yes, or null. */
 export function bestToAsk(candidates: readonly Candidate[]): Candidate | null {
   return candidates.find((c) => c.gate === 'ask' && c.arguments !== null) ?? null;

@@ -197,6 +197,29 @@ describe('mcp-canary init goes the way check goes', () => {
   });
 });
 
+describe('mcp-canary init when the best tool fails', () => {
+  it('tries the next read-only tool, and never records an answer that was an error', async () => {
+    const broken: InitTool = {
+      name: 'get_health',
+      inputSchema: z.object({}),
+      annotations: { readOnlyHint: true },
+      answer: () => ({ isError: true, content: [{ type: 'text', text: 'upstream key expired' }] }),
+    };
+    const server = await startInitServer({ era: 'legacy', tools: [broken, getRate] });
+    try {
+      const r = await cli(['init', server.url, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'canary: get_health did not answer as a canary must: tool_error  tools/call: get_health answered isError: upstream key expired',
+      );
+      expect(server.calls.map((c) => c.name)).toEqual(['get_health', 'get_rate', 'get_rate', 'get_rate']);
+      expect(JSON.parse(r.stdout).config.targets[0].tool.name).toBe('get_rate');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('mcp-canary init and a key in the URL', () => {
   it('writes the URL as the Redactor leaves it, never the key, and says what to do', async () => {
     const server = await startInitServer({ era: 'legacy', tools: [getStatus] });

@@ -5,7 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { bestReadOnly, bestToAsk, fillArguments, rankCandidates } from '../../../../functions/engine/judge/candidates.ts';
+import { bestToAsk, fillArguments, rankCandidates } from '../../../../functions/engine/judge/candidates.ts';
 import { expectationFrom } from '../../../../functions/engine/judge/expectation.ts';
 import { checkAnswer } from '../../../../functions/engine/probe/expect.ts';
 
@@ -46,7 +46,6 @@ describe('init: the tools ranked as canaries', () => {
     const ranked = rankCandidates([search]);
     expect(ranked[0]).toMatchObject({ arguments: null, unfilled: ['q'] });
     expect(ranked[0]!.why).toContain('needs q');
-    expect(bestReadOnly(ranked)).toBeNull();
   });
 
   it('asks about a name listed twice unless every listing is read-only, as the call step does', () => {
