@@ -127,7 +127,7 @@ async function choose(
   if (!other) {
     say(
       candidates.length === 0
-        ? `canary: none — the server lists no tools; ${what}`
+        ? `canary: none — the server lists no tools (or does not advertise them); ${what}`
         : `canary: none — no tool is both read-only and callable without arguments init cannot fill; ${what}`,
     );
     return [];
