@@ -25,6 +25,8 @@ export interface Expectation {
 const MAX_PATHS = 5;
 const MAX_TEXT = 80;
 const MAX_STRING = 100;
+/** How deep into structuredContent a path may go: a hostile answer nests without end. */
+const MAX_DEPTH = 6;
 /** Words of a key (camelCase, snake_case, kebab-case) whose values change from answer to answer by their nature. */
 const VOLATILE_WORDS = new Set(
   'id ids uuid guid nonce etag token cursor request trace span session time timestamp date at created updated expires modified elapsed latency duration now age ttl seq sequence'.split(
@@ -65,8 +67,8 @@ export function expectationFrom(answers: readonly Answer[], isSecret: (s: string
 }
 
 /** `[path, value]` of the strings and booleans of an object tree, arrays left out, volatile keys and values left out. */
-function stableLeaves(v: unknown, prefix: string): Array<[string, unknown]> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
+function stableLeaves(v: unknown, prefix: string, depth = 0): Array<[string, unknown]> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || depth >= MAX_DEPTH) return [];
   const out: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(v)) {
     // A dotted path cannot name a key with a dot in it, and a volatile key's value is not worth keeping.
@@ -74,7 +76,7 @@ function stableLeaves(v: unknown, prefix: string): Array<[string, unknown]> {
     const path = `${prefix}${key}`;
     if (typeof value === 'boolean') out.push([path, value]);
     else if (typeof value === 'string' && !volatileText(value)) out.push([path, value]);
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) out.push(...stableLeaves(value, `${path}.`));
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) out.push(...stableLeaves(value, `${path}.`, depth + 1));
   }
   return out;
 }

@@ -96,6 +96,13 @@ describe('init: the expectation recorded from real answers', () => {
     expect(e.expectText).toBeUndefined();
   });
 
+  it('goes no deeper than six levels into an answer that nests without end', () => {
+    let deep: Record<string, unknown> = { status: 'bottom' };
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const e = expectationFrom([{ structuredContent: { ok: true, deep }, text: '' }], never);
+    expect(e.expectJson).toEqual({ ok: true });
+  });
+
   it('drops a value that differs between the answers', () => {
     const e = expectationFrom(
       [
