@@ -1,10 +1,13 @@
 /**
  * The SLO burn alarms of the targets whose `slo.burnAlarms` is on (infra/plan/burn.ts plans them), in
  * home-region stacks of their own (`<fleet>-slo-burn`, split by size like the alarm stacks), so turning
- * them on or off never moves a paging alarm. Per target: six metric alarms (a long and a short window per
+ * them on or off never moves a paging alarm. Per target: eight metric alarms (a long and a short window per
  * tier, no actions) and two composite alarms, the only ones that tell anyone:
  * - `<fleet>/<target>/slo-burn-page` = (1 h AND 5 min) OR (6 h AND 30 min) → the pages topic;
- * - `<fleet>/<target>/slo-burn-ticket` = 1 day AND 2 h → the tickets topic.
+ * - `<fleet>/<target>/slo-burn-ticket` = (1 day AND 2 h) OR (3 days AND 6 h) → the tickets topic (3 days
+ *   read as one for a period under an hour: infra/plan/burn.ts says why).
+ * Each window reads two metrics into the paging expression, far from CloudWatch's 10 per metric-math alarm
+ * (infra/quotas checks it).
  * The rules the other alarms keep: each window reads the paging alarm's expression over the same metric,
  * and a period it leaves undetermined (regions inconclusive or silent, or a late one) is neither a bad
  * period nor a good one: `ignore` (windowAlarm says why), a new alarm starts INSUFFICIENT_DATA and a deploy
@@ -25,8 +28,8 @@ import { STACK_BUDGET } from '../plan/template-size.ts';
 import { FAILING, failingRegions, REPORTS } from './alarm-math.ts';
 import { topicArn } from './topics.ts';
 
-/** Six window alarms and two composites per target. */
-export const BURN_ALARMS_PER_TARGET = 8;
+/** Eight window alarms and two composites per target. */
+export const BURN_ALARMS_PER_TARGET = 10;
 /**
  * A generous size per target, so a split happens before CloudFormation's limit: 22.4 KB measured at the
  * longest (64-character names, a 255-character namespace, ten regions, URLs filling the descriptions; one-space
@@ -183,7 +186,7 @@ function describeBurn(b: BurnTarget, tiers: readonly BurnAlarmPlan[], what: stri
   const windows = tiers
     .map(
       (t) =>
-        `${t.rate.toFixed(1)}x over ${span(t.tier.longSeconds)} and ${span(t.tier.shortSeconds)} (${Math.round(t.tier.budgetShare * 100)} % of the budget)`,
+        `${t.rate.toFixed(1)}x over ${span(t.longSeconds)}${t.longSeconds < t.tier.longSeconds ? ` (the workbook's ${span(t.tier.longSeconds)}: CloudWatch's limit)` : ''} and ${span(t.tier.shortSeconds)} (${Math.round(t.tier.budgetShare * 100)} % of the budget)`,
     )
     .join('; or ');
   const text = [
