@@ -22,7 +22,8 @@ const burn = burnAlarmsOf(
 const { fleet, windows, composites, critical } = burn;
 const everywhere = (seq: string): TimedScenario['runs'] => ({ 'us-east-1': seq, 'eu-west-1': seq, 'ap-southeast-2': seq });
 const alarms = alarmsBy;
-const replay = (s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', only?: readonly AlarmProps[]) => burn.replay(s, initial, only);
+const replay = (s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', only?: readonly AlarmProps[]) =>
+  burn.replay(s, initial, only);
 
 describe('SLO burn alarms (as synthesized)', () => {
   it('are eight window alarms on the paging expression and two composites: the page on the pages topic, the ticket on the tickets topic', () => {
@@ -44,8 +45,18 @@ describe('SLO burn alarms (as synthesized)', () => {
       ['slo-burn-slow-3d-short', 360, 1],
     ]);
     const rules = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmRule.match(/slo-burn-[a-z0-9-]+/g)]));
-    expect(rules['slo-burn-page']).toEqual(['slo-burn-fast-1h-long', 'slo-burn-fast-1h-short', 'slo-burn-fast-6h-long', 'slo-burn-fast-6h-short']);
-    expect(rules['slo-burn-ticket']).toEqual(['slo-burn-slow-1d-long', 'slo-burn-slow-1d-short', 'slo-burn-slow-3d-long', 'slo-burn-slow-3d-short']);
+    expect(rules['slo-burn-page']).toEqual([
+      'slo-burn-fast-1h-long',
+      'slo-burn-fast-1h-short',
+      'slo-burn-fast-6h-long',
+      'slo-burn-fast-6h-short',
+    ]);
+    expect(rules['slo-burn-ticket']).toEqual([
+      'slo-burn-slow-1d-long',
+      'slo-burn-slow-1d-short',
+      'slo-burn-slow-3d-long',
+      'slo-burn-slow-3d-short',
+    ]);
     expect(windows.every((w) => !w.AlarmActions && !w.OKActions)).toBe(true);
     const byName = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmActions.map(render).join()]));
     expect(byName['slo-burn-page']).toMatch(/:McpCanary-pages$/);
