@@ -22,7 +22,9 @@ const OBJECTIVES = [99.9, 99] as const;
 const RATES = [100, 50, 14.4, 10, 6, 5, 3, 1, 0.5] as const;
 const N = 3;
 
-const alarmsAt = new Map(OBJECTIVES.map((o) => [o, burnAlarmsOf(smallFleet({ slo: { objective: o, burnAlarms: true } }), 'rates-prod')]));
+const alarmsAt = new Map<number, BurnAlarms>(
+  OBJECTIVES.map((o) => [o, burnAlarmsOf(smallFleet({ slo: { objective: o, burnAlarms: true } }), 'rates-prod')]),
+);
 
 /** A steady burn: the runs of one region, a bad minute every 1 / (rate × budget) minutes from run 1. */
 function steady(rate: number, objective: number, runs: number): string {
