@@ -6,7 +6,7 @@
  * quorum 2, N 3, objective 99.9 % over 30 days. What each burn rate is detected in: burn-detection.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { BURN_TIERS, burnRate, burnWindow } from '../../../infra/plan/burn.ts';
+import { BURN_TIERS, burnRate, burnWindow, planBurn } from '../../../infra/plan/burn.ts';
 import { alarmsBy, burnAlarmsOf } from '../../helpers/infra/burn.ts';
 import { render, type AlarmProps } from '../../helpers/infra/cfn.ts';
 import { resourcesOf, smallFleet } from '../../helpers/infra/synth.ts';
@@ -177,5 +177,26 @@ describe('burn windows', () => {
     expect(at(300, 99.9, 0)).toMatchObject({ datapointsToAlarm: 1, floored: false });
     // Never more than the window holds.
     expect(at(120, 99.9, 3)).toEqual({ evaluationPeriods: 2, datapointsToAlarm: 2, floored: true });
+  });
+
+  it('floor every long window of a 5-minute target at 99.9 % (one bad period is 11.6 % of the budget), none at 99 % and one minute', () => {
+    const plan = (periodSeconds: number, objective: number) =>
+      planBurn({ fleet: 'F' } as never, { name: 't', periodSeconds }, { objective, windowDays: 30 }, 3).tiers.map((t) => [
+        t.long.floored,
+        t.long.datapointsToAlarm,
+        t.long.evaluationPeriods,
+      ]);
+    expect(plan(300, 99.9)).toEqual([
+      [true, 3, 12],
+      [true, 3, 72],
+      [true, 3, 288],
+      [true, 3, 288],
+    ]);
+    expect(plan(60, 99)).toEqual([
+      [false, 9, 60],
+      [false, 22, 360],
+      [false, 44, 1440],
+      [false, 15, 1440],
+    ]);
   });
 });
