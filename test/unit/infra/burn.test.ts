@@ -58,6 +58,8 @@ describe('SLO burn alarms (as synthesized)', () => {
       'slo-burn-slow-3d-short',
     ]);
     expect(windows.every((w) => !w.AlarmActions && !w.OKActions)).toBe(true);
+    // The paging expression over two metrics: CloudWatch allows 10 per metric-math alarm.
+    for (const w of windows) expect(w.Metrics!.filter((m) => m.MetricStat)).toHaveLength(2);
     const byName = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmActions.map(render).join()]));
     expect(byName['slo-burn-page']).toMatch(/:McpCanary-pages$/);
     expect(byName['slo-burn-ticket']).toMatch(/:McpCanary-tickets$/);
@@ -87,6 +89,11 @@ describe('SLO burn alarms (as synthesized)', () => {
       // Not vacuous: the fast burn does reach ALARM in this outage; it tells no one.
       expect(burns.length).toBeGreaterThan(0);
       expect(burns.filter((b) => !b.suppressed)).toEqual([]);
+      // Nor its resolution: the 30-minute short window holds the outage that long after it, within the extension.
+      const page = replay(s).filter((c) => c.alarm.endsWith('/slo-burn-page'));
+      const after = page.slice(page.findIndex((c) => c.state === 'ALARM'));
+      expect(after.map((c) => c.state)).toEqual(['ALARM', 'OK']);
+      expect(after.filter((c) => !c.suppressed)).toEqual([]);
     }
   });
 
