@@ -225,13 +225,13 @@ describe('the optional features', () => {
     expect(statusPageCost(none, 2, STATUS_USAGE, PRICES, 0).total).toBe(0);
   });
 
-  it('prices burn alarms from the synthesized alarms: 6 window alarms of 2 metrics and 2 composites, $2.20 a target', () => {
+  it('prices burn alarms from the synthesized alarms: 8 window alarms of 2 metrics and 2 composites, $2.60 a target', () => {
     // Act
     const d = on({ ...fleet, targets: fleet.targets.map((t) => ({ ...t, slo: { objective: 99.9, burnAlarms: true } })) });
     const cost = burnAlarmsCost(d, 2, PRICES);
     // Assess
-    expect([d.metricAlarms, d.alarmMetrics, d.compositeAlarms]).toEqual([12, 24, 4]);
-    expect(cost.perTarget).toBeCloseTo(6 * 2 * 0.1 + 2 * 0.5, 10);
+    expect([d.metricAlarms, d.alarmMetrics, d.compositeAlarms]).toEqual([16, 32, 4]);
+    expect(cost.perTarget).toBeCloseTo(8 * 2 * 0.1 + 2 * 0.5, 10);
   });
 
   it('keeps the run inventory, and so the headline, unchanged when the status page is on (its schedule is not a run)', () => {
