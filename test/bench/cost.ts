@@ -23,7 +23,8 @@ import {
 } from './cost-model.ts';
 import { featureSection } from './cost-features-report.ts';
 import { generatedFleet, synthesize, type Synthesized } from './fleet-scale.ts';
-import { CREDENTIAL_READS, REMOTE_VERDICT_SPREAD_SECONDS, SECRET_CACHE_SECONDS } from '../../infra/quotas/runtime-load.ts';
+import { CREDENTIAL_READS, SECRET_CACHE_SECONDS } from '../../infra/quotas/credential-rate.ts';
+import { REMOTE_VERDICT_SPREAD_SECONDS } from '../../infra/quotas/runtime-load.ts';
 import { BENCH_DIR, VARIANTS } from './footprint.ts';
 import { readInventory, type ReadInventory } from './inventory.ts';
 import { PRICES, PRICES_AS_OF, PRICES_REGION } from './prices.ts';
