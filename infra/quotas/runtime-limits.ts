@@ -117,7 +117,9 @@ export const RuntimeQuotas = {
     limitText: '40 a second (GetParameter, GetParameters, GetParametersByPath together); 10,000 with higher throughput',
     source: RuntimeSource.ssmQuotas,
     raise:
-      'turn on higher throughput in that Region (a paid setting, $0.05 per 10,000 calls: aws ssm update-service-setting --setting-id arn:aws:ssm:<region>:<account>:servicesetting/ssm/parameter-store/high-throughput-enabled --setting-value true), or keep these credentials in Secrets Manager',
+      'turn on higher throughput in that Region (a paid setting, $0.05 per 10,000 calls, ' +
+      RuntimeSource.ssmThroughput +
+      ': aws ssm update-service-setting --setting-id arn:aws:ssm:<region>:<account>:servicesetting/ssm/parameter-store/high-throughput-enabled --setting-value true), or keep these credentials in Secrets Manager',
   },
   secretsManagerGetSecretValue: {
     id: 'secrets-manager-get-secret-value',
