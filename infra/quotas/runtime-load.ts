@@ -1,7 +1,7 @@
 /**
  * What a fleet asks of each runtime quota (runtime-limits.ts) at its peak, per Region, from its plan alone:
- * pure, no CDK, no templates. The same figures price the fleet (`npm run cost` reads the read and publish
- * rates from here), so the bill and the synth warnings cannot disagree.
+ * pure, no CDK, no templates. The same figures price the fleet (`npm run cost` reads the publish waves from
+ * here and the read rate from credential-rate.ts, as this file does), so the bill and the warnings cannot disagree.
  *
  * The peak is one firing at its worst, and the model says so rather than average it away:
  * - Scheduler promises no spread between schedules (rate schedules one deploy creates start together, and
