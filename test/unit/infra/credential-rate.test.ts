@@ -22,7 +22,7 @@ import {
 } from '../../../infra/quotas/credential-rate.ts';
 import { fleetLoads } from '../../../infra/quotas/runtime-load.ts';
 import { afterDeployNotes, checkRuntime } from '../../../infra/quotas/runtime.ts';
-import { MEASURED_CREDENTIAL_READS } from '../../bench/credential-reads.ts';
+import { MEASURED_CREDENTIAL_READS, simulatedFleet } from '../../bench/credential-reads.ts';
 import { generatedFleet, SCALE_REGIONS } from '../../bench/fleet-scale.ts';
 import { withSsmHome } from '../../bench/runtime-quotas.ts';
 
@@ -119,18 +119,7 @@ describe('a fleet’s reads', () => {
 describe('held to the reads the bench measured over Lambda’s container churn (MEASURED_CREDENTIAL_READS)', () => {
   // The bench's fleet: 5,000 targets × 5 Regions, a tenth every 5 minutes, each with its own SSM parameter in the
   // home Region by ARN; the runs read through the real reader on simulated containers.
-  const bench: FleetInput = {
-    homeRegion: 'us-east-1',
-    probeRegions: [...SCALE_REGIONS],
-    notify,
-    targets: Array.from({ length: 5_000 }, (_, i) => ({
-      name: `t-${i}`,
-      url: `https://t-${i}.example.com/mcp`,
-      ...(i % 10 === 0 ? { schedule: 'rate(5 minutes)' } : {}),
-      headerSecrets: { Authorization: { ssmParameter: `arn:aws:ssm:us-east-1:${ACCOUNT}:parameter/mcp-canary/t-${i}` } },
-    })),
-  };
-  const plan = planFleet(bench);
+  const plan = planFleet(simulatedFleet());
   const rates = readRates(plan);
   const measured = MEASURED_CREDENTIAL_READS;
 
