@@ -145,12 +145,13 @@ const API_QUOTA: Record<ReadApi | 'Decrypt', RuntimeQuota> = {
   BatchGetSecretValue: RuntimeQuotas.secretsManagerBatchGetSecretValue,
   Decrypt: RuntimeQuotas.kmsCryptographicOperations,
 };
-const WHAT: Record<RuntimeQuota['id'], string> = {
+/** What each credential-read quota counts, in the warning's words. */
+const WHAT: Partial<Record<RuntimeQuota['id'], string>> = {
   'ssm-get-parameter': 'GetParameters calls (10 names each) and GetParameter calls',
   'secrets-manager-get-secret-value': 'GetSecretValue calls (a store read for one secret, and delegated access tokens)',
   'secrets-manager-batch-get-secret-value': 'BatchGetSecretValue calls (20 secrets each)',
   'kms-cryptographic-operations': 'Decrypts, one behind each SecureString parameter or secret read',
-} as Record<RuntimeQuota['id'], string>;
+};
 
 /**
  * Each credential-read quota per Region at its steady rate: every schedule's batched calls, as often as its
@@ -170,7 +171,7 @@ function credentialLoads(plan: FleetPlan, reads: CredentialReads): RuntimeLoad[]
     quota,
     region,
     peak: steady,
-    why: `${WHAT[quota.id]} from every probe Region that reads there, steady: warm containers read a credential again on about ${readShare(plan, reads)} of runs (infra/quotas/credential-rate.ts)`,
+    why: `${WHAT[quota.id] ?? quota.name} from every probe Region that reads there, steady: warm containers read a credential again on about ${readShare(plan, reads)} of runs (infra/quotas/credential-rate.ts)`,
     afterDeploy: {
       calls: first,
       why: `after a deploy every container is cold and the first firing makes ${int(first)} such calls at once`,
