@@ -4,9 +4,12 @@
  * firing after a deploy, held to what the bench measured over Lambda's container churn
  * (test/bench/credential-reads.ts), and the two fleets the README promises against the default quotas.
  */
+import { BatchGetSecretValueCommand, GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetParameterCommand, GetParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { describe, expect, it } from 'vitest';
 import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import {
+  BatchedReads,
   SECRETS_PER_CALL as RUN_SECRETS_PER_CALL,
   SSM_NAMES_PER_CALL as RUN_SSM_NAMES_PER_CALL,
 } from '../../../functions/io/secrets/batched.ts';
@@ -67,6 +70,52 @@ describe('the calls one read of a store makes, as the run batches them', () => {
     [25, { BatchGetSecretValue: 2 }],
   ])('reads %i secrets as %o', (names, calls) => {
     expect(storeCalls('secretsmanager', names)).toEqual(calls);
+  });
+});
+
+/** Reads `n` references of one store in one turn through the run's own BatchedReads, counting its calls by API. */
+async function runCalls(service: 'ssm' | 'secretsmanager', n: number): Promise<Record<string, number>> {
+  const calls: Record<string, number> = {};
+  const count = (command: object) => {
+    const api = command.constructor.name.replace(/Command$/, '');
+    calls[api] = (calls[api] ?? 0) + 1;
+  };
+  const ssm = {
+    send: async (c: GetParametersCommand | GetParameterCommand) => {
+      count(c);
+      return c instanceof GetParametersCommand
+        ? { Parameters: (c.input.Names ?? []).map((name) => ({ Name: name, Value: 'v' })), InvalidParameters: [] }
+        : { Parameter: { Name: c.input.Name, Value: 'v' } };
+    },
+  } as unknown as SSMClient;
+  const secretsManager = {
+    send: async (c: BatchGetSecretValueCommand | GetSecretValueCommand) => {
+      count(c);
+      return c instanceof BatchGetSecretValueCommand
+        ? { SecretValues: (c.input.SecretIdList ?? []).map((id) => ({ Name: id, SecretString: 'v' })), Errors: [] }
+        : { SecretString: 'v' };
+    },
+  } as unknown as SecretsManagerClient;
+  const reads = new BatchedReads({ ssm: () => ssm, secretsManager: () => secretsManager }, 5_000);
+  const kind = service === 'ssm' ? 'SSM parameter' : 'Secrets Manager secret';
+  const got = await Promise.all(Array.from({ length: n }, (_, i) => reads.read({ kind, id: `ref-${i}`, region: 'us-east-1' })));
+  expect(got.every((r) => 'value' in r)).toBe(true);
+  return calls;
+}
+
+describe('the model’s calls are the calls the run’s own batching makes', () => {
+  it.each([
+    ['ssm', 1],
+    ['ssm', 2],
+    ['ssm', 11],
+    ['ssm', 21],
+    ['ssm', 25],
+    ['secretsmanager', 1],
+    ['secretsmanager', 20],
+    ['secretsmanager', 21],
+    ['secretsmanager', 41],
+  ] as const)('%s, %i references read in one turn', async (service, n) => {
+    expect(await runCalls(service, n)).toEqual(storeCalls(service, n));
   });
 });
 
