@@ -109,7 +109,7 @@ function priceRows(): string[][] {
     ],
     [
       'SSM Parameter Store higher throughput',
-      `$${(p.ssmHigherThroughputCall * 10_000).toFixed(2)} per 10,000 calls, in a Region where synth warns the reads pass 40 a second`,
+      `$${(p.ssmHigherThroughputCall * 10_000).toFixed(2)} per 10,000 calls, in a Region where synth warns the steady reads pass 40 calls a second`,
     ],
     [
       'DynamoDB on demand (the run ledger)',
