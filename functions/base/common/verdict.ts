@@ -97,6 +97,11 @@ export const WarningKind = {
   catalogDrift: 'catalog_drift',
   /** A security posture check failed. */
   posture: 'posture',
+  /**
+   * The canary tool's answer, which nothing but `isError` checks, reads like its upstream refused an
+   * expired or revoked credential ("401 Unauthorized", "invalid api key", `{"error":{"code":401}}`).
+   */
+  upstreamCredential: 'upstream_credential',
 } as const;
 export type WarningKind = (typeof WarningKind)[keyof typeof WarningKind];
 

@@ -15,7 +15,7 @@ import { runAttempt, type Listed } from '../probe/attempt.ts';
 import { startRun, type ContextDeps } from './context.ts';
 import { tokenFailedVerdict, tokenStep, withTokenProbe, type TokenDeps } from './token.ts';
 import { verdictOf, type Attempts } from './verdict.ts';
-import { driftAndPosture, expiryWarnings, withWarnings } from './warnings.ts';
+import { driftAndPosture, expiryWarnings, upstreamCredentialWarning, withWarnings } from './warnings.ts';
 
 export interface JudgeDeps extends ContextDeps, TokenDeps {
   /** @default - the process's certificate watch */
@@ -75,7 +75,11 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
       // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
       const cadence = deps.postureEveryRun ? new PostureCadence() : deps.postureCadence;
       const beside = await driftAndPosture(token.target, run.last, ctx, cadence);
-      const warned = withWarnings(verdict, { warnings: [...token.warnings, ...expiring, ...beside.warnings], posture: beside.posture });
+      const answered = upstreamCredentialWarning(token.target, run.last);
+      const warned = withWarnings(verdict, {
+        warnings: [...token.warnings, ...expiring, ...answered, ...beside.warnings],
+        posture: beside.posture,
+      });
       return { verdict: redactor.value(warned), listed: run.last.listed, redactor };
     });
   } finally {

@@ -14,7 +14,9 @@ import {
 import { compareCatalog } from '../catalog/compare.ts';
 import { credentialHeaders } from '../catalog/credential.ts';
 import type { RunContext } from '../../base/common/run-context.ts';
-import { Revision, type PostureResult, type Verdict, type Warning } from '../../base/common/verdict.ts';
+import { shownName } from '../../base/common/names.ts';
+import { oneLine } from '../../base/common/redact.ts';
+import { Revision, WarningKind, type PostureResult, type Verdict, type Warning } from '../../base/common/verdict.ts';
 import type { Target } from '../../base/config/schema/target.ts';
 import { processCadence, type PostureCadence } from '../posture/cadence.ts';
 import { postureWarnings, runPosture } from '../posture/run.ts';
@@ -37,6 +39,20 @@ export function expiryWarnings(target: Target, ctx: RunContext, watch: Certifica
     ...clientCertificateWarnings(ctx.reach?.tls, target.credentialWarningDays, now),
   ];
   return certificate.then((c) => (c ? [...fixed, c] : fixed));
+}
+
+/**
+ * An answer nothing but `isError` checks that reads like a refused upstream credential (probe's
+ * upstream-credential.ts): the run keeps its outcome, and the owner hears it before users do.
+ */
+export function upstreamCredentialWarning(target: Target, attempt: Attempt): Warning[] {
+  if (!attempt.upstreamCredential || !target.tool) return [];
+  return [
+    {
+      kind: WarningKind.upstreamCredential,
+      detail: `tools/call: ${shownName(target.tool.name)} answered ${JSON.stringify(oneLine(attempt.upstreamCredential, 160))} as an ordinary result (not isError), and nothing else checks the answer: it reads like an expired or revoked upstream credential. Add tool.expectText or tool.expectJson (--expect-text, --expect-json) naming what a good answer holds, so a wrong answer fails the run`,
+    },
+  ];
 }
 
 /** Catalog drift and the posture checks of a run that reached the server, after its verdict's timing. */

@@ -42,6 +42,8 @@ export interface Attempt {
   readonly checked?: readonly AnswerCheck[];
   /** The fault that ended the attempt, or null when it did not fail. */
   readonly fault: Fault | null;
+  /** An unchecked answer's words that read like a refused upstream credential (upstream-credential.ts). */
+  readonly upstreamCredential?: string;
 }
 
 export interface Listed {
@@ -69,6 +71,7 @@ class AttemptRun {
   private server: ServerInfo | null = null;
   private listed: Listed | null = null;
   private checked: AnswerCheck[] | undefined;
+  private upstreamCredential: string | null = null;
 
   constructor(
     private readonly target: Target,
@@ -142,15 +145,21 @@ class AttemptRun {
   }
 
   /** tools/call of the canary tool, checked; what its answer is checked against is known before it is called. */
-  private async callTool(listing: Listing): Promise<StepResult<null>> {
+  private async callTool(listing: Listing): Promise<StepResult<unknown>> {
     const wanted = this.target.tool!;
     this.checked = configuredChecks(
       wanted,
       listing.listings.some((t) => t.outputSchema !== undefined),
     );
-    const call = { timeoutMs: this.target.timeoutMs, run: this.ctx, answerText: () => this.wire.last('tools/call')?.answerText };
+    const call = {
+      timeoutMs: this.target.timeoutMs,
+      run: this.ctx,
+      answerText: () => this.wire.last('tools/call')?.answerText,
+      unchecked: this.checked.every((c) => c === 'isError'),
+    };
     const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
     if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
+    if (r.ok) this.upstreamCredential = r.value.upstreamCredential;
     return r;
   }
 
@@ -180,6 +189,7 @@ class AttemptRun {
       probes: this.probes,
       listed: this.listed,
       ...(this.checked ? { checked: this.checked } : {}),
+      ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
       fault,
     };
   }
