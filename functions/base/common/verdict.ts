@@ -102,6 +102,12 @@ export const WarningKind = {
    * expired or revoked credential ("401 Unauthorized", "invalid api key", `{"error":{"code":401}}`).
    */
   upstreamCredential: 'upstream_credential',
+  /**
+   * The server's MCP Server Card (SEP-2127, `/.well-known/mcp/server-card`) contradicts what it answered
+   * (name, version, protocol versions, capabilities, static tools), changed since it was last read, or
+   * is served but unreadable.
+   */
+  serverCard: 'server_card',
 } as const;
 export type WarningKind = (typeof WarningKind)[keyof typeof WarningKind];
 

@@ -24,7 +24,7 @@ import { Wire } from '../../base/net/wire.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
 import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
-import type { SessionOptions } from './session.ts';
+import type { Session, SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
 import { callCanaryTool } from './tool.ts';
 
@@ -44,6 +44,15 @@ export interface Attempt {
   readonly fault: Fault | null;
   /** An unchecked answer's words that read like a refused upstream credential (upstream-credential.ts). */
   readonly upstreamCredential?: string;
+  /** What the handshake declared, when it succeeded (a Server Card is compared with it). */
+  readonly handshake?: Handshake;
+}
+
+export interface Handshake {
+  /** The capability names the server declared, `experimental` left out. */
+  readonly capabilities: readonly string[];
+  /** The versions `server/discover` offered, on 2026-07-28; null on a 2025 session. */
+  readonly offered: readonly string[] | null;
 }
 
 export interface Listed {
@@ -72,6 +81,7 @@ class AttemptRun {
   private listed: Listed | null = null;
   private checked: AnswerCheck[] | undefined;
   private upstreamCredential: string | null = null;
+  private handshake: Handshake | undefined;
 
   constructor(
     private readonly target: Target,
@@ -100,6 +110,7 @@ class AttemptRun {
     if (!connected.ok) return this.failed(connected.fault);
     this.sessions.adopt(connected.value.session, connected.value.recovered);
     ({ revision: this.revision, server: this.server } = connected.value.session);
+    this.handshake = handshakeOf(connected.value.session, this.wire);
 
     const noTools = capabilitiesWithoutTools(this.sessions.current, target.tool?.name, this.identity());
     if (noTools?.ok) return this.end(Outcome.healthy, null, noTools.detail);
@@ -190,9 +201,19 @@ class AttemptRun {
       listed: this.listed,
       ...(this.checked ? { checked: this.checked } : {}),
       ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
+      ...(this.handshake ? { handshake: this.handshake } : {}),
       fault,
     };
   }
+}
+
+/** The capabilities the session's server declared, and what its discover offered (read at connect: close forgets them). */
+function handshakeOf(s: Session, wire: Wire): Handshake {
+  const capabilities = Object.keys(s.client.getServerCapabilities() ?? {})
+    .filter((k) => k !== 'experimental')
+    .sort();
+  const offered = s.era === Revision.modern ? (wire.last('server/discover')?.supportedVersions ?? null) : null;
+  return { capabilities, offered: offered ? [...offered] : null };
 }
 
 function sameOrigin(a: string, b: string): boolean {
