@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { readCard, serverCardUrl, type ServerCard } from '../../../../functions/engine/card/card.ts';
 import { cardDrift, contradictions, type Handshake } from '../../../../functions/engine/card/compare.ts';
+import { fetchCard } from '../../../../functions/engine/card/read.ts';
+import type { GuardOptions } from '../../../../functions/base/net/ssrf-guard.ts';
+import type { FetchLike } from '../../../../functions/base/net/wire.ts';
 
 const URL_ = 'https://mcp.acme.example/mcp?tenant=7';
 const json = {
@@ -118,5 +121,48 @@ describe('a card against the one read before', () => {
       'tools removed: list_pairs',
     ]);
     expect(cardDrift(card, card)).toEqual([]);
+  });
+});
+
+describe('the fetch (card/read.ts) behind the SSRF guard', () => {
+  const never: FetchLike = async () => {
+    throw new Error('the guard let a request through');
+  };
+  const o = (guard: Partial<GuardOptions>, fetch: FetchLike = never) => ({
+    fetch,
+    guard: { allowPrivateNetwork: false, loopbackAllowed: false, ...guard },
+    timeoutMs: 500,
+    budget: new AbortController().signal,
+  });
+
+  it.each<[string, string, Partial<GuardOptions>, RegExp]>([
+    [
+      'a cloud metadata address',
+      'https://card.example/.well-known/mcp/server-card',
+      { lookup: async () => ['169.254.169.254'] },
+      /cloud metadata/,
+    ],
+    ['a private address', 'https://card.example/.well-known/mcp/server-card', { lookup: async () => ['10.0.0.7'] }, /a private address/],
+    ['plain http off loopback', 'http://card.example/.well-known/mcp/server-card', { lookup: async () => ['93.184.216.34'] }, /https only/],
+  ])('%s is refused before any request, and is not a served card', async (_row, url, guard, why) => {
+    const read = await fetchCard(url, null, o(guard));
+    expect(read).toMatchObject({ kind: 'failed', served: false });
+    expect((read as { why: string }).why).toMatch(why);
+  });
+
+  it('sends If-None-Match with the ETag remembered, no credentials, and never follows a redirect itself', async () => {
+    const seen: RequestInit[] = [];
+    const fetch: FetchLike = async (_u, init) => {
+      seen.push(init ?? {});
+      return new Response(null, { status: 304 });
+    };
+    const read = await fetchCard(
+      'https://card.example/.well-known/mcp/server-card',
+      '"abc"',
+      o({ lookup: async () => ['93.184.216.34'] }, fetch),
+    );
+    expect(read).toEqual({ kind: 'unchanged' });
+    expect(seen[0]).toMatchObject({ method: 'GET', redirect: 'manual', headers: { accept: 'application/json', 'if-none-match': '"abc"' } });
+    expect(JSON.stringify(seen[0]!.headers)).not.toMatch(/authorization/i);
   });
 });
