@@ -330,3 +330,20 @@ describe('Server Cards that cannot be read', () => {
     }
   });
 });
+
+describe('no secret in what the detections quote', () => {
+  const key = SECRET.replace(/^Bearer /, '');
+
+  it.each(ERAS)('an upstream answer and a Server Card that echo the canary key (%s) → [redacted] in every warning', async (era) => {
+    const card = cardServer(() => cardOf(era, { name: `io.example/${key}` }));
+    const s = await serve({
+      era,
+      tools: [rate({ content: [{ type: 'text', text: `401 Unauthorized: key ${key} was revoked` }] })],
+      serverCard: card.handler,
+    });
+    const v = await run(s.url);
+    expect(kinds(v, 'upstream_credential')).toEqual([expect.stringContaining('[redacted]')]);
+    expect(kinds(v, 'server_card')).toEqual([expect.stringContaining('[redacted]')]);
+    expect(JSON.stringify(v)).not.toContain(key.slice(0, 12));
+  });
+});
