@@ -17,7 +17,7 @@ import type { Verdict } from '../../../../../functions/base/common/verdict.ts';
 import { CardMemory } from '../../../../../functions/engine/card/memory.ts';
 import { fingerprintCatalog } from '../../../../../functions/engine/catalog/fingerprint.ts';
 import { modernEndpoint, startFaultServer } from '../../../../helpers/faults.ts';
-import { BOUND_MS, BUDGET_MS, expectVerdict, judgeTimed, latenessOf, TIMEOUT_MS } from '../../../../helpers/hostile/harness.ts';
+import { judgeTimed, latenessOf } from '../../../../helpers/hostile/harness.ts';
 import { SECRET, target } from '../../../../helpers/probe.ts';
 import type { TargetInput } from '../../../../../functions/base/config/schema/target.ts';
 
@@ -47,12 +47,25 @@ async function serve(opts: McpServerOptions): Promise<RunningServer> {
   return s;
 }
 
+/**
+ * Real SDK servers build a server per request (2026-07-28): on a loaded machine the matrix's 600 ms request
+ * timeout would judge their slowness, not the rule. These rows give them 2 s, within a 6 s budget.
+ */
+const TIMEOUT_MS = 2_000;
+const BUDGET_MS = 6_000;
+
 async function run(url: string, over: Partial<TargetInput> = {}, cards = new CardMemory()): Promise<Verdict> {
   const started = performance.now();
   const v = await judgeTimed(target(url, { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, ...over }), { serverCards: cards });
-  // The whole judge() call, the card's fetch after the verdict included, keeps the bound.
-  expect(performance.now() - started).toBeLessThanOrEqual(BOUND_MS + latenessOf(v));
+  // The whole judge() call, the card's fetch after the verdict included, keeps the bound: the budget + 10 %.
+  expect(performance.now() - started).toBeLessThanOrEqual(BUDGET_MS * 1.1 + latenessOf(v));
   return v;
+}
+
+/** The outcome and class (the detail shown when they differ), and the detail's words. */
+function expectVerdict(v: Verdict, outcome: string, failure: string | null, detail?: RegExp): void {
+  expect({ outcome: v.outcome, failure: v.failure }, v.detail).toEqual({ outcome, failure });
+  if (detail) expect(v.detail).toMatch(detail);
 }
 
 const kinds = (v: Verdict, kind: string) => v.warnings.filter((w) => w.kind === kind).map((w) => w.detail);
