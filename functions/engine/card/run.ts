@@ -18,6 +18,9 @@ import { fetchCard } from './read.ts';
 /** Findings per run before the rest are counted in one line: a rewritten card must not flood a ticket. */
 export const MAX_CARD_WARNINGS = 6;
 
+/** The card's own timeout, below the request timeout: it is read after the verdict, and billed time is time. */
+export const CARD_TIMEOUT_MS = 3_000;
+
 export async function serverCardWarnings(
   target: Target,
   handshake: Handshake,
@@ -25,9 +28,9 @@ export async function serverCardWarnings(
   memory: CardMemory = processCards,
 ): Promise<Warning[]> {
   const url = serverCardUrl(target.url);
-  const timeoutMs = Math.min(target.timeoutMs, ctx.remainingMs());
-  if (timeoutMs < 1) return [];
+  const timeoutMs = Math.min(target.timeoutMs, CARD_TIMEOUT_MS, ctx.remainingMs());
   const before = memory.get(url);
+  if (timeoutMs < 1 || (!before && memory.absentRecently(url, ctx.wallNow()))) return [];
   const connections = new Connections(timeoutMs, ctx.fetch, ctx.reach);
   const host = new URL(target.url).hostname.replace(/^\[|\]$/g, '');
   const read = await fetchCard(url, before?.etag ?? null, {
@@ -42,13 +45,14 @@ export async function serverCardWarnings(
   const findings: string[] = [];
   let card = before?.card;
   if (read.kind === 'absent') {
-    memory.forget(url);
+    memory.markAbsent(url, ctx.wallNow());
     if (before) findings.push(`no longer served (HTTP ${read.status}) at ${url}`);
     card = undefined;
   } else if (read.kind === 'failed') {
     // Never asked to be read: a server without a card (or an origin that answers every path) is not warned about.
     if (before) findings.push(`could not be read this run at ${url}: ${read.why}`);
     else if (read.served) findings.push(`served at ${url} but not a card: ${read.why}`);
+    else memory.markAbsent(url, ctx.wallNow());
     card = undefined;
   } else if (read.kind === 'card') {
     const parsed = readCard(read.json, target.url);

@@ -314,6 +314,24 @@ describe('Server Cards that cannot be read', () => {
     expect(kinds(v, 'server_card')).toEqual(detail ? [expect.stringMatching(detail)] : []);
   });
 
+  it('a location that served no card (404, or a hang) is asked again only after an hour: one GET for two runs', async () => {
+    for (const handler of [(_q: IncomingMessage, res: ServerResponse) => void res.writeHead(404).end(), () => {}]) {
+      let asked = 0;
+      const s = await serve({
+        era: 'modern',
+        tools: [rate()],
+        serverCard: (req, res) => {
+          asked++;
+          handler(req, res);
+        },
+      });
+      const cards = new CardMemory();
+      await run(s.url, {}, cards);
+      await run(s.url, {}, cards);
+      expect(asked).toBe(1);
+    }
+  });
+
   it('a redirect is never followed: the other origin receives nothing', async () => {
     const elsewhere = await startFaultServer((_q, res) => void res.writeHead(200).end());
     try {
