@@ -13,7 +13,11 @@ export const FailureClass = {
   timeout: 'timeout',
   /** An HTTP status that is neither success nor an auth wall (404, 429, 5xx…). */
   httpStatus: 'http_status',
-  /** 401 or 403: the credentials the canary sends are missing, expired or not allowed. */
+  /**
+   * 401 or 403: the credentials the canary sends are missing, expired or not allowed; or tools/list shrank
+   * to authentication tools and the canary tool vanished (the server hides its tools until it is
+   * authenticated again).
+   */
   auth: 'auth',
   /**
    * The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, an answer that cannot
