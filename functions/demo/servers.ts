@@ -9,11 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { SERVER_CARD_PATH } from '../base/common/well-known.ts';
 
 export type Era = 'modern' | 'legacy' | 'dual';
-
-/** Where a server's Server Card lives (SEP-2127). */
-const SERVER_CARD_PATH = '/.well-known/mcp/server-card';
 
 export interface ToolSpec {
   readonly name: string;

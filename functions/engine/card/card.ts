@@ -6,9 +6,7 @@
  * Everything read is server-supplied text: cut to one bounded line here, escaped where it is shown.
  */
 import { oneLine } from '../../base/common/redact.ts';
-
-/** The well-known path of SEP-2127, at the origin's root (RFC 8615). */
-export const SERVER_CARD_PATH = '/.well-known/mcp/server-card';
+import { SERVER_CARD_PATH } from '../../base/common/well-known.ts';
 
 export interface ServerCard {
   readonly name: string;

@@ -6,13 +6,17 @@
  * on purpose: no OpenTelemetry here, it runs whether or not anything is exported.
  */
 import type { FetchMiddleware } from '../../base/common/run-context.ts';
+import { SERVER_CARD_PATH } from '../../base/common/well-known.ts';
 import { mediaType } from '../../base/net/body.ts';
 import { errorCode } from '../../base/net/exchange.ts';
 import { MAX_RESPONSE_BYTES } from '../../base/net/wire.ts';
 import { watchAnswer, type AnswerOutcome } from './answer-watch.ts';
 
-/** What a request was for: a step of the run, or something beside the steps (the 2025 SSE stream, posture). */
-export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'other';
+/**
+ * What a request was for: a step of the run, the Server Card read after the verdict (its own step: its
+ * 404 is not the step it fell after), or something beside the steps (the 2025 SSE stream, posture).
+ */
+export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'server card' | 'other';
 
 export interface RequestRecord {
   readonly traceId: string;
@@ -125,6 +129,7 @@ export class RequestLog {
     if (rpcMethod) return STEP_OF_METHOD[rpcMethod] ?? 'other';
     if (httpMethod === 'DELETE') return 'DELETE';
     if (httpMethod === 'GET' && this.healthUrl && url === this.healthUrl) return 'health';
+    if (httpMethod === 'GET' && new URL(url).pathname === SERVER_CARD_PATH) return 'server card';
     return 'other';
   }
 }

@@ -111,7 +111,7 @@ export function recordRun(tracer: Tracer, ids: NextIds, run: RunTrace): void {
                 [Attr.durationMs]: s.probe.durationMs,
                 ...(s.probe.failure ? { [Attr.failure]: s.probe.failure, 'error.type': s.probe.failure } : {}),
               }
-            : { [Attr.superseded]: s.step !== 'DELETE' && s.step !== 'other' }),
+            : { [Attr.superseded]: s.step !== 'DELETE' && s.step !== 'server card' && s.step !== 'other' }),
         },
       },
       underRoot,
