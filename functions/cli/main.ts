@@ -14,6 +14,7 @@ import type { Reach } from '../base/common/run-context.ts';
 import { VERSION } from '../base/common/version.ts';
 import { worstOutcome, type Outcome, type Verdict } from '../base/common/verdict.ts';
 import { parseCommand } from './args.ts';
+import { printJson } from './print-json.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { report } from './report.ts';
 import { snapshot } from './snapshot.ts';
@@ -34,6 +35,8 @@ export interface Io {
    * credentials read from AWS): the process's own redaction of both streams and the console learns them.
    */
   readonly learnSecrets?: (values: readonly string[]) => void;
+  /** A JSON document for stdout (print-json.ts): the process's redaction walks it. */
+  readonly json?: (value: unknown) => void;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -90,7 +93,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   );
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
-    io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
+    printJson(io, redactor.value(verdicts));
   } else {
     io.stdout(
       redactor.text(

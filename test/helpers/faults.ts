@@ -27,7 +27,11 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-export async function startFaultServer(handler: FaultHandler, opts: { tls?: { key: string; cert: string } } = {}): Promise<FaultServer> {
+/** `host`: the loopback address to listen on, `::1` for an IPv6 URL. @default '127.0.0.1' */
+export async function startFaultServer(
+  handler: FaultHandler,
+  opts: { tls?: { key: string; cert: string }; host?: '127.0.0.1' | '::1' } = {},
+): Promise<FaultServer> {
   const received: Received[] = [];
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -54,10 +58,11 @@ export async function startFaultServer(handler: FaultHandler, opts: { tls?: { ke
     }
   };
   const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, onRequest) : createServer(onRequest);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
+    url: `${opts.tls ? 'https' : 'http'}://${host === '::1' ? '[::1]' : host}:${port}/mcp`,
     received,
     close: async () => {
       server.closeAllConnections();
