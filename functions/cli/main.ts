@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     targets = await applyCatalogPosture(targets, watch);
     // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
     const stored = await readStoredSecrets(targets, fleet);
-    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
+    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers, url: stored[i].url } : t));
     storedValues = stored.map((s) => [...(s?.secretValues ?? []), ...envProxySecrets(process.env)]);
     reaches = stored.map((s) => s?.reach);
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));

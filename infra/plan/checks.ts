@@ -11,6 +11,7 @@ import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/base/common/errors.ts';
 import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
 import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
+import { looksLikeCredential } from '../../functions/base/common/shown-url.ts';
 
 /**
  * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
@@ -40,6 +41,15 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         t.name,
         `headers.${headers[0]}`,
         `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp-canary/${t.name}", prefix: "Bearer " } }`,
+      );
+    }
+    const inQuery = credentialInQuery(t.url);
+    if (inQuery) {
+      throw fleetError(
+        i,
+        t.name,
+        'url',
+        `has ?${inQuery}=…, a credential that would be written into the CloudFormation template in clear text. Move it to querySecrets and remove it from url, e.g. querySecrets: { ${JSON.stringify(inQuery)}: { secretsManager: "mcp-canary/${t.name}/${inQuery}" } }`,
       );
     }
     const local = localOnlyRefs(t.auth?.oauth, t.auth?.authorizationCode)[0];
@@ -120,4 +130,21 @@ function days(seconds: number): string {
 /** `targets[2] ("rates-prod").budgetMs (90000 ms) …`: the config path a user would look for, and the name. */
 export function fleetError(index: number, name: string, field: string, message: string): CanaryError {
   return configError(`mcp-canary fleet config: targets[${index}] (${JSON.stringify(name)}).${field} ${message}.`);
+}
+
+/** Query keys that name a credential, as APIs spell them (`?token=`, `?api_key=`, `?sig=`). */
+const CREDENTIAL_KEY =
+  /^(access[-_]?token|token|api[-_]?key|apikey|key|secret|client[-_]?secret|password|passwd|pwd|sig|signature|auth|jwt|session[-_]?id)$/i;
+
+/**
+ * The first query key of `url` whose value is a credential: its key names one, or the value looks like
+ * one (shown-url.ts). Such a value belongs in querySecrets; an ordinary parameter (`?read_only=true`)
+ * stays in the url, and is masked wherever the url is shown.
+ */
+export function credentialInQuery(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  for (const [key, value] of new URL(url).searchParams) {
+    if (value !== '' && (CREDENTIAL_KEY.test(key) || looksLikeCredential(value))) return key;
+  }
+  return undefined;
 }
