@@ -13,6 +13,8 @@ import { requireTool } from './tools.ts';
 
 export interface Received {
   readonly method: string;
+  /** The request target as sent: path and query. */
+  readonly url: string;
   readonly rpcMethod: string | null;
   readonly rpcId: unknown;
   readonly headers: IncomingMessage['headers'];
@@ -45,6 +47,7 @@ export async function startFaultServer(
     }
     const rx: Received = {
       method: req.method ?? 'GET',
+      url: req.url ?? '',
       rpcMethod: typeof msg?.method === 'string' ? msg.method : null,
       rpcId: msg?.id,
       headers: req.headers,
