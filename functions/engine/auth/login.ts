@@ -22,6 +22,7 @@ import {
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../../base/common/errors.ts';
 import type { GuardOptions } from '../../base/net/ssrf-guard.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
 import { errorCode, networkErrorKind } from '../../base/net/exchange.ts';
@@ -275,7 +276,7 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
           : kind === 'tls'
             ? `TLS handshake failed (${errorCode(e)})`
             : `cannot connect (${errorCode(e)})`);
-      throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
+      throw loginError(`${what} failed: ${shownUrl(url.href)}: ${words}`, e);
     }
     // The SDK's schemas refuse a metadata document it cannot use (an endpoint with a javascript: URL): say which field, not zod's JSON.
     const issues = (e as { name?: unknown; issues?: Array<{ path?: unknown[]; message?: string }> }).issues;
