@@ -247,9 +247,9 @@ function noMetadataWords(serverUrl: string, s: OAuthDiscoveryState): string {
   const as = s.authorizationServerUrl;
   const fix = "Publish it (or ask the server's owner to): the canary will not guess the endpoints";
   if (!s.resourceMetadata)
-    return `discovery: ${serverUrl} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
+    return `discovery: ${shownUrl(serverUrl)} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
   if (!s.resourceMetadata.authorization_servers?.length)
-    return `discovery: the protected resource metadata of ${serverUrl} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
+    return `discovery: the protected resource metadata of ${shownUrl(serverUrl)} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
   return `discovery: the authorization server ${as} publishes no metadata (RFC 8414 / OpenID discovery): ${fix}`;
 }
 

@@ -79,7 +79,7 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
   if (!read) return { kind: 'missing' };
   tell(read.grant, d.onSecret);
   const elsewhere = d.serverUrl === undefined ? null : grantMismatch(read.grant, d.serverUrl);
-  if (elsewhere)
+  if (elsewhere && d.serverUrl !== undefined)
     return {
       kind: 'mismatch',
       grant: read.grant,
