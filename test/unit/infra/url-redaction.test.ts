@@ -67,6 +67,27 @@ describe('alarms show a target URL by its structure', () => {
   });
 });
 
+describe('the templates', () => {
+  it("hold a target's URL only where the run reads it (its schedule's input), nowhere a person reads", () => {
+    // Every string of every template but a schedule target's Input: descriptions, names, dashboards, outputs.
+    const leaves: string[] = [];
+    const walk = (v: unknown, key: string): void => {
+      if (key === 'Input') return;
+      if (typeof v === 'string') leaves.push(v);
+      else if (Array.isArray(v)) v.forEach((x) => walk(x, ''));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+    };
+    for (const [, t] of synth.templates) walk(t.toJSON(), '');
+    const text = leaves.join('\n');
+    for (const s of deployable) {
+      const u = new URL(s.url);
+      // The query as written, unless it shows as it is (bare flags, empty values: nothing to mask).
+      if (u.search.length > 1 && !shownUrl(s.url).endsWith(u.search)) expect(text).not.toContain(u.search);
+      for (const secret of s.secrets) expect(text).not.toContain(secret);
+    }
+  });
+});
+
 describe('a secret query parameter by reference', () => {
   it('is in the template as its reference only, and the run may read it (and nothing else) where it runs', () => {
     const all = templates.map(([, json]) => json).join('\n');
