@@ -168,8 +168,8 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
         `target "${t.name}" has no auth.authorizationCode: add { authorizationCode: { store: { secretsManager: "mcp-canary/${t.name}/grant" } } }.`,
       );
     // The way the target's runs go: the fleet's proxy (else HTTPS_PROXY) and the target's private CAs; its client
-    // certificate and headers are the endpoint's, not the authorization server's.
-    const only = { ...t, headerSecrets: {}, auth: undefined, tls: t.tls?.ca ? { ca: t.tls.ca } : undefined };
+    // certificate, headers and query secrets are the endpoint's, not the authorization server's.
+    const only = { ...t, headerSecrets: {}, querySecrets: {}, auth: undefined, tls: t.tls?.ca ? { ca: t.tls.ca } : undefined };
     const [found] = await readStoredSecrets([only], fleet);
     return {
       url: t.url,

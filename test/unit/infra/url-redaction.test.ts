@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { shownUrl } from '../../../functions/base/common/shown-url.ts';
 import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
 import { checkFleet, credentialInQuery } from '../../../infra/plan/checks.ts';
+import { planFleet } from '../../../infra/plan/plan.ts';
 import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 import { URL_SHAPES } from '../../helpers/url-shapes.ts';
@@ -120,6 +121,15 @@ describe('a secret query parameter by reference', () => {
         expect((e as Error).message).not.toMatch(/abc123|=k\b|sk-live-0a1b2c3d4e/);
       }
     }
+  });
+
+  it('refuses a reference outside mcp-canary/, as for every credential the run functions read', () => {
+    const bad = smallFleet({
+      targets: [{ name: 'docs', url: 'https://docs.example.com/mcp', querySecrets: { token: { secretsManager: 'team/docs-token' } } }],
+    });
+    expect(() => planFleet(bad)).toThrow(
+      /targets\[0\] \("docs"\)\.querySecrets\.token\.secretsManager \("team\/docs-token"\) is outside mcp-canary\//,
+    );
   });
 
   it('refuses a key given both in querySecrets and in the url, without echoing the url value', () => {
