@@ -12,7 +12,9 @@ import { judge } from '../engine/judge/judge.ts';
 import { Redactor, secretsOf } from '../base/common/redact.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { VERSION } from '../base/common/version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../base/common/verdict.ts';
+import { worstOutcome, type Verdict } from '../base/common/verdict.ts';
+import { ExitCode, exitCodeFor } from './exit-codes.ts';
+import { init } from './init.ts';
 import { parseCommand } from './args.ts';
 import { printJson } from './print-json.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
@@ -25,7 +27,7 @@ import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
 import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
-export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
+export { ExitCode, exitCodeFor };
 
 export interface Io {
   readonly stdout: (s: string) => void;
@@ -37,6 +39,8 @@ export interface Io {
   readonly learnSecrets?: (values: readonly string[]) => void;
   /** A JSON document for stdout (print-json.ts): the process's redaction walks it. */
   readonly json?: (value: unknown) => void;
+  /** A yes/no question on the terminal (mcp-canary init). @default - the terminal when stdin and stderr are one, else none */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -50,6 +54,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     if (argv[0] === 'login') return await loginCommand(argv.slice(1), io);
     if (argv[0] === 'report') return await report(argv.slice(1), io);
+    if (argv[0] === 'init') return await init(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
@@ -102,18 +107,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     );
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
-}
-
-export function exitCodeFor(outcome: Outcome): number {
-  switch (outcome) {
-    case 'healthy':
-    case 'degraded':
-      return ExitCode.ok;
-    case 'failed':
-      return ExitCode.failed;
-    case 'inconclusive':
-      return ExitCode.inconclusive;
-  }
 }
 
 function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {
