@@ -11,7 +11,7 @@ import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/base/common/errors.ts';
 import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
 import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
-import { looksLikeCredential } from '../../functions/base/common/shown-url.ts';
+import { credentialInQuery } from '../../functions/base/common/shown-url.ts';
 
 /**
  * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
@@ -130,21 +130,4 @@ function days(seconds: number): string {
 /** `targets[2] ("rates-prod").budgetMs (90000 ms) …`: the config path a user would look for, and the name. */
 export function fleetError(index: number, name: string, field: string, message: string): CanaryError {
   return configError(`mcp-canary fleet config: targets[${index}] (${JSON.stringify(name)}).${field} ${message}.`);
-}
-
-/** Query keys that name a credential, as APIs spell them (`?token=`, `?api_key=`, `?sig=`). */
-const CREDENTIAL_KEY =
-  /^(access[-_]?token|token|api[-_]?key|apikey|key|secret|client[-_]?secret|password|passwd|pwd|sig|signature|auth|jwt|session[-_]?id)$/i;
-
-/**
- * The first query key of `url` whose value is a credential: its key names one, or the value looks like
- * one (shown-url.ts). Such a value belongs in querySecrets; an ordinary parameter (`?read_only=true`)
- * stays in the url, and is masked wherever the url is shown.
- */
-export function credentialInQuery(url: string): string | undefined {
-  if (!URL.canParse(url)) return undefined;
-  for (const [key, value] of new URL(url).searchParams) {
-    if (value !== '' && (CREDENTIAL_KEY.test(key) || looksLikeCredential(value))) return key;
-  }
-  return undefined;
 }

@@ -24,6 +24,28 @@ export function looksLikeCredential(segment: string): boolean {
   return segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
 }
 
+/** Query keys that name a credential, as APIs spell them (`?token=`, `?api_key=`, `?sig=`). */
+const CREDENTIAL_KEY =
+  /^(access[-_]?token|token|api[-_]?key|apikey|key|secret|client[-_]?secret|password|passwd|pwd|sig|signature|auth|jwt|session[-_]?id)$/i;
+
+/**
+ * The query keys of `url` whose value is a credential: the key names one, or the value looks like one.
+ * Such a value belongs in `querySecrets` (synth refuses it in `url`; `init` moves it there); an ordinary
+ * parameter (`?read_only=true`) stays in the url, and is masked wherever the url is shown.
+ */
+export function credentialQueryKeys(url: string): string[] {
+  if (!URL.canParse(url)) return [];
+  const keys = new Set<string>();
+  for (const [key, value] of new URL(url).searchParams)
+    if (value !== '' && (CREDENTIAL_KEY.test(key) || looksLikeCredential(value))) keys.add(key);
+  return [...keys];
+}
+
+/** The first of `credentialQueryKeys`, if any. */
+export function credentialInQuery(url: string): string | undefined {
+  return credentialQueryKeys(url)[0];
+}
+
 /** `decodeURIComponent`, or the text as it is when it is not valid percent-encoding. */
 export function safeDecode(s: string): string {
   try {

@@ -5,9 +5,9 @@
  * a credential written into the url is refused at synth, naming the field and the fix.
  */
 import { describe, expect, it } from 'vitest';
-import { shownUrl } from '../../../functions/base/common/shown-url.ts';
 import type { FleetInput } from '../../../functions/base/config/schema/fleet.ts';
-import { checkFleet, credentialInQuery } from '../../../infra/plan/checks.ts';
+import { checkFleet } from '../../../infra/plan/checks.ts';
+import { credentialInQuery, shownUrl } from '../../../functions/base/common/shown-url.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { alarmsOf, render } from '../../helpers/infra/cfn.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
