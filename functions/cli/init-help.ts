@@ -13,7 +13,8 @@ A tool not annotated read-only is called only after you say yes on the terminal 
 annotated destructiveHint: true never is. With no such tool, the config only lists the tools.
 
 Never a credential in the output: each --header becomes a headerSecrets reference to an SSM parameter
-(/mcp-canary/<target>/<header>) that you create or rename; a URL with a key in it is written redacted.
+(/mcp-canary/<target>/<header>) that you create or rename, a credential in the URL's query a querySecrets
+reference the same way; a key in the URL's path is written redacted.
 homeRegion is a placeholder (us-east-1): set yours.
 
 Options:

@@ -43,9 +43,15 @@ export function referenceLines(config: InitConfig): string[] {
     ({ header, ref }) =>
       `header ${header}: not written; the config reads it from SSM ${'ssmParameter' in ref ? ref.ssmParameter : ''}${ref.prefix ? ` (prefix "${ref.prefix}")` : ''}. Create it with: aws ssm put-parameter --type SecureString --name ${'ssmParameter' in ref ? ref.ssmParameter : ''} --value '<the value${ref.prefix ? ' after the prefix' : ''}>' — or rename it in the config`,
   );
+  for (const { key, ref } of config.queryReferences) {
+    const name = 'ssmParameter' in ref ? ref.ssmParameter : '';
+    lines.push(
+      `url ?${key}=: not written; the config reads it from SSM ${name} (querySecrets). Create it with: aws ssm put-parameter --type SecureString --name ${name} --value '<the value>' — or rename it in the config`,
+    );
+  }
   if (config.urlRedacted)
     lines.push(
-      'url: it carries a credential (a query value or a key in the path), written as [redacted]: put the credential in a header if the server takes one, or write the URL into the config yourself',
+      'url: it carries a credential in its path, written as [redacted]: put the credential in a header or a query parameter if the server takes one, or write the URL into the config yourself',
     );
   lines.push(`homeRegion: "${PLACEHOLDER_REGION}" is a placeholder: set the region the canary's metrics and alarms live in`);
   return lines;

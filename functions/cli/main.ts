@@ -16,6 +16,7 @@ import { worstOutcome, type Verdict } from '../base/common/verdict.ts';
 import { ExitCode, exitCodeFor } from './exit-codes.ts';
 import { init } from './init.ts';
 import { parseCommand } from './args.ts';
+import { printJson } from './print-json.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { report } from './report.ts';
 import { snapshot } from './snapshot.ts';
@@ -36,6 +37,8 @@ export interface Io {
    * credentials read from AWS): the process's own redaction of both streams and the console learns them.
    */
   readonly learnSecrets?: (values: readonly string[]) => void;
+  /** A JSON document for stdout (print-json.ts): the process's redaction walks it. */
+  readonly json?: (value: unknown) => void;
   /** A yes/no question on the terminal (mcp-canary init). @default - the terminal when stdin and stderr are one, else none */
   readonly ask?: (question: string) => Promise<boolean>;
 }
@@ -68,7 +71,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     targets = await applyCatalogPosture(targets, watch);
     // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
     const stored = await readStoredSecrets(targets, fleet);
-    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
+    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers, url: stored[i].url } : t));
     storedValues = stored.map((s) => [...(s?.secretValues ?? []), ...envProxySecrets(process.env)]);
     reaches = stored.map((s) => s?.reach);
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
@@ -95,7 +98,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   );
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
-    io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
+    printJson(io, redactor.value(verdicts));
   } else {
     io.stdout(
       redactor.text(

@@ -27,6 +27,7 @@ import { splitBySize } from '../plan/stack-split.ts';
 import { STACK_BUDGET } from '../plan/template-size.ts';
 import { FAILING, failingRegions, REPORTS } from './alarm-math.ts';
 import { topicArn } from './topics.ts';
+import { shownUrl } from '../../functions/base/common/shown-url.ts';
 
 /** Eight window alarms and two composites per target. */
 export const BURN_ALARMS_PER_TARGET = 10;
@@ -191,7 +192,7 @@ function describeBurn(b: BurnTarget, tiers: readonly BurnAlarmPlan[], what: stri
     .join('; or ');
   const text = [
     `${b.target.name} is spending its error budget (${what}): objective ${b.slo.objective} % over ${b.slo.windowDays} days, burning at ${windows}. A bad period is one with at least ${b.target.quorum} of ${b.target.regions.length} regions failing (one run ${every(b.target.periodSeconds)}).`,
-    `Endpoint: ${b.target.url}`,
+    `Endpoint: ${shownUrl(b.target.url)}`,
     `Regions: ${b.target.regions.join(', ')}`,
     `Runbook: ${b.target.runbookUrl ?? 'none set (add runbookUrl to the fleet config)'}`,
     'First steps: 1) mcp-canary report --config <file> --days 1 shows where the budget went; 2) an endpoint that fails on and off never pages by N in a row: look for flapping.',

@@ -13,6 +13,8 @@ import { requireTool } from './tools.ts';
 
 export interface Received {
   readonly method: string;
+  /** The request target as sent: path and query. */
+  readonly url: string;
   readonly rpcMethod: string | null;
   readonly rpcId: unknown;
   readonly headers: IncomingMessage['headers'];
@@ -36,10 +38,11 @@ const CARD_PATH = '/.well-known/mcp/server-card';
 /**
  * `serverCard` answers the Server Card's well-known path; without it that path is a plain 404 (no card
  * advertised), kept apart from `received` so a row about the endpoint counts the endpoint's requests.
+ * `host`: the loopback address to listen on, `::1` for an IPv6 URL. @default '127.0.0.1'
  */
 export async function startFaultServer(
   handler: FaultHandler,
-  opts: { tls?: { key: string; cert: string }; serverCard?: FaultHandler } = {},
+  opts: { tls?: { key: string; cert: string }; serverCard?: FaultHandler; host?: '127.0.0.1' | '::1' } = {},
 ): Promise<FaultServer> {
   const received: Received[] = [];
   const cards: Received[] = [];
@@ -55,6 +58,7 @@ export async function startFaultServer(
     }
     const rx: Received = {
       method: req.method ?? 'GET',
+      url: req.url ?? '',
       rpcMethod: typeof msg?.method === 'string' ? msg.method : null,
       rpcId: msg?.id,
       headers: req.headers,
@@ -70,10 +74,11 @@ export async function startFaultServer(
     }
   };
   const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, onRequest) : createServer(onRequest);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
+    url: `${opts.tls ? 'https' : 'http'}://${host === '::1' ? '[::1]' : host}:${port}/mcp`,
     received,
     cards,
     close: async () => {

@@ -6,6 +6,7 @@
  * on purpose: no OpenTelemetry here, it runs whether or not anything is exported.
  */
 import type { FetchMiddleware } from '../../base/common/run-context.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import { SERVER_CARD_PATH } from '../../base/common/well-known.ts';
 import { mediaType } from '../../base/net/body.ts';
 import { errorCode } from '../../base/net/exchange.ts';
@@ -30,8 +31,11 @@ export interface RequestRecord {
   readonly toolName?: string;
   /** The `MCP-Protocol-Version` the request carried (every request after the handshake, and 2026-07-28's own). */
   readonly protocolVersion?: string;
+  /** The host as OTel's `server.address` has it: an IPv6 address without its brackets. */
   readonly serverAddress: string;
   readonly serverPort: number;
+  /** `url.full`: the request's URL shown by its structure (shown-url.ts), never as sent. */
+  readonly urlFull: string;
   /** Wall ms. */
   readonly startedAt: number;
   /**
@@ -90,7 +94,8 @@ export class RequestLog {
       httpMethod,
       ...rpc,
       ...(protocolVersion ? { protocolVersion } : {}),
-      serverAddress: where.hostname,
+      serverAddress: where.hostname.replace(/^\[(.*)\]$/, '$1'),
+      urlFull: shownUrl(where.href),
       serverPort: Number(where.port) || (where.protocol === 'https:' ? 443 : 80),
       startedAt,
     };

@@ -141,6 +141,8 @@ function recordRequest(
       attributes: {
         ...common,
         'http.request.method': r.httpMethod,
+        // Shown, not sent: keys kept, values, userinfo and key-like path segments masked (shown-url.ts).
+        'url.full': r.urlFull,
         ...operationAttributes(r, r.rpcMethod ? revision : null, true),
         ...(r.status !== undefined ? { 'http.response.status_code': r.status } : {}),
       },

@@ -243,17 +243,22 @@ describe('mcp-canary init and an answer that reads like a refused upstream crede
 });
 
 describe('mcp-canary init and a key in the URL', () => {
-  it('writes the URL as the Redactor leaves it, never the key, and says what to do', async () => {
+  it('moves a key in the URL to a querySecrets reference, never printing it, and says how to store it', async () => {
     const server = await startInitServer({ era: 'legacy', tools: [getStatus] });
     try {
       const key = 'sk-url-93f0a1c27be4';
-      const r = await cli(['init', `${server.url}?api_key=${key}`]);
+      const r = await cli(['init', `${server.url}?api_key=${key}&read_only=true`]);
       expect(r.code, r.stderr).toBe(0);
       expect(`${r.stdout}${r.stderr}`).not.toContain(key);
       const file = join(dir, 'url-key.json');
       writeFileSync(file, r.stdout);
-      expect((await loadFleet(file)).targets[0]!.url).toBe(`${server.url}?[redacted]`);
-      expect(r.stderr).toContain('url: it carries a credential (a query value or a key in the path), written as [redacted]');
+      // The key moves to a querySecrets reference; the url keeps what is not a credential.
+      const [target] = (await loadFleet(file)).targets;
+      expect(target!.url).toBe(`${server.url}?read_only=true`);
+      expect(target!.querySecrets).toEqual({ api_key: { ssmParameter: expect.stringMatching(/^\/mcp-canary\/.+\/query-api_key$/) } });
+      expect(r.stderr).toMatch(
+        /url \?api_key=: not written; the config reads it from SSM \/mcp-canary\/\S+\/query-api_key \(querySecrets\)/,
+      );
     } finally {
       await server.close();
     }
