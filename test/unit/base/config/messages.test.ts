@@ -75,6 +75,10 @@ const RICH: FleetInput = {
         Authorization: { secretsManager: 'mcp/rates', jsonKey: 'token', prefix: 'Bearer ' },
         'X-Api-Key': { ssmParameter: '/mcp/rates/key', prefix: 'k ' },
       },
+      querySecrets: {
+        token: { secretsManager: 'mcp/rates-query', jsonKey: 'token', prefix: 't.' },
+        sig: { ssmParameter: '/mcp/rates/sig', prefix: 's.' },
+      },
       healthUrl: 'https://rates.example.com/health',
       revision: 'auto',
       tool: { name: 'get_rate', arguments: { pair: 'EURUSD' }, expectText: 'EUR', expectJson: { rate: 1.08 }, allowUnsafe: false },
