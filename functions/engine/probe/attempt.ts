@@ -26,6 +26,7 @@ import { healthStep } from './health.ts';
 import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
 import type { SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
+import { invalidParams } from './invalid-params.ts';
 import { callCanaryTool } from './tool.ts';
 
 export interface Attempt {
@@ -151,6 +152,8 @@ class AttemptRun {
     const call = { timeoutMs: this.target.timeoutMs, run: this.ctx, answerText: () => this.wire.last('tools/call')?.answerText };
     const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
     if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
+    // -32602: the canary's arguments or the server's validation — the listed inputSchema says which.
+    if (!r.ok) return faulted(invalidParams(r.fault, this.wire.last('tools/call'), listing.listings[0], wanted.arguments));
     return r;
   }
 

@@ -10,6 +10,7 @@ import { oneLine } from '../../base/common/redact.ts';
 import type { Fault } from '../../base/common/step.ts';
 import { FailureClass } from '../../base/common/verdict.ts';
 import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
+import { isTransient, retryAfterMs } from './transient.ts';
 import { describeTls } from '../../base/net/tls-wall.ts';
 import { errorCode, networkErrorKind, type Exchange } from '../../base/net/wire.ts';
 
@@ -132,6 +133,9 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
   return classifyRequest(requestFailure(what, error, exchange));
 }
 
+/** What a transient status says, beside it: no evidence about the server's protocol, worth another attempt. */
+export const TRANSIENT_WORDS = ' — a transient answer ("not now"), no evidence about the protocol';
+
 /**
  * A failed HTTP answer: the status, the content type and the server's own words (its JSON-RPC error
  * message or the first line of a short text body), so "Access is only allowed at localhost" is not
@@ -175,11 +179,14 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
   }
   // RFC 9110 §10.2.3: a 503 (maintenance) says when to come back as a 429 does; any status that carries it keeps it.
   const retryAfter = exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
+  const transient = isTransient(status, exchange?.retryAfter);
+  const wait = transient ? retryAfterMs(exchange?.retryAfter) : null;
   return {
     failure: FailureClass.httpStatus,
-    detail: `${what}: ${seen}${retryAfter}${statusHint(status, exchange)}`,
-    retryable: status >= 500,
+    detail: `${what}: ${seen}${retryAfter}${transient ? TRANSIENT_WORDS : ''}${statusHint(status, exchange)}`,
+    retryable: status >= 500 || transient,
     status,
+    ...(wait !== null ? { retryAfterMs: wait } : {}),
   };
 }
 

@@ -1,0 +1,224 @@
+/**
+ * The hostile matrix, round 4: the class names what broke on every kind of answer. Transient statuses
+ * on every step (never era evidence, retried within the budget as `Retry-After` says), and JSON-RPC
+ * errors on tools/call classed by their meaning. Real sockets on 127.0.0.1; every row within the run
+ * budget + 10 % (harness.ts). The rows are the fourth table of README.md.
+ */
+import { describe, expect, it } from 'vitest';
+import { modernEndpoint, readOnlyRateTool, rpcError, type FaultHandler } from '../../../../helpers/faults.ts';
+import { expectVerdict, judgeFault, legacyEndpoint } from '../../../../helpers/hostile/harness.ts';
+import { judge } from '../../../../../functions/engine/judge/judge.ts';
+import { startFaultServer } from '../../../../helpers/faults.ts';
+import { target } from '../../../../helpers/probe.ts';
+
+const rate = { content: [{ type: 'text', text: 'rate 1.08' }], structuredContent: { rate: 1.08 } };
+
+/** A 2026-07-28-only server (initialize → -32601) whose `on` step answers with `answer`. */
+function modernOnly(on: string, answer: FaultHandler): FaultHandler {
+  const normal = modernEndpoint({ tools: [readOnlyRateTool], call: () => rate });
+  return (req, res, rx) => {
+    if (rx.rpcMethod === on) return answer(req, res, rx);
+    if (rx.rpcMethod === 'initialize') return rpcError(res, 400, rx.rpcId, -32601, 'Method not found');
+    return normal(req, res, rx);
+  };
+}
+
+/** A 2025-11-25-only server whose `on` step answers with `answer`. */
+function legacyOnly(on: string, answer: FaultHandler): FaultHandler {
+  const normal = legacyEndpoint({
+    call: (_q, res, rx) =>
+      void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rx.rpcId, result: rate })),
+  });
+  return (req, res, rx) => (rx.rpcMethod === on ? answer(req, res, rx) : normal(req, res, rx));
+}
+
+const TRANSIENT = [408, 425, 429, 502, 503, 504];
+
+describe('a transient status is judged as what it is, before any era reasoning', () => {
+  for (const retryAfter of [null, '7']) {
+    it.each(TRANSIENT)(
+      `%i${retryAfter ? ' with Retry-After' : ''} to discover on a 2026-07-28-only server → failed/http_status naming it; no initialize, never revision`,
+      async (status) => {
+        const { v, received } = await judgeFault(
+          modernOnly(
+            'server/discover',
+            (_q, res) => void res.writeHead(status, retryAfter ? { 'retry-after': retryAfter } : {}).end('not now'),
+          ),
+        );
+        expectVerdict(
+          v,
+          'failed',
+          'http_status',
+          new RegExp(`^discover: HTTP ${status}\\b.*${retryAfter ? 'Retry-After: 7' : ''}.*transient`),
+        );
+        expect(received).toEqual(['server/discover']);
+      },
+    );
+  }
+
+  it.each(TRANSIENT)('%i to discover on a 2025-only server → failed/http_status, not a healthy 2025 session', async (status) => {
+    const { v, received } = await judgeFault(legacyOnly('server/discover', (_q, res) => void res.writeHead(status).end()));
+    expectVerdict(v, 'failed', 'http_status', new RegExp(`^discover: HTTP ${status}`));
+    expect(received).toEqual(['server/discover']);
+  });
+
+  it.each(TRANSIENT)('%i to initialize on a 2025-only server → failed/http_status naming it', async (status) => {
+    const { v } = await judgeFault(legacyOnly('initialize', (_q, res) => void res.writeHead(status, { 'retry-after': '9' }).end()));
+    expectVerdict(v, 'failed', 'http_status', new RegExp(`^initialize: HTTP ${status}.*Retry-After: 9`));
+  });
+
+  for (const step of ['tools/list', 'tools/call']) {
+    it.each(TRANSIENT)(`%i to ${step}, on both eras → failed/http_status naming it`, async (status) => {
+      for (const server of [modernOnly, legacyOnly]) {
+        const { v } = await judgeFault(server(step, (_q, res, rx) => rpcError(res, status, rx.rpcId, -32603, 'busy')));
+        expectVerdict(v, 'failed', 'http_status', new RegExp(`^${step}: HTTP ${status}.*"busy".*transient`));
+      }
+    });
+  }
+
+  it('a 409 with Retry-After is transient too: the server said when to come back', async () => {
+    const { v, received } = await judgeFault(
+      modernOnly('server/discover', (_q, res) => void res.writeHead(409, { 'retry-after': '3' }).end()),
+    );
+    expectVerdict(v, 'failed', 'http_status', /^discover: HTTP 409 \(Retry-After: 3\)/);
+    expect(received).toEqual(['server/discover']);
+  });
+});
+
+describe('--retries honours a transient answer and its Retry-After, within the budget', () => {
+  /** A server whose `on` step answers `status` (with `retryAfter`) the first time only; the times of each `on` request. */
+  async function onceThenFine(on: string, status: number, retryAfter: string | null, over: Record<string, unknown>) {
+    let first = true;
+    const times: number[] = [];
+    const normal = modernOnly('none', () => {});
+    const server = await startFaultServer((req, res, rx) => {
+      if (rx.rpcMethod === on) times.push(Date.now());
+      if (rx.rpcMethod === on && first) {
+        first = false;
+        return void res.writeHead(status, retryAfter ? { 'retry-after': retryAfter } : {}).end();
+      }
+      return normal(req, res, rx);
+    });
+    try {
+      return { v: await judge(target(server.url, { timeoutMs: 600, budgetMs: 4_000, ...over })), times };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it.each([
+    ['server/discover', 429],
+    ['tools/list', 503],
+    ['tools/call', 429],
+  ] as const)(
+    '%s → %i with Retry-After: 1, then fine → degraded after one retry, waiting the second the server asked',
+    async (on, status) => {
+      const { v, times } = await onceThenFine(on, status, '1', { retries: 1 });
+      expect(v).toMatchObject({ outcome: 'degraded', failure: null });
+      expect(v.detail).toMatch(new RegExp(`healthy after 1 retry; the first attempt failed: .*HTTP ${status} \\(Retry-After: 1\\)`));
+      expect(times).toHaveLength(2);
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950);
+    },
+  );
+
+  it.each([408, 425])('%i without Retry-After, then fine → degraded after one retry on the usual backoff', async (status) => {
+    const { v, times } = await onceThenFine('tools/list', status, null, { retries: 1 });
+    expect(v).toMatchObject({ outcome: 'degraded', failure: null });
+    expect(times).toHaveLength(2);
+  });
+
+  it('a Retry-After beyond the budget → not retried, and the detail says why', async () => {
+    const { v, times } = await onceThenFine('server/discover', 429, '120', { retries: 2 });
+    expect(v).toMatchObject({ outcome: 'failed', failure: 'http_status' });
+    expect(v.detail).toMatch(/Retry-After: 120.*not retried: the Retry-After wait does not fit the run's budget/);
+    expect(times).toHaveLength(1);
+  });
+
+  it('--retries 0 → no retry, whatever the status', async () => {
+    const { v, times } = await onceThenFine('tools/call', 503, '1', { retries: 0 });
+    expect(v).toMatchObject({ outcome: 'failed', failure: 'http_status' });
+    expect(times).toHaveLength(1);
+  });
+});
+
+describe('the era never flaps on a transient answer', () => {
+  it('a dual-era server that answers one run with 408 to discover: 2026-07-28, then http_status (not 2025-11-25), then 2026-07-28', async () => {
+    let run = 0;
+    const modern = modernEndpoint({ tools: [readOnlyRateTool], call: () => rate });
+    const legacy = legacyOnly('none', () => {});
+    const server = await startFaultServer((req, res, rx) => {
+      if (rx.rpcMethod === 'server/discover') {
+        run++;
+        return run === 2 ? void res.writeHead(408).end() : modern(req, res, rx);
+      }
+      return ['initialize', 'notifications/initialized'].includes(rx.rpcMethod ?? '') || rx.method === 'DELETE'
+        ? legacy(req, res, rx)
+        : modern(req, res, rx);
+    });
+    try {
+      const seen = [];
+      for (let i = 0; i < 3; i++) {
+        const v = await judge(target(server.url, { timeoutMs: 600, budgetMs: 3_000 }));
+        seen.push(`${v.outcome}/${v.failure ?? v.revision}`);
+      }
+      expect(seen).toEqual(['healthy/2026-07-28', 'failed/http_status', 'healthy/2026-07-28']);
+      expect(server.received.filter((r) => r.rpcMethod === 'initialize')).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a JSON-RPC error on tools/call is classed by its meaning; only the tool’s own execution is tool_error', () => {
+  const rows = [
+    [-32700, 200, 'protocol', /-32700 \(parse error\).*did not arrive as the canary sent it.*nothing ran/],
+    [-32600, 200, 'protocol', /-32600 \(invalid request\).*nothing ran/],
+    [-32020, 400, 'protocol', /-32020 \(header mismatch\).*\(in an HTTP 400 answer\).*Mcp-Method \/ Mcp-Name/],
+    [-32601, 200, 'server_error', /-32601 \(method not found\).*does not serve tools\/call/],
+    [-32000, 200, 'server_error', /-32000 \(server error\).*server-defined error/],
+    [-32099, 500, 'server_error', /-32099 \(server error\).*\(in an HTTP 500 answer\)/],
+    [-32603, 200, 'tool_error', /the tool answered JSON-RPC error -32603 \(internal error\)/],
+    [-32603, 500, 'tool_error', /the tool answered JSON-RPC error -32603 .*\(in an HTTP 500 answer\)/],
+    [42, 200, 'tool_error', /the tool answered JSON-RPC error 42: "upstream said no"/],
+  ] as const;
+  for (const [name, server] of [
+    ['2026-07-28', modernOnly],
+    ['2025-11-25', legacyOnly],
+  ] as const) {
+    it.each(rows)(`${name}: %i in an HTTP %i → failed/%s, the server's words kept`, async (code, status, failure, detail) => {
+      const { v } = await judgeFault(server('tools/call', (_q, res, rx) => rpcError(res, status, rx.rpcId, code, 'upstream said no')));
+      expectVerdict(v, 'failed', failure, detail);
+      expect(v.detail).toContain('"upstream said no"');
+    });
+  }
+
+  const schema = { type: 'object', properties: { pair: { type: 'string' }, date: { type: 'string' } }, required: ['pair', 'date'] };
+  const withSchema = (inputSchema: unknown): FaultHandler => {
+    const normal = modernEndpoint({ tools: [{ ...readOnlyRateTool, inputSchema }] });
+    return (req, res, rx) =>
+      rx.rpcMethod === 'tools/call' ? rpcError(res, 200, rx.rpcId, -32602, 'Invalid arguments') : normal(req, res, rx);
+  };
+
+  it.each([
+    ['a required argument the canary does not send', schema, { pair: 'EURUSD' }, /must have required property 'date'/],
+    ['an argument of the wrong type', schema, { pair: 7, date: 'today' }, /\/pair must be string/],
+    [
+      'an argument the schema no longer allows',
+      { type: 'object', properties: {}, additionalProperties: false },
+      { pair: 'EURUSD' },
+      /additional properties/,
+    ],
+  ])(
+    '-32602 with %s (against the listed inputSchema) → inconclusive: the canary’s arguments, named',
+    async (_, inputSchema, args, where) => {
+      const { v } = await judgeFault(withSchema(inputSchema), { tool: { name: 'get_rate', arguments: args } });
+      expectVerdict(v, 'inconclusive', null, /do not fit the tool's inputSchema as tools\/list gives it now.*update tool\.arguments/);
+      expect(v.detail).toMatch(where);
+    },
+  );
+
+  it('-32602 to arguments that fit the listed inputSchema → failed/server_error: its validation and its listing disagree', async () => {
+    const { v } = await judgeFault(withSchema(schema), { tool: { name: 'get_rate', arguments: { pair: 'EURUSD', date: 'today' } } });
+    expectVerdict(v, 'failed', 'server_error', /though they fit the tool's inputSchema.*validation and its listing disagree/);
+  });
+});
