@@ -41,7 +41,11 @@ class AnswerBody {
   private readonly facts: AnswerFacts = { rpcError: null, supportedVersions: null };
   private readonly scanner: SseScanner | null;
   private readonly kept: Uint8Array[] = [];
-  /** A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly. */
+  /**
+   * A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares
+   * exactly. A tools/list page too: when the SDK refuses a page for one broken entry, the engine reads it
+   * entry by entry (probe/tolerant-list.ts).
+   */
   private readonly keepsAnswer: boolean;
   private answered = false;
   private complete = false;
@@ -52,7 +56,7 @@ class AnswerBody {
   ) {
     this.reader = source.getReader();
     this.scanner = c.mode === 'sse' ? new SseScanner() : null;
-    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call';
+    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call' || c.exchange.rpcMethod === 'tools/list';
     // A timeout that strikes while the body streams is recorded here; an abort after the body was read
     // whole (the SDK closing the request) is no failure.
     c.signal.addEventListener(

@@ -58,7 +58,7 @@ export interface Exchange {
   resultType?: string | null;
   /** That result's input requests (`input_required`), as `method (key)`. */
   inputRequests?: string[] | null;
-  /** The JSON text of the message that answered a `tools/call`: its numbers as the server wrote them. */
+  /** The JSON text of the message that answered a `tools/call` (its numbers as the server wrote them) or a `tools/list` page. */
   answerText?: string | null;
   bytes: number;
 }

@@ -222,3 +222,118 @@ describe('a JSON-RPC error on tools/call is classed by its meaning; only the too
     expectVerdict(v, 'failed', 'server_error', /though they fit the tool's inputSchema.*validation and its listing disagree/);
   });
 });
+
+describe('a list is read entry by entry: a bad entry is named, and judged only where it matters', () => {
+  const canary = { ...readOnlyRateTool };
+  const brokenOthers = [
+    [
+      'an inputSchema that is not an object schema',
+      { name: 'list_pairs', inputSchema: { type: 'string' } },
+      /list_pairs \(inputSchema\.type: /,
+    ],
+    ['no inputSchema', { name: 'list_pairs' }, /list_pairs \(inputSchema: /],
+    [
+      'an outputSchema that is not an object schema',
+      { name: 'list_pairs', inputSchema: { type: 'object' }, outputSchema: 'none' },
+      /list_pairs \(outputSchema: /,
+    ],
+    ['no name', { inputSchema: { type: 'object' } }, /entry #1 \(name: /],
+    [
+      'annotations of the wrong shape',
+      { name: 'list_pairs', inputSchema: { type: 'object' }, annotations: 'read-only' },
+      /list_pairs \(annotations: /,
+    ],
+  ] as const;
+
+  for (const [era, server] of [
+    ['2026-07-28', (tools: unknown[]) => modernEndpoint({ tools, call: () => rate })],
+    ['2025-11-25', (tools: unknown[]) => legacyEndpoint({ tools })],
+  ] as const) {
+    it.each(brokenOthers)(`${era}: another tool with %s → healthy, the entry named in the tools/list line`, async (_, entry, named) => {
+      const { v, received } = await judgeFault(server([canary, entry]));
+      expectVerdict(v, 'healthy', null);
+      const line = v.probes.find((p) => p.name === 'tools/list');
+      expect(line?.detail).toMatch(/1 tool\(s\), including get_rate; 1 entry unusable and left out: /);
+      expect(line?.detail).toMatch(named);
+      expect(received).toContain('tools/call');
+    });
+  }
+
+  it.each([
+    ['an inputSchema of type string', { ...canary, inputSchema: { type: 'string' } }, /inputSchema\.type: /],
+    ['no inputSchema', { name: 'get_rate', annotations: { readOnlyHint: true } }, /inputSchema: /],
+    ['an outputSchema that is not an object', { ...canary, outputSchema: 'none' }, /outputSchema: /],
+    ['annotations of the wrong shape', { ...canary, annotations: { readOnlyHint: 'yes' } }, /annotations\.readOnlyHint: /],
+  ])('the canary tool’s own entry with %s → failed/protocol naming the tool and the path; never called', async (_, entry, path) => {
+    const { v, received } = await judgeFault(
+      modernEndpoint({ tools: [{ name: 'list_pairs', inputSchema: { type: 'object' } }, entry], call: () => rate }),
+    );
+    expectVerdict(v, 'failed', 'protocol', /^tools\/list: the canary tool get_rate is listed with a definition that breaks the MCP schema/);
+    expect(v.detail).toMatch(path);
+    expect(received).not.toContain('tools/call');
+  });
+
+  it('2025-11-25: another tool whose outputSchema is not of type object → healthy, named (2026-07-28 allows it)', async () => {
+    const other = { name: 'list_pairs', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } };
+    const { v } = await judgeFault(legacyEndpoint({ tools: [canary, other] }));
+    expectVerdict(v, 'healthy', null);
+    expect(v.probes.find((p) => p.name === 'tools/list')?.detail).toMatch(
+      /list_pairs \(outputSchema\.type: expected "object" on 2025-11-25\)/,
+    );
+  });
+
+  it('a bad entry on the second page, the canary tool on the first → healthy; both pages read', async () => {
+    const pages: Record<string, unknown> = {
+      '': { tools: [canary], nextCursor: 'p2' },
+      p2: { tools: [{ name: 'broken', inputSchema: { type: 'string' } }] },
+    };
+    const normal = modernEndpoint({ tools: [], call: () => rate });
+    const { v, received } = await judgeFault((req, res, rx) => {
+      if (rx.rpcMethod !== 'tools/list') return normal(req, res, rx);
+      const cursor = (JSON.parse(rx.body) as { params?: { cursor?: string } }).params?.cursor ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: rx.rpcId,
+          result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', ...(pages[cursor] as object) },
+        }),
+      );
+    });
+    expectVerdict(v, 'healthy', null);
+    expect(v.probes.find((p) => p.name === 'tools/list')?.detail).toMatch(/1 entry unusable and left out: broken \(inputSchema\.type/);
+    expect(received.filter((m) => m === 'tools/list').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the canary tool missing, another entry broken → failed/tool_missing, the broken entry named beside the list', async () => {
+    const { v } = await judgeFault(
+      modernEndpoint({
+        tools: [
+          { name: 'list_pairs', inputSchema: { type: 'object' } },
+          { name: 'x', inputSchema: 3 },
+        ],
+      }),
+    );
+    expectVerdict(
+      v,
+      'failed',
+      'tool_missing',
+      /no tool named "get_rate" among 1 \(list_pairs\); 1 entry unusable and left out: x \(inputSchema: /,
+    );
+  });
+
+  it('a page whose frame is broken (tools is not an array) → failed/protocol as before', async () => {
+    const normal = modernEndpoint({ tools: [] });
+    const { v } = await judgeFault((req, res, rx) =>
+      rx.rpcMethod === 'tools/list'
+        ? void res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: rx.rpcId,
+              result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: 'none' },
+            }),
+          )
+        : normal(req, res, rx),
+    );
+    expectVerdict(v, 'failed', 'protocol', /tools\/list: answer does not match the MCP schema/);
+  });
+});
