@@ -34,6 +34,13 @@ export interface Exchange {
   redirectTo: string | null;
   /** Whether that redirect stayed on the request's own origin (a loop there is not the cross-origin rule). */
   redirectSameOrigin?: boolean;
+  /** Where a 3xx pointed, whole as it is shown (`shownUrl`: query values masked, no userinfo or fragment). */
+  location?: string | null;
+  /**
+   * The request's URL as shown, and the URLs of the redirects that led to it: a request the client sent
+   * after following a 3xx carries the chain so far, so a classifier counts hops and names each `Location`.
+   */
+  hops?: readonly string[];
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
   /** The JSON-RPC error of the answer (JSON or event stream), when it was one. */
@@ -61,6 +68,16 @@ export interface Exchange {
   /** The JSON text of the message that answered a `tools/call` (its numbers as the server wrote them) or a `tools/list` page. */
   answerText?: string | null;
   bytes: number;
+}
+
+/**
+ * A URL as a detail shows it: scheme, host, port and path, each query key with its value masked (`?key=…`),
+ * never userinfo or a fragment. A path segment that carries a key is the Redactor's, as in any detail.
+ */
+export function shownUrl(url: URL): string {
+  const keys = [...url.searchParams.keys()];
+  const query = keys.length ? `?${keys.map((k) => `${encodeURIComponent(k)}=…`).join('&')}` : '';
+  return `${url.origin}${url.pathname}${query}`;
 }
 
 /** A new exchange, before its request goes out: nothing seen yet. */

@@ -10,6 +10,7 @@ import { oneLine } from '../../base/common/redact.ts';
 import type { Fault } from '../../base/common/step.ts';
 import { FailureClass } from '../../base/common/verdict.ts';
 import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
+import { redirectFault } from './redirects.ts';
 import { isTransient, retryAfterMs } from './transient.ts';
 import { describeTls } from '../../base/net/tls-wall.ts';
 import { errorCode, networkErrorKind, type Exchange } from '../../base/net/wire.ts';
@@ -159,24 +160,7 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
   }
   const wall = status === 400 ? clientCertificateWall(what, exchange) : null;
   if (wall) return wall;
-  if (status >= 300 && status < 400) {
-    if (exchange?.redirectSameOrigin) {
-      return {
-        failure: FailureClass.httpStatus,
-        detail: `${what}: HTTP ${status} redirects within the endpoint's own origin never reach an answer (a redirect loop?) — fix the server's redirects or configure the final URL`,
-        retryable: false,
-        status,
-      };
-    }
-    // Redirects are followed within the endpoint's origin only, so headers never travel elsewhere.
-    const to = exchange?.redirectTo ? ` to ${exchange.redirectTo}` : '';
-    return {
-      failure: FailureClass.httpStatus,
-      detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`,
-      retryable: false,
-      status,
-    };
-  }
+  if (status >= 300 && status < 400) return redirectFault(what, status, exchange);
   // RFC 9110 §10.2.3: a 503 (maintenance) says when to come back as a 429 does; any status that carries it keeps it.
   const retryAfter = exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
   const transient = isTransient(status, exchange?.retryAfter);

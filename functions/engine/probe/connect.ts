@@ -86,6 +86,9 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
 
 /** A server that fails both eras is judged by the first failure; the second is context. */
 function bothFailed(first: Fault, second: Fault): Fault {
+  // The same answer twice (a redirect, a wall in front of both) is said once.
+  const same = first.detail.replace(/^discover: /, '') === second.detail.replace(/^initialize: /, '');
+  if (same) return { ...first, detail: `${first.detail}; the 2025-11-25 initialize met the same` };
   return { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` };
 }
 

@@ -37,7 +37,7 @@ describe('answers that are not MCP', () => {
 
   it('a JSON-RPC error to discover and to initialize → failed/server_error (a valid answer, not protocol), judged by the first', async () => {
     const { v, received } = await judgeFault((_q, res, rx) => rpcError(res, 200, rx.rpcId, -32603, 'database is down'));
-    expectVerdict(v, 'failed', 'server_error', /^discover: .*-32603 \(internal error\): "database is down".*initialize also failed/);
+    expectVerdict(v, 'failed', 'server_error', /^discover: .*-32603 \(internal error\): "database is down".*initialize met the same$/);
     expect(received).toEqual(['server/discover', 'initialize']);
   });
 
@@ -286,7 +286,7 @@ describe("the server's own words and the class the evidence names", () => {
     const { v } = await judgeFault((_q, res) => {
       res.writeHead(307, { location: '/mcp' }).end();
     });
-    expectVerdict(v, 'failed', 'http_status', /redirects within the endpoint's own origin never reach an answer/);
+    expectVerdict(v, 'failed', 'http_status', /redirects within the endpoint's own origin never reached an answer \(a redirect loop\)/);
   });
 });
 

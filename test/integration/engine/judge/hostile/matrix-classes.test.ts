@@ -337,3 +337,92 @@ describe('a list is read entry by entry: a bad entry is named, and judged only w
     expectVerdict(v, 'failed', 'protocol', /tools\/list: answer does not match the MCP schema/);
   });
 });
+
+describe("redirects: each hop's Location named, hops counted right", () => {
+  const ok = modernEndpoint({ tools: [readOnlyRateTool], call: () => rate });
+  const at =
+    (paths: Record<string, [number, string?]>): FaultHandler =>
+    (req, res, rx) => {
+      const hop = paths[req.url ?? ''];
+      if (!hop) return ok(req, res, rx);
+      res.writeHead(hop[0], hop[1] === undefined ? {} : { location: hop[1] }).end();
+    };
+
+  for (const revision of ['auto', '2025-11-25', '2026-07-28'] as const) {
+    it.each([301, 302, 303])(
+      `${revision}: a single %i (a trailing slash on POST) → failed/http_status naming the Location, not a loop`,
+      async (status) => {
+        const { v } = await judgeFault(at({ '/mcp': [status, '/mcp/'] }), { revision });
+        expectVerdict(
+          v,
+          'failed',
+          'http_status',
+          new RegExp(
+            `HTTP ${status} redirect to http://127\\.0\\.0\\.1:\\d+/mcp/ not followed: a ${status} would turn the POST into a GET.*configure http://127\\.0\\.0\\.1:\\d+/mcp/ as the URL`,
+          ),
+        );
+        expect(v.detail).not.toMatch(/loop|redirects:/);
+      },
+    );
+  }
+
+  it('auto: the same redirect to discover and initialize is said once', async () => {
+    const { v } = await judgeFault(at({ '/mcp': [301, '/mcp/'] }));
+    expect(v.detail).toMatch(/; the 2025-11-25 initialize met the same$/);
+  });
+
+  it.each([307, 308])('a single %i (a trailing slash) is followed → healthy', async (status) => {
+    const { v, received } = await judgeFault(at({ '/mcp': [status, '/mcp/'] }));
+    expectVerdict(v, 'healthy', null);
+    expect(received).toContain('tools/call');
+  });
+
+  it('308 back and forth → a redirect loop, 6 redirects counted, each hop named', async () => {
+    const { v } = await judgeFault(at({ '/mcp': [308, '/mcp/'], '/mcp/': [308, '/mcp'] }), { revision: '2026-07-28' });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /^discover: 6 redirects within the endpoint's own origin never reached an answer \(a redirect loop\): http:\/\/127\.0\.0\.1:\d+\/mcp → http:\/\/127\.0\.0\.1:\d+\/mcp\/ → /,
+    );
+  });
+
+  it('307 to a new path every time → too many redirects, not a loop', async () => {
+    const hops = Object.fromEntries(
+      ['/mcp', '/1', '/2', '/3', '/4', '/5', '/6'].map((p, i) => [p, [307, `/${i + 1}`] as [number, string]]),
+    );
+    const { v } = await judgeFault(at(hops), { revision: '2026-07-28' });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /6 redirects within the endpoint's own origin never reached an answer \(too many redirects\): .*\/mcp → .*\/1 → .*\/2 → … → .*\/5 → .*\/6/,
+    );
+  });
+
+  it('two 308s, then a 301 → the chain named: 3 redirects, the last Location to configure', async () => {
+    const { v } = await judgeFault(at({ '/mcp': [308, '/a'], '/a': [308, '/b'], '/b': [301, '/c'] }), { revision: '2026-07-28' });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /HTTP 301 redirect to http:\/\/127\.0\.0\.1:\d+\/c not followed.*; 3 redirects: .*\/mcp → .*\/a → .*\/b → .*\/c$/,
+    );
+  });
+
+  it('a redirect to another origin with a query → its Location named with the query values masked; nothing sent there', async () => {
+    const { v } = await judgeFault(at({ '/mcp': [302, 'http://localhost:1/mcp?token=tok-9f2&region=eu'] }), { revision: '2026-07-28' });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /HTTP 302 redirect to http:\/\/localhost:1\/mcp\?token=…&region=… not followed \(another origin/,
+    );
+    expect(JSON.stringify(v)).not.toContain('tok-9f2');
+  });
+
+  it('a 3xx without a Location → failed/http_status saying so', async () => {
+    const { v } = await judgeFault(at({ '/mcp': [308] }), { revision: '2026-07-28' });
+    expectVerdict(v, 'failed', 'http_status', /HTTP 308 redirect without a Location/);
+  });
+});
