@@ -159,14 +159,22 @@ export class SseScanner {
   retryMs: number | null = null;
   events = 0;
   malformed = 0;
+  /** The `event:` names other than `message` seen so far, in order (MCP's messages are unnamed or `message`). */
+  readonly otherNames: string[] = [];
   private buffer = '';
   private data: string[] = [];
   private sawData = false;
+  private name: string | null = null;
 
   /** Feeds text; returns the data of each event completed by it. */
   push(text: string): string[] {
+    return this.pushEvents(text).map((e) => e.data);
+  }
+
+  /** Feeds text; returns each event completed by it: its data, and its `event:` name when it has one. */
+  pushEvents(text: string): Array<{ data: string; event: string | null }> {
     this.buffer += text;
-    const out: string[] = [];
+    const out: Array<{ data: string; event: string | null }> = [];
     for (;;) {
       const m = /\r\n|\n|\r/.exec(this.buffer);
       // A lone CR at the very end may be the first half of CRLF: wait for more.
@@ -174,9 +182,10 @@ export class SseScanner {
       const line = this.buffer.slice(0, m.index);
       this.buffer = this.buffer.slice(m.index + m[0].length);
       if (line === '') {
-        if (this.sawData) out.push(this.data.join('\n'));
+        if (this.sawData) out.push({ data: this.data.join('\n'), event: this.name });
         this.data = [];
         this.sawData = false;
+        this.name = null;
         continue;
       }
       if (line.startsWith(':')) continue;
@@ -187,7 +196,8 @@ export class SseScanner {
       if (field === 'data') {
         this.data.push(value);
         this.sawData = true;
-      } else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
+      } else if (field === 'event') this.name = value === '' ? null : value;
+      else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
       else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
     }
     return out;

@@ -151,7 +151,7 @@ class AnswerBody {
         return this.failSse(
           controller,
           'no_answer',
-          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON)`,
+          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON${namesOf(scanner.otherNames)})`,
         );
     }
     controller.close();
@@ -184,19 +184,37 @@ class AnswerBody {
   /** The events a chunk completes, each judged against the request; true when one ended the stream. */
   private scan(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
     const scanner = this.scanner!;
-    for (const data of scanner.push(this.decoder.decode(chunk, { stream: true }))) {
+    for (const { data, event } of scanner.pushEvents(this.decoder.decode(chunk, { stream: true }))) {
       if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
       scanner.events++;
+      // MCP sends its messages as unnamed or `message` events; the SDK skips any other name.
+      const named = event !== null && event !== 'message' ? event : null;
+      if (named !== null) scanner.otherNames.push(named);
       let msg: unknown;
       try {
         msg = JSON.parse(data);
       } catch {
         scanner.malformed++;
-        continue;
+        // An event that is not a JSON-RPC message stops the stream making sense: no answer a client could
+        // trust follows, and the SDK would wait for its timeout. Ended now, naming what came.
+        const what = named !== null ? `an event named "${escaped(named, 40)}"` : 'an event';
+        return this.failSse(
+          controller,
+          'wrong_answer',
+          `the event stream stopped making sense: ${what} that is not JSON ("${escaped(data, 80)}")`,
+        );
       }
       const r = readMessage(msg, this.c.id!, this.facts);
       this.keepFacts();
       if (r.kind === 'refused') return this.failSse(controller, r.refusal, r.problem);
+      if (r.kind === 'answers' && named !== null) {
+        // The answer itself under another name: the SDK skips it and would wait for its timeout.
+        return this.failSse(
+          controller,
+          'wrong_answer',
+          `the answer came in an event named "${escaped(named, 40)}", which clients skip: MCP's messages are unnamed or "message" events`,
+        );
+      }
       if (r.kind === 'answers') {
         this.answered = true;
         if (this.keepsAnswer) this.c.exchange.answerText = data;
@@ -247,6 +265,20 @@ class AnswerBody {
     if (f.resultType) exchange.resultType = f.resultType;
     if (f.inputRequests) exchange.inputRequests = f.inputRequests;
   }
+}
+
+/** `, named "ping" ×3, "error"`: the event names other than `message` a stream carried. */
+function namesOf(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const shown = [...counts].slice(0, 4).map(([n, c]) => `"${escaped(n, 40)}"${c > 1 ? ` ×${c}` : ''}`);
+  return `, named ${shown.join(', ')}${counts.size > 4 ? ', …' : ''}`;
+}
+
+/** Server text in a wire detail: one line, cut, control characters escaped. */
+function escaped(text: string, max: number): string {
+  return oneLine(JSON.stringify(text).slice(1, -1), max);
 }
 
 export function mediaType(contentType: string | null): string {

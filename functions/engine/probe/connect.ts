@@ -116,6 +116,9 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
       detail: `discover: the server offers only ${offered.map((v) => oneLine(v, 40)).join(', ')}; the canary speaks ${SPOKEN}`,
     };
   }
+  // An event stream that stopped making sense or carried the answer under another event name is what
+  // discover met, not a 2025 server's answer: named first, the fallback's failure as context.
+  if (x.error?.kind === 'wrong_answer' && x.contentType?.startsWith('text/event-stream')) return classifyError('discover', undefined, x);
   if (x.error) return null;
   // A result of a kind discover never answers (`task`, `input_required`): the SDK reads it as "not a
   // 2026-07-28 server" and falls back, but the server said something first, and on-call needs it.

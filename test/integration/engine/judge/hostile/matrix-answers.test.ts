@@ -59,7 +59,7 @@ describe('answers that are not MCP', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end('event: message\ndata: {not json\n\n');
     });
-    expectVerdict(v, 'failed', 'protocol', /event stream ended without an answer \(1 event\(s\), 1 not JSON\)/);
+    expectVerdict(v, 'failed', 'protocol', /the event stream stopped making sense: an event that is not JSON \("\{not json"\)/);
   });
 
   it('valid JSON-RPC with the wrong content type → failed/protocol', async () => {

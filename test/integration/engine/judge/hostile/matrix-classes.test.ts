@@ -426,3 +426,108 @@ describe("redirects: each hop's Location named, hops counted right", () => {
     expectVerdict(v, 'failed', 'http_status', /HTTP 308 redirect without a Location/);
   });
 });
+
+describe('event streams fail at once when they end or stop making sense, naming what came', () => {
+  const LONG = { timeoutMs: 2_500 };
+  /** A server whose `on` step answers an event stream of `events` (the answer's id filled in), ended or left open. */
+  const streaming = (
+    on: string,
+    events: (id: unknown) => string[],
+    end: boolean,
+    base: (answer: FaultHandler) => FaultHandler,
+  ): FaultHandler =>
+    base((_q, res, rx) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const body = events(rx.rpcId).join('');
+      if (end) res.end(body);
+      else res.write(body);
+    });
+  const answer = (id: unknown, result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
+  const ping = 'event: ping\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"ping"}}\n\n';
+  const discovered = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } };
+
+  it.each(['result', 'response'])(
+    'discover answered in an event named "%s", stream left open → failed/protocol at once, naming it',
+    async (name) => {
+      const { v } = await judgeFault(
+        streaming(
+          'server/discover',
+          (id) => [`event: ${name}\n${answer(id, discovered)}`],
+          false,
+          (a) => modernOnly('server/discover', a),
+        ),
+        { ...LONG, revision: '2026-07-28' },
+      );
+      expectVerdict(v, 'failed', 'protocol', new RegExp(`^discover: the answer came in an event named "${name}", which clients skip`));
+      expect(v.durationMs).toBeLessThan(LONG.timeoutMs);
+    },
+  );
+
+  for (const [era, server] of [
+    ['2026-07-28', modernOnly],
+    ['2025-11-25', legacyOnly],
+  ] as const) {
+    it(`${era}: tools/call answered in an event named "result" → failed/protocol at once`, async () => {
+      const { v } = await judgeFault(
+        streaming(
+          'tools/call',
+          (id) => [`event: result\n${answer(id, { ...rate, resultType: 'complete' })}`],
+          false,
+          (a) => server('tools/call', a),
+        ),
+        LONG,
+      );
+      expectVerdict(v, 'failed', 'protocol', /^tools\/call: the answer came in an event named "result"/);
+      expect(v.durationMs).toBeLessThan(LONG.timeoutMs);
+    });
+
+    it.each([
+      [
+        'an event named "error" that is not JSON',
+        'event: error\ndata: upstream died\n\n',
+        /an event named "error" that is not JSON \("upstream died"\)/,
+      ],
+      ['an unnamed event that is not JSON', 'data: <html>oops</html>\n\n', /an event that is not JSON \("<html>oops<\/html>"\)/],
+    ])(`${era}: tools/call → %s, stream left open → failed/protocol at once`, async (_, event, words) => {
+      const { v } = await judgeFault(
+        streaming(
+          'tools/call',
+          () => [event],
+          false,
+          (a) => server('tools/call', a),
+        ),
+        LONG,
+      );
+      expectVerdict(v, 'failed', 'protocol', /^tools\/call: the event stream stopped making sense/);
+      expect(v.detail).toMatch(words);
+      expect(v.durationMs).toBeLessThan(LONG.timeoutMs);
+    });
+
+    it(`${era}: tools/call → three "ping" events, then the end → failed/protocol at once, the names counted`, async () => {
+      const { v } = await judgeFault(
+        streaming(
+          'tools/call',
+          () => [ping, ping, ping],
+          true,
+          (a) => server('tools/call', a),
+        ),
+        LONG,
+      );
+      expectVerdict(v, 'failed', 'protocol', /event stream ended without an answer \(3 event\(s\), 0 not JSON, named "ping" ×3\)/);
+      expect(v.durationMs).toBeLessThan(LONG.timeoutMs);
+    });
+
+    it(`${era}: tools/call → "ping" events, then the answer as a message event → healthy`, async () => {
+      const { v } = await judgeFault(
+        streaming(
+          'tools/call',
+          (id) => [ping, ping, `event: message\n${answer(id, { ...rate, resultType: 'complete' })}`],
+          true,
+          (a) => server('tools/call', a),
+        ),
+        LONG,
+      );
+      expectVerdict(v, 'healthy', null);
+    });
+  }
+});
