@@ -40,7 +40,11 @@ export const wireRow: RequestRow = ({ what, exchange }) => {
       return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
     // Through a forward proxy that refused or did not answer: the proxy is named, the endpoint never was reached.
     case 'proxy':
-      return { failure: FailureClass.unreachable, detail: `${what}: ${wire.code}`, retryable: !/refused CONNECT: 4/.test(wire.code) };
+      return {
+        failure: FailureClass.unreachable,
+        detail: `${what}: ${wire.code}`,
+        retryable: !/refused (CONNECT|to forward the request): 4/.test(wire.code),
+      };
     case 'tls':
       return {
         failure: FailureClass.tls,
