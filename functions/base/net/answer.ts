@@ -165,16 +165,23 @@ export class SseScanner {
   private data: string[] = [];
   private sawData = false;
   private name: string | null = null;
+  /** The field lines of the event being read, as they came (comments left out). */
+  private raw: string[] = [];
 
   /** Feeds text; returns the data of each event completed by it. */
   push(text: string): string[] {
-    return this.pushEvents(text).map((e) => e.data);
+    return this.pushEvents(text)
+      .filter((e) => e.data !== null)
+      .map((e) => e.data!);
   }
 
-  /** Feeds text; returns each event completed by it: its data, and its `event:` name when it has one. */
-  pushEvents(text: string): Array<{ data: string; event: string | null }> {
+  /**
+   * Feeds text; returns each event completed by it: its data (null for one of fields only, a priming
+   * `id:`/`retry:`), its `event:` name when it has one, and its text as it came, to pass on.
+   */
+  pushEvents(text: string): Array<{ data: string | null; event: string | null; raw: string }> {
     this.buffer += text;
-    const out: Array<{ data: string; event: string | null }> = [];
+    const out: Array<{ data: string | null; event: string | null; raw: string }> = [];
     for (;;) {
       const m = /\r\n|\n|\r/.exec(this.buffer);
       // A lone CR at the very end may be the first half of CRLF: wait for more.
@@ -182,13 +189,16 @@ export class SseScanner {
       const line = this.buffer.slice(0, m.index);
       this.buffer = this.buffer.slice(m.index + m[0].length);
       if (line === '') {
-        if (this.sawData) out.push({ data: this.data.join('\n'), event: this.name });
+        if (this.raw.length > 0)
+          out.push({ data: this.sawData ? this.data.join('\n') : null, event: this.name, raw: `${this.raw.join('\n')}\n\n` });
         this.data = [];
         this.sawData = false;
         this.name = null;
+        this.raw = [];
         continue;
       }
       if (line.startsWith(':')) continue;
+      this.raw.push(line);
       const colon = line.indexOf(':');
       const field = colon < 0 ? line : line.slice(0, colon);
       let value = colon < 0 ? '' : line.slice(colon + 1);
@@ -201,5 +211,16 @@ export class SseScanner {
       else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
     }
     return out;
+  }
+
+  /** The text not yet completed into an event, as it came; the scanner forgets it. */
+  takePending(): string {
+    const pending = `${this.raw.length ? `${this.raw.join('\n')}\n` : ''}${this.buffer}`;
+    this.raw = [];
+    this.buffer = '';
+    this.data = [];
+    this.sawData = false;
+    this.name = null;
+    return pending;
   }
 }

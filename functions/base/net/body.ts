@@ -176,16 +176,26 @@ class AnswerBody {
       if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) this.kept.push(chunk);
       return false;
     }
-    if (mode === 'sse' && !this.answered && this.scan(controller, chunk)) return true;
+    if (mode === 'sse' && !this.answered) return this.scan(controller, chunk);
     controller.enqueue(chunk);
     return true;
   }
 
-  /** The events a chunk completes, each judged against the request; true when one ended the stream. */
+  /**
+   * The events a chunk completes, each judged against the request and passed on as it came — except the
+   * server's notifications (log lines, progress), which the canary has no use for: the SDK would parse
+   * each one, and a flood of small ones up to the byte cap peaked a CLI past 300 MB. True when something
+   * was passed on or the stream ended (a pull that enqueues nothing reads on).
+   */
   private scan(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
     const scanner = this.scanner!;
-    for (const { data, event } of scanner.pushEvents(this.decoder.decode(chunk, { stream: true }))) {
-      if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
+    let passOn = '';
+    for (const { data, event, raw } of scanner.pushEvents(this.decoder.decode(chunk, { stream: true }))) {
+      // A priming event (SEP-1699) carries an id and no message: the SDK's transport needs its id.
+      if (data === null || data === '' || this.answered) {
+        passOn += raw;
+        continue;
+      }
       scanner.events++;
       // MCP sends its messages as unnamed or `message` events; the SDK skips any other name.
       const named = event !== null && event !== 'message' ? event : null;
@@ -207,6 +217,7 @@ class AnswerBody {
       const r = readMessage(msg, this.c.id!, this.facts);
       this.keepFacts();
       if (r.kind === 'refused') return this.failSse(controller, r.refusal, r.problem);
+      if (!isNotification(msg)) passOn += raw;
       if (r.kind === 'answers' && named !== null) {
         // The answer itself under another name: the SDK skips it and would wait for its timeout.
         return this.failSse(
@@ -221,7 +232,11 @@ class AnswerBody {
         if (!wellFormedError(msg)) return this.answerMalformedError(controller);
       }
     }
-    return false;
+    // Once answered, the rest of the stream passes on unread, this chunk's unfinished tail first.
+    if (this.answered) passOn += scanner.takePending();
+    if (!passOn) return false;
+    controller.enqueue(new TextEncoder().encode(passOn));
+    return true;
   }
 
   /**
@@ -265,6 +280,11 @@ class AnswerBody {
     if (f.resultType) exchange.resultType = f.resultType;
     if (f.inputRequests) exchange.inputRequests = f.inputRequests;
   }
+}
+
+/** A JSON-RPC notification: a method and no id. */
+function isNotification(msg: unknown): boolean {
+  return typeof msg === 'object' && msg !== null && typeof (msg as { method?: unknown }).method === 'string' && !('id' in msg);
 }
 
 /** `, named "ping" ×3, "error"`: the event names other than `message` a stream carried. */
