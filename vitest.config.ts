@@ -28,7 +28,9 @@ export default defineConfig({
       // the integration lane, which stays isolated.
       { extends: true, test: { name: 'unit', isolate: false, include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
-      { extends: true, test: { name: 'release', include: ['test/release/**/*.test.ts'] } },
+      // A release hook removes whole node_modules trees (a clone, a packed install, other platforms'):
+      // on a busy 2-core machine that alone can pass a minute.
+      { extends: true, test: { name: 'release', include: ['test/release/**/*.test.ts'], hookTimeout: 240_000 } },
     ],
   },
 });

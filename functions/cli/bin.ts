@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { redactionValues } from '../base/config/load/oauth-secrets.ts';
 import { parseHeaders } from './args.ts';
 import { ExitCode, guardConsole, main } from './main.ts';
+import { jsonText } from './print-json.ts';
 import { oneLine, Redactor, secretsOf } from '../base/common/redact.ts';
 
 const argv = process.argv.slice(2);
@@ -36,6 +37,8 @@ let code: number;
 try {
   code = await main(argv, {
     stdout: (s) => process.stdout.write(redactor.text(s)),
+    // A document is walked, never replaced in its serialized text (print-json.ts).
+    json: (value) => process.stdout.write(jsonText(redactor.value(value))),
     stderr: (s) => process.stderr.write(redactor.text(s)),
     // A config file's headers and the credentials read from AWS are known only once main has read them.
     learnSecrets: (values) => {

@@ -14,6 +14,7 @@ import type { DelegatedAccess } from '../base/config/load/oauth-secrets.ts';
 import type { Target } from '../base/config/schema/target.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { CanaryErrorCode, configError, isCanaryError } from '../base/common/errors.ts';
+import { shownUrl } from '../base/common/shown-url.ts';
 
 /** How long a check waits for another local run's refresh. */
 export const LEASE_WAIT_MS = 15_000;
@@ -43,7 +44,7 @@ export async function localDelegated(
     );
     if (r.kind === 'mismatch')
       throw configError(
-        `${r.detail}. Nothing was sent. Log in to this server for its own grant: mcp-canary login ${target.url} --store-file ${code.store.file}`,
+        `${r.detail}. Nothing was sent. Log in to this server for its own grant: mcp-canary login ${shownUrl(target.url)} --store-file ${code.store.file}`,
       );
     if (r.kind === 'missing') return { missing: `${store.label} holds no grant` };
     if (r.kind !== 'busy') return { access: publishedOf(r.grant) };

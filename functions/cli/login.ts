@@ -24,6 +24,7 @@ import { targetRule } from '../base/config/schema/target-rule.ts';
 import { parseOrThrow } from '../base/config/words/issues.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { envProxySecrets, hasEnvProxy, readStoredSecrets } from './stored-secrets.ts';
+import { shownUrl } from '../base/common/shown-url.ts';
 
 export const LOGIN_HELP = `Usage: mcp-canary login <url> (--store-file PATH | --store-secret mcp-canary/NAME) [options]
        mcp-canary login --config FILE --target NAME
@@ -120,7 +121,7 @@ export async function loginCommand(argv: readonly string[], io: LoginIo): Promis
       : 'registered';
   io.stdout(
     [
-      `Logged in to ${grant.issuer} for ${plan.url} (client ${grant.client.client_id}, ${client}).`,
+      `Logged in to ${grant.issuer} for ${shownUrl(plan.url)} (client ${grant.client.client_id}, ${client}).`,
       `Grant stored in ${store.label}${published.length ? `; access token published in ${published.join(', ')}` : ''}.`,
       `Access token expires ${inWords(Date.parse(grant.accessExpiresAt) - Date.now())}; ${grant.refreshToken ? 'the refresh token is stored, never printed' : 'no refresh token was issued: the grant ends with this access token'}.`,
       '',
@@ -167,8 +168,8 @@ async function planOf(argv: readonly string[]): Promise<Plan> {
         `target "${t.name}" has no auth.authorizationCode: add { authorizationCode: { store: { secretsManager: "mcp-canary/${t.name}/grant" } } }.`,
       );
     // The way the target's runs go: the fleet's proxy (else HTTPS_PROXY) and the target's private CAs; its client
-    // certificate and headers are the endpoint's, not the authorization server's.
-    const only = { ...t, headerSecrets: {}, auth: undefined, tls: t.tls?.ca ? { ca: t.tls.ca } : undefined };
+    // certificate, headers and query secrets are the endpoint's, not the authorization server's.
+    const only = { ...t, headerSecrets: {}, querySecrets: {}, auth: undefined, tls: t.tls?.ca ? { ca: t.tls.ca } : undefined };
     const [found] = await readStoredSecrets([only], fleet);
     return {
       url: t.url,

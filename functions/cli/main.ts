@@ -12,8 +12,11 @@ import { judge } from '../engine/judge/judge.ts';
 import { Redactor, secretsOf } from '../base/common/redact.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { VERSION } from '../base/common/version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../base/common/verdict.ts';
+import { worstOutcome, type Verdict } from '../base/common/verdict.ts';
+import { ExitCode, exitCodeFor } from './exit-codes.ts';
+import { init } from './init.ts';
 import { parseCommand } from './args.ts';
+import { printJson } from './print-json.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { report } from './report.ts';
 import { snapshot } from './snapshot.ts';
@@ -24,7 +27,7 @@ import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
 import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
-export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
+export { ExitCode, exitCodeFor };
 
 export interface Io {
   readonly stdout: (s: string) => void;
@@ -34,6 +37,10 @@ export interface Io {
    * credentials read from AWS): the process's own redaction of both streams and the console learns them.
    */
   readonly learnSecrets?: (values: readonly string[]) => void;
+  /** A JSON document for stdout (print-json.ts): the process's redaction walks it. */
+  readonly json?: (value: unknown) => void;
+  /** A yes/no question on the terminal (mcp-canary init). @default - the terminal when stdin and stderr are one, else none */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -47,6 +54,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     if (argv[0] === 'login') return await loginCommand(argv.slice(1), io);
     if (argv[0] === 'report') return await report(argv.slice(1), io);
+    if (argv[0] === 'init') return await init(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
@@ -63,7 +71,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     targets = await applyCatalogPosture(targets, watch);
     // Stored references (Secrets Manager, SSM) with the caller's AWS credentials; OAuth secrets from env vars and files.
     const stored = await readStoredSecrets(targets, fleet);
-    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers } : t));
+    targets = targets.map((t, i) => (stored[i] ? { ...t, headers: stored[i].headers, url: stored[i].url } : t));
     storedValues = stored.map((s) => [...(s?.secretValues ?? []), ...envProxySecrets(process.env)]);
     reaches = stored.map((s) => s?.reach);
     oauthSecrets = await Promise.all(targets.map((t, i) => stored[i]?.oauth ?? resolveOAuthSecrets(t.auth?.oauth, null)));
@@ -90,7 +98,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   );
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
-    io.stdout(redactor.text(`${JSON.stringify(verdicts, null, 2)}\n`));
+    printJson(io, redactor.value(verdicts));
   } else {
     io.stdout(
       redactor.text(
@@ -99,18 +107,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     );
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
-}
-
-export function exitCodeFor(outcome: Outcome): number {
-  switch (outcome) {
-    case 'healthy':
-    case 'degraded':
-      return ExitCode.ok;
-    case 'failed':
-      return ExitCode.failed;
-    case 'inconclusive':
-      return ExitCode.inconclusive;
-  }
 }
 
 function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {

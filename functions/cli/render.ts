@@ -5,6 +5,7 @@
  * server's name would print a forged "HEALTHY" line above the real verdict.
  */
 import { shownName } from '../base/common/names.ts';
+import { shownUrl } from '../base/common/shown-url.ts';
 import { uncheckedAnswer } from '../base/config/schema/unchecked.ts';
 import type { Verdict } from '../base/common/verdict.ts';
 
@@ -27,7 +28,7 @@ const MARK = { ok: '✓', fail: '✗' } as const;
 export function renderVerdict(v: Verdict, url?: string, toolName?: string): string {
   const lines: string[] = [];
   const era = [v.revision, v.server ? `${v.server.name} ${v.server.version}` : null].filter(Boolean).join(', ');
-  lines.push(printable(`${v.target}${url ? `  ${displayUrl(url)}` : ''}${era ? `  (${era})` : ''}`));
+  lines.push(printable(`${v.target}${url ? `  ${shownUrl(url)}` : ''}${era ? `  (${era})` : ''}`));
   const nameWidth = Math.max(10, ...v.probes.map((p) => p.name.length));
   const msWidth = Math.max(4, ...v.probes.map((p) => String(p.durationMs).length));
   for (const p of v.probes) {
@@ -60,14 +61,4 @@ export function renderPostureAndTrace(v: Verdict): string {
   }
   lines.push(`trace ${v.traceId}`);
   return lines.join('\n');
-}
-
-/** Origin and path only: a query string may carry a key. */
-function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '';
-  }
 }

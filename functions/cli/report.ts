@@ -17,6 +17,7 @@ import { MAX_DAYS, MIN_DAYS } from '../io/history/resolution.ts';
 import { renderHtml } from './report/html.ts';
 import { buildReport } from './report/report.ts';
 import { renderText } from './report/text.ts';
+import { printJson } from './print-json.ts';
 
 export const DEFAULT_REPORT_DAYS = 30;
 
@@ -46,6 +47,7 @@ Exit codes: 0 printed, 2 usage, config or AWS access error (the message names th
 export interface ReportIo {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
+  readonly json?: (value: unknown) => void;
 }
 
 export interface ReportDeps {
@@ -118,7 +120,8 @@ export async function report(argv: readonly string[], io: ReportIo, deps: Report
         );
       });
     }
-    io.stdout(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderText(result));
+    if (values.json) printJson(io, result);
+    else io.stdout(renderText(result));
     // The text says its warnings; beside JSON, stderr does, so a person piping it still reads them.
     if (values.json) for (const w of result.warnings) io.stderr(`mcp-canary: warning: ${w}\n`);
     if (typeof values.html === 'string' && !values.json) io.stderr(`mcp-canary: wrote ${values.html}\n`);

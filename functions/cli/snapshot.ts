@@ -9,6 +9,7 @@ import { resolveOAuthSecrets } from '../base/config/load/oauth-secrets.ts';
 import { recordCatalog } from '../engine/judge/catalog.ts';
 import { parseCommand } from './args.ts';
 import { localDelegated } from './delegated.ts';
+import { printJson } from './print-json.ts';
 
 export const SNAPSHOT_HELP = `Usage: mcp-canary snapshot <url> [--header "Name: value"] [--revision R] [--timeout-ms N] [--budget-ms N]
 
@@ -22,6 +23,7 @@ Exit codes: 0 printed, 1 the endpoint failed before tools/list, 2 usage error, 3
 export interface SnapshotIo {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
+  readonly json?: (value: unknown) => void;
 }
 
 export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise<number> {
@@ -38,12 +40,13 @@ export async function snapshot(argv: readonly string[], io: SnapshotIo): Promise
   // --grant-file: the delegated grant refreshed here, under its lock, as check does.
   const delegated = await localDelegated(target, () => {});
   const oauthSecrets = delegated ? { ...resolved, delegated } : resolved;
-  const { verdict: v, catalog, redact } = await recordCatalog(target, { oauthSecrets });
+  const { verdict: v, catalog, redactor } = await recordCatalog(target, { oauthSecrets });
   if (!catalog) {
-    io.stderr(`mcp-canary: ${redact(`${v.outcome.toUpperCase()}${v.failure ? `  ${v.failure}` : ''}  ${v.detail}`)}\n`);
+    io.stderr(`mcp-canary: ${redactor.text(`${v.outcome.toUpperCase()}${v.failure ? `  ${v.failure}` : ''}  ${v.detail}`)}\n`);
     return v.outcome === Outcome.inconclusive ? 3 : 1;
   }
-  // Tool names come from the server: one that echoes the credential must not print it.
-  io.stdout(`${redact(JSON.stringify({ catalog }, null, 2))}\n`);
+  // Tool names come from the server: one that echoes the credential must not print it. They are the
+  // catalog's keys, so the walk masks keys too (never the serialized text).
+  printJson(io, redactor.value({ catalog }, { keys: true }));
   return 0;
 }

@@ -21,6 +21,7 @@ export function storedReferences(target: Target): string[] {
   const oauth = target.auth?.oauth;
   const refs: Array<[string, object | undefined]> = [
     ...Object.entries(target.headerSecrets).map(([header, ref]): [string, object] => [`headerSecrets.${header}`, ref]),
+    ...Object.entries(target.querySecrets).map(([key, ref]): [string, object] => [`querySecrets.${key}`, ref]),
     ['auth.oauth.clientSecret', oauth?.clientSecret],
     ['auth.oauth.privateKeyJwt.privateKey', oauth?.privateKeyJwt?.privateKey],
     ...tlsRefs(target.tls),
@@ -114,7 +115,7 @@ async function localReach(t: Target, proxy: ProxyRuntime | { readonly fromEnv: t
   const noStore = () => Promise.reject(new Error('unreachable: stored references are read by the SecretReader'));
   try {
     const { reach, secretValues } = await readReach(t.tls, proxy, noStore, { files: true, now: Date.now() });
-    return { headers: t.headers, secretValues, reach };
+    return { headers: t.headers, url: t.url, secretValues, reach };
   } catch (e) {
     throw configError(`target "${t.name}": ${(e as Error).message}`, e);
   }

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { SERVER_CARD_PATH } from '../base/common/well-known.ts';
 
 export type Era = 'modern' | 'legacy' | 'dual';
 
@@ -47,6 +48,8 @@ export interface McpServerOptions {
   readonly port?: number;
   /** Answer the first `times` requests of `rpcMethod` with `status` (a blip, a lost session, a 503). */
   readonly inject?: { readonly rpcMethod: string; readonly status: number; readonly times: number };
+  /** Serves the origin's Server Card (SEP-2127, `/.well-known/mcp/server-card`); without it that path is 404. Not recorded in `requests`. */
+  readonly serverCard?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
 export interface RunningServer {
@@ -65,6 +68,10 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
   const injections = { left: opts.inject?.times ?? 0 };
   const server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/health') return sendJson(res, 200, { status: 'ok' });
+    if ((req.url ?? '').split('?')[0] === SERVER_CARD_PATH) {
+      if (opts.serverCard) return await opts.serverCard(req, res);
+      return sendJson(res, 404, { error: 'no server card' });
+    }
     try {
       const body = await readJson(req);
       const rpcMethod = typeof (body as { method?: unknown })?.method === 'string' ? (body as { method: string }).method : null;

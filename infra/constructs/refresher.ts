@@ -38,6 +38,7 @@ import type { FleetPlan } from '../plan/plan.ts';
 import { acknowledgeWildcardResources } from './acknowledge.ts';
 import { CanaryFunction, canaryLogGroup } from './canary-function.ts';
 import { ownerAlarm } from './owner-alarm.ts';
+import { shownUrl } from '../../functions/base/common/shown-url.ts';
 
 /** How often the refresher looks at every grant: access tokens must live longer than twice this. */
 export const REFRESH_EVERY = Duration.minutes(5);
@@ -234,7 +235,7 @@ export class Refresher extends Construct {
         alarmName: names.canaryAlarm(`${g.target}-credential`),
         description: [
           `The canary's own delegated OAuth grant for target ${g.target} was refused (revoked, expired or consent withdrawn): its runs end inconclusive (canary_credential); the endpoint's owner is not paged.`,
-          `Fix: mcp-canary login ${g.url} --store-secret ${g.secret} --region ${plan.homeRegion} (or mcp-canary login --config <file> --target ${g.target}).`,
+          `Fix: mcp-canary login ${shownUrl(g.url)} --store-secret ${g.secret} --region ${plan.homeRegion} (or mcp-canary login --config <file> --target ${g.target}).`,
         ].join('\n'),
         metric: new Metric({
           namespace: plan.namespace,

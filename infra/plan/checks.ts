@@ -11,6 +11,7 @@ import { deadManRuns } from '../../functions/base/common/alarm-words.ts';
 import { CanaryError, configError } from '../../functions/base/common/errors.ts';
 import { targetRule } from '../../functions/base/config/schema/target-rule.ts';
 import { tlsRefs } from '../../functions/base/config/schema/tls.ts';
+import { credentialInQuery } from '../../functions/base/common/shown-url.ts';
 
 /**
  * CloudWatch (PutMetricAlarm, `Period`): "An alarm's total current evaluation period can be no longer
@@ -40,6 +41,15 @@ export function checkFleet(raw: FleetInput, now: Date = new Date()): Fleet {
         t.name,
         `headers.${headers[0]}`,
         `is a static header value, which would be written into the CloudFormation template in clear text. Move it to headerSecrets, e.g. headerSecrets: { ${JSON.stringify(headers[0])}: { secretsManager: "mcp-canary/${t.name}", prefix: "Bearer " } }`,
+      );
+    }
+    const inQuery = credentialInQuery(t.url);
+    if (inQuery) {
+      throw fleetError(
+        i,
+        t.name,
+        'url',
+        `has ?${inQuery}=…, a credential that would be written into the CloudFormation template in clear text. Move it to querySecrets and remove it from url, e.g. querySecrets: { ${JSON.stringify(inQuery)}: { secretsManager: "mcp-canary/${t.name}/${inQuery}" } }`,
       );
     }
     const local = localOnlyRefs(t.auth?.oauth, t.auth?.authorizationCode)[0];

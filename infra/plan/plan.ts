@@ -140,8 +140,8 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
       periodSeconds: r.periodSeconds,
       runbookUrl: r.runbookUrl,
       budgetMs: t.budgetMs,
-      // The function may read exactly the secrets its targets reference: header values and OAuth material.
-      headerSecrets: [...Object.values(t.headerSecrets), ...oauthStoreRefs(t.auth?.oauth)],
+      // The function may read exactly the secrets its targets reference: header and query values, OAuth material.
+      headerSecrets: [...Object.values(t.headerSecrets), ...Object.values(t.querySecrets), ...oauthStoreRefs(t.auth?.oauth)],
       secretRefs: secretRefsOf(t),
       payload: payloadOf(rawTargets[index]),
     };

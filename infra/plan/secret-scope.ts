@@ -66,6 +66,7 @@ export function secretRefsOf(t: FleetTarget): SecretRefAt[] {
     else if (ref && 'ssmParameter' in ref) out.push({ field: `${field}.ssmParameter`, service: 'ssm', id: ref.ssmParameter });
   };
   for (const [header, ref] of Object.entries(t.headerSecrets)) add(`headerSecrets.${header}`, ref);
+  for (const [key, ref] of Object.entries(t.querySecrets)) add(`querySecrets.${key}`, ref);
   // TLS material (client certificate, key, passphrase, private CAs); a file reference is refused at synth (checks.ts).
   for (const [field, ref] of tlsRefs(t.tls)) if (!('file' in ref)) add(field, ref);
   add('auth.oauth.clientSecret', t.auth?.oauth?.clientSecret);

@@ -6,6 +6,7 @@
  */
 import { RUN_SKIPPED_MESSAGE } from './run-record.ts';
 import { OwnFault, ownFaultAlarmWhat } from './own-faults.ts';
+import { shownUrl } from './shown-url.ts';
 
 /** What an alarm watches, and so who it tells. */
 export const AlarmKind = {
@@ -83,7 +84,8 @@ const NO_RUNBOOK = 'none set (add runbookUrl to the fleet config)';
 export function describeAlarm(f: AlarmFacts): string {
   const regions = `${f.regions.length} region(s): ${f.regions.join(', ')}`;
   const period = every(f.periodSeconds);
-  const check = `npx mcp-canary check ${f.url}`;
+  const shown = shownUrl(f.url);
+  const check = `npx mcp-canary check ${shown}`;
   let what: string;
   let steps: string[];
   switch (f.kind) {
@@ -116,7 +118,7 @@ export function describeAlarm(f: AlarmFacts): string {
       ];
       break;
   }
-  const links = [`${ENDPOINT}${f.url}`, `${REGIONS}${f.regions.join(', ')}`, `${RUNBOOK}${f.runbookUrl ?? NO_RUNBOOK}`];
+  const links = [`${ENDPOINT}${shown}`, `${REGIONS}${f.regions.join(', ')}`, `${RUNBOOK}${f.runbookUrl ?? NO_RUNBOOK}`];
   // The limit is CloudWatch's. Cut first steps first, then the sentence; the endpoint and runbook lines
   // stay whole (the brief reads them back), unless the URLs alone exceed the limit.
   for (let n = steps.length; n >= 0; n--) {

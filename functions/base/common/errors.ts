@@ -23,7 +23,7 @@ export const CanaryErrorCode = {
   secret: 'SECRET',
   /** The OAuth token step ended without a token. `data.side`: where it broke (see `AuthSide`). */
   auth: 'AUTH',
-  /** The SSRF guard refused an OAuth URL. `data.url` (origin and path only) and `data.reason` (one phrase). */
+  /** The SSRF guard refused an OAuth URL. `data.url` (shown by its structure, shown-url.ts) and `data.reason` (one phrase). */
   guardRefused: 'GUARD_REFUSED',
   /**
    * The wire ended an answer that cannot carry the response to its request (a wrong id, a 202, a body

@@ -3,6 +3,8 @@
  * hostile server echoes them back in an error body or a tool's text. Every string that leaves the engine
  * goes through one Redactor built from the target's secret values.
  */
+import { looksLikeCredential, safeDecode } from './shown-url.ts';
+
 export const REDACTED = '[redacted]';
 
 /** What every truncation ends with (see `oneLine`), so the Redactor can find a secret's head before it. */
@@ -48,12 +50,16 @@ export class Redactor {
     return out;
   }
 
-  /** Deep copy of a JSON-like value with every string redacted. */
-  value<T>(v: T): T {
+  /**
+   * Deep copy of a JSON-like value with every string leaf redacted: the structure, numbers, booleans and
+   * keys stay as they are. `keys: true` redacts keys too, for a map keyed by what a server sent (tool
+   * names); never for our own records, whose keys are our words.
+   */
+  value<T>(v: T, opts: { readonly keys?: boolean } = {}): T {
     if (typeof v === 'string') return this.text(v) as T;
-    if (Array.isArray(v)) return v.map((x) => this.value(x)) as T;
+    if (Array.isArray(v)) return v.map((x) => this.value(x, opts)) as T;
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x)])) as T;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [opts.keys ? this.text(k) : k, this.value(x, opts)])) as T;
     }
     return v;
   }
@@ -62,9 +68,11 @@ export class Redactor {
 /**
  * Every value the canary was given that could be a credential: header values (and a Basic header's
  * decoded user:password), and in each URL the userinfo (refused at parse, but never trusted to be
- * absent), every query value (`?key=…`) and any path segment that looks like a key. The
- * Redactor is built from these before the first request, so whatever a server echoes is covered.
- * Over-redacting an ordinary query word is the safe way to be wrong.
+ * absent), every query value (`?key=…`) but a flag's, any query key or path segment that looks like a
+ * key. The Redactor is built from these before the first request, so whatever a server echoes is
+ * covered. Over-redacting an ordinary query word is the safe way to be wrong; a flag's value (`true`,
+ * `off`, a short number) is not: it would cut every `true` and every duration out of a detail, and it
+ * is no credential. How a URL itself is shown is not the Redactor's job: shown-url.ts, by structure.
  */
 export function secretsOf(t: {
   readonly headers?: Readonly<Record<string, string>>;
@@ -97,28 +105,28 @@ export function secretsOf(t: {
       const plain = safeDecode(segment);
       if (looksLikeCredential(plain)) out.push(segment, plain);
     }
-    if (u.search.length > 1) out.push(u.search.slice(1));
-    for (const [, value] of u.searchParams) out.push(value);
-    // The raw (still percent-encoded) value, as a server may echo the query string it received.
+    for (const [key, value] of u.searchParams) {
+      if (looksLikeCredential(key)) out.push(key);
+      if (!isFlagValue(value)) out.push(value);
+    }
+    // The raw (still percent-encoded) forms, as a server may echo the query string it received. Not the
+    // whole query string: its keys would become secrets, and each value is masked where it stands.
     for (const pair of u.search.slice(1).split('&')) {
       const eq = pair.indexOf('=');
-      if (eq >= 0) out.push(pair.slice(eq + 1));
+      if (eq >= 0 && !isFlagValue(safeDecode(pair.slice(eq + 1)))) out.push(pair.slice(eq + 1));
+      else if (eq < 0 && looksLikeCredential(safeDecode(pair))) out.push(pair);
     }
   }
   return out.filter((v) => v.length > 0);
 }
 
-function looksLikeCredential(segment: string): boolean {
-  if (/^(sk|pk|ak|rk|key|tok|token|api|secret)[-_]/i.test(segment) && segment.length >= 8) return true;
-  return segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
+/**
+ * A query value that switches something rather than proving who asks: a boolean word or a number of at
+ * most six digits. Never a credential worth the name (a secret query value is given by reference,
+ * `querySecrets`, and learned whatever its shape).
+ */
+function isFlagValue(value: string): boolean {
+  return /^(true|false|yes|no|on|off|null|none)$/i.test(value) || /^-?\d{1,6}$/.test(value);
 }
 
 /** The forms a secret takes on the wire or in an echo: whole, its credential part, and URL-encoded. */

@@ -34,7 +34,7 @@ export interface Exchange {
   redirectTo: string | null;
   /** Whether that redirect stayed on the request's own origin (a loop there is not the cross-origin rule). */
   redirectSameOrigin?: boolean;
-  /** Where a 3xx pointed, whole as it is shown (`shownUrl`: query values masked, no userinfo or fragment). */
+  /** Where a 3xx pointed, whole as it is shown (`shownUrl`: query values and keys that look like one masked, no userinfo or fragment). */
   location?: string | null;
   /**
    * The request's URL as shown, and the URLs of the redirects that led to it: a request the client sent
@@ -68,16 +68,6 @@ export interface Exchange {
   /** The JSON text of the message that answered a `tools/call` (its numbers as the server wrote them) or a `tools/list` page. */
   answerText?: string | null;
   bytes: number;
-}
-
-/**
- * A URL as a detail shows it: scheme, host, port and path, each query key with its value masked (`?key=…`),
- * never userinfo or a fragment. A path segment that carries a key is the Redactor's, as in any detail.
- */
-export function shownUrl(url: URL): string {
-  const keys = [...url.searchParams.keys()];
-  const query = keys.length ? `?${keys.map((k) => `${encodeURIComponent(k)}=…`).join('&')}` : '';
-  return `${url.origin}${url.pathname}${query}`;
 }
 
 /** A new exchange, before its request goes out: nothing seen yet. */

@@ -15,6 +15,7 @@
  *   refused always: no authorization server lives there, and credentials do.
  */
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../common/errors.ts';
+import { shownUrl } from '../common/shown-url.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { FetchLike, Reach } from '../common/run-context.ts';
@@ -102,7 +103,7 @@ export async function checkUrl(raw: string | URL, o: GuardOptions): Promise<URL>
   } catch {
     throw new GuardRefusal(String(raw), 'not a URL');
   }
-  const shown = `${url.origin}${url.pathname}`;
+  const shown = shownUrl(url.href);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host) !== 0;
   const addresses = literal

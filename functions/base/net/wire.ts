@@ -12,10 +12,11 @@
  */
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts';
+import { shownUrl } from '../common/shown-url.ts';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
-import { errorCode, networkErrorKind, newExchange, notHttp, shownUrl, type Exchange, type WireErrorKind } from './exchange.ts';
+import { errorCode, networkErrorKind, newExchange, notHttp, type Exchange, type WireErrorKind } from './exchange.ts';
 import { proxyFailure } from './proxy-words.ts';
 import { tunnelSilent } from './proxy-tunnel.ts';
 import { proxyUrlOf, tlsOptions } from './reach.ts';
@@ -108,7 +109,7 @@ export class Wire {
    * was a 3xx whose Location is this URL (the SDK follows a same-origin 307/308 by sending it again).
    */
   private hopsTo(exchange: Exchange, url: string | URL): readonly string[] {
-    const here = shownUrl(new URL(url));
+    const here = shownUrl(String(url));
     const before = this.exchanges.at(-2);
     const redirected =
       before &&
@@ -232,7 +233,7 @@ function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: 
 function locationOf(location: string | null, base: string | URL): string | null {
   if (!location) return null;
   try {
-    return shownUrl(new URL(location, base));
+    return shownUrl(new URL(location, base).href);
   } catch {
     return 'an unparsable Location';
   }

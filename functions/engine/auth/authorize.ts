@@ -8,6 +8,7 @@ import type { Target } from '../../base/config/schema/target.ts';
 import type { RunContext } from '../../base/common/run-context.ts';
 import { faulted, passed, type Fault, type StepResult } from '../../base/common/step.ts';
 import { FailureClass } from '../../base/common/verdict.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { OAuthSettings } from '../../base/config/schema/oauth.ts';
 import { Wire, type FetchLike } from '../../base/net/wire.ts';
 import { discover } from './discovery.ts';
@@ -114,7 +115,7 @@ function tokenFault(e: unknown, budgetSpent: boolean): Fault {
 function recorded(f: FetchLike, hops: AuthHop[], wire: Wire): FetchLike {
   return async (url, init) => {
     const u = new URL(String(url));
-    const hop: AuthHop = { url: `${u.origin}${u.pathname}`, status: null, error: null };
+    const hop: AuthHop = { url: shownUrl(u.href), status: null, error: null };
     hops.push(hop);
     try {
       const res = await f(url, init);

@@ -10,6 +10,7 @@
  * rule (`checkResourceAllowed`: same origin, the resource's path a segment prefix of the URL's).
  */
 import { checkResourceAllowed } from '@modelcontextprotocol/client';
+import { shownUrl } from '../../base/common/shown-url.ts';
 
 /** What a grant (stored or published) says it was issued for. */
 export interface GrantBinding {
@@ -50,12 +51,5 @@ function covers(resource: string, url: string): boolean {
   }
 }
 
-/** A URL for a message: origin and path only (a query may carry a key). */
-function shown(raw: string): string {
-  try {
-    const u = new URL(raw);
-    return `${u.origin}${u.pathname}${u.search ? '?…' : ''}`;
-  } catch {
-    return JSON.stringify(raw.slice(0, 80));
-  }
-}
+/** A URL for a message, shown by its structure: a query may carry a key. */
+const shown = shownUrl;

@@ -21,6 +21,7 @@ import type { DelegatedAccess } from '../../base/config/load/oauth-secrets.ts';
 import type { Bearer } from './authorize.ts';
 import { grantMismatch } from './binding.ts';
 import { expiryWarning, inWords } from './expiry.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 
 /** An access token this close to its expiry is not sent: it could expire on the way. */
 export const ACCESS_SKEW_MS = 10_000;
@@ -40,7 +41,7 @@ export function delegatedToken(
   found: DelegatedAccess | undefined,
   now: number,
 ): DelegatedStep {
-  const login = `run \`mcp-canary login ${target.url}\``;
+  const login = `run \`mcp-canary login ${shownUrl(target.url)}\``;
   if (!found || 'missing' in found) {
     const why = found && 'missing' in found ? found.missing : 'the run was given none';
     return credential(`auth: no access token for the delegated grant (${why}): ${login} to store one`);

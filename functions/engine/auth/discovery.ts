@@ -23,6 +23,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../../base/config/schema/oauth.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
 import { askChallenge } from './challenge.ts';
 import { authError, describeHops, type AuthHop } from './hops.ts';
@@ -75,7 +76,7 @@ async function authorizationServer(
     if (e instanceof IssuerMismatchError) {
       throw authError(
         'discovery',
-        `discovery: issuer mismatch: the metadata of ${asUrl} names issuer ${JSON.stringify(e.received)} (RFC 8414 §3.3 requires them equal); the canary will not send credentials to it`,
+        `discovery: issuer mismatch: the metadata of ${shownUrl(asUrl)} names issuer ${JSON.stringify(e.received)} (RFC 8414 §3.3 requires them equal); the canary will not send credentials to it`,
       );
     }
     throw stepFailure('authorization server metadata', e, hops.slice(before));
@@ -83,7 +84,7 @@ async function authorizationServer(
   if (!metadata) {
     throw authError(
       'discovery',
-      `discovery: no authorization server metadata for ${asUrl} (${describeHops(hops.slice(before))}); publish RFC 8414 or OpenID metadata, or set auth.oauth.tokenUrl`,
+      `discovery: no authorization server metadata for ${shownUrl(asUrl)} (${describeHops(hops.slice(before))}); publish RFC 8414 or OpenID metadata, or set auth.oauth.tokenUrl`,
     );
   }
   if (oauth.issuer && !sameIssuer(metadata.issuer, oauth.issuer)) {

@@ -22,6 +22,7 @@ import {
 import { CanaryError, CanaryErrorCode, isCanaryError } from '../../base/common/errors.ts';
 import type { GuardOptions } from '../../base/net/ssrf-guard.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { Reach } from '../../base/common/run-context.ts';
 import type { AuthorizationCodeSettings, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
 import { errorCode, networkErrorKind } from '../../base/net/exchange.ts';
@@ -246,9 +247,9 @@ function noMetadataWords(serverUrl: string, s: OAuthDiscoveryState): string {
   const as = s.authorizationServerUrl;
   const fix = "Publish it (or ask the server's owner to): the canary will not guess the endpoints";
   if (!s.resourceMetadata)
-    return `discovery: ${serverUrl} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
+    return `discovery: ${shownUrl(serverUrl)} advertises no protected resource metadata (RFC 9728), and its origin ${as} publishes no authorization server metadata (RFC 8414 / OpenID discovery): nothing names where to sign in. ${fix}`;
   if (!s.resourceMetadata.authorization_servers?.length)
-    return `discovery: the protected resource metadata of ${serverUrl} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
+    return `discovery: the protected resource metadata of ${shownUrl(serverUrl)} names no authorization_servers, and its origin ${as} publishes no authorization server metadata: nothing names where to sign in. ${fix}`;
   return `discovery: the authorization server ${as} publishes no metadata (RFC 8414 / OpenID discovery): ${fix}`;
 }
 
@@ -275,7 +276,7 @@ async function stepOf<T>(what: string, run: () => Promise<T>, failed: WeakMap<ob
           : kind === 'tls'
             ? `TLS handshake failed (${errorCode(e)})`
             : `cannot connect (${errorCode(e)})`);
-      throw loginError(`${what} failed: ${url.origin}${url.pathname}: ${words}`, e);
+      throw loginError(`${what} failed: ${shownUrl(url.href)}: ${words}`, e);
     }
     // The SDK's schemas refuse a metadata document it cannot use (an endpoint with a javascript: URL): say which field, not zod's JSON.
     const issues = (e as { name?: unknown; issues?: Array<{ path?: unknown[]; message?: string }> }).issues;

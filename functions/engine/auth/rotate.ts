@@ -21,6 +21,7 @@ import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import type { GrantStore, GrantVersion, StoredGrant } from '../../base/config/schema/oauth-delegated.ts';
 import { grantMismatch } from './binding.ts';
 import { refreshGrant, type RefreshDeps } from './refresh.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 
 /** Renew at half the access token's lifetime, or this long before it expires, whichever comes first. */
 export const DEFAULT_REFRESH_LEAD_MS = 10 * 60_000;
@@ -78,8 +79,12 @@ export async function keepFresh(store: GrantStore, d: KeepFreshDeps): Promise<Ke
   if (!read) return { kind: 'missing' };
   tell(read.grant, d.onSecret);
   const elsewhere = d.serverUrl === undefined ? null : grantMismatch(read.grant, d.serverUrl);
-  if (elsewhere)
-    return { kind: 'mismatch', grant: read.grant, detail: `${store.label} holds a grant that is not for ${d.serverUrl}: ${elsewhere}` };
+  if (elsewhere && d.serverUrl !== undefined)
+    return {
+      kind: 'mismatch',
+      grant: read.grant,
+      detail: `${store.label} holds a grant that is not for ${shownUrl(d.serverUrl)}: ${elsewhere}`,
+    };
   const now = d.now();
   const { grant } = read;
   if (grant.status === 'refused') return { kind: 'refused', grant, detail: grant.problem?.detail ?? 'the grant was refused' };

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../../base/config/schema/oauth.ts';
 import { oneLine } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
 import type { AuthServer } from './discovery.ts';
 import { jwtExpiry } from './expiry.ts';
@@ -116,11 +117,4 @@ function tokenFailure(tokenEndpoint: string, e: unknown, hops: readonly AuthHop[
   return authError('token_endpoint', `${at}: ${why}`, { cause: e });
 }
 
-function shown(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
-}
+const shown = shownUrl;

@@ -6,6 +6,7 @@
 import { credentialHeaders, credentialId } from '../catalog/credential.ts';
 import { fingerprintCatalog } from '../catalog/fingerprint.ts';
 import type { Verdict } from '../../base/common/verdict.ts';
+import type { Redactor } from '../../base/common/redact.ts';
 import type { CatalogSetting } from '../../base/config/schema/catalog.ts';
 import type { Target } from '../../base/config/schema/target.ts';
 import { judgeRun, type JudgeDeps } from './judge.ts';
@@ -14,15 +15,14 @@ export interface RecordedCatalog {
   readonly verdict: Verdict;
   /** Null when the run did not get as far as tools/list. */
   readonly catalog: CatalogSetting | null;
-  /** Redacts text with the run's secrets: tool names come from the server, and one may echo a credential. */
-  readonly redact: (text: string) => string;
+  /** The run's secrets: tool names come from the server, and one may echo a credential. */
+  readonly redactor: Redactor;
 }
 
 export async function recordCatalog(target: Target, deps: JudgeDeps = {}): Promise<RecordedCatalog> {
   const { verdict, listed, redactor } = await judgeRun({ ...target, tool: undefined, posture: undefined, catalog: undefined }, deps);
-  const redact = (text: string) => redactor.text(text);
-  if (!listed) return { verdict, catalog: null, redact };
+  if (!listed) return { verdict, catalog: null, redactor };
   const map = fingerprintCatalog(listed.tools);
   const catalog = listed.cacheScope === 'private' ? { byCredential: { [credentialId(credentialHeaders(target))]: map } } : map;
-  return { verdict, catalog, redact };
+  return { verdict, catalog, redactor };
 }

@@ -21,6 +21,7 @@ import { PostureCheck } from '../../base/config/schema/posture.ts';
 import { guardedFetch } from '../../base/net/ssrf-guard.ts';
 import type { FetchLike } from '../../base/net/wire.ts';
 import { harmless, rpc, send, type PostureRequestContext } from './requests.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 
 export const CLIENT_CREDENTIALS_EXTENSION = 'io.modelcontextprotocol/oauth-client-credentials';
 
@@ -60,7 +61,7 @@ export async function unattendedAuth(ctx: UnattendedContext): Promise<PostureRes
   return {
     check,
     status: 'fail',
-    detail: `no unattended auth is possible: ${where}. Use auth.authorizationCode and run \`mcp-canary login ${ctx.url}\` once`,
+    detail: `no unattended auth is possible: ${where}. Use auth.authorizationCode and run \`mcp-canary login ${shownUrl(ctx.url)}\` once`,
   };
 }
 

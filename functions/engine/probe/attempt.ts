@@ -24,7 +24,7 @@ import { Wire } from '../../base/net/wire.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
 import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
-import type { SessionOptions } from './session.ts';
+import type { Session, SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
 import { invalidParams } from './invalid-params.ts';
 import { callCanaryTool } from './tool.ts';
@@ -44,6 +44,17 @@ export interface Attempt {
   readonly checked?: readonly AnswerCheck[];
   /** The fault that ended the attempt, or null when it did not fail. */
   readonly fault: Fault | null;
+  /** An unchecked answer's words that read like a refused upstream credential (upstream-credential.ts). */
+  readonly upstreamCredential?: string;
+  /** What the handshake declared, when it succeeded (a Server Card is compared with it). */
+  readonly handshake?: Handshake;
+}
+
+export interface Handshake {
+  /** The capability names the server declared, `experimental` left out. */
+  readonly capabilities: readonly string[];
+  /** The versions `server/discover` offered, on 2026-07-28; null on a 2025 session. */
+  readonly offered: readonly string[] | null;
 }
 
 export interface Listed {
@@ -71,6 +82,8 @@ class AttemptRun {
   private server: ServerInfo | null = null;
   private listed: Listed | null = null;
   private checked: AnswerCheck[] | undefined;
+  private upstreamCredential: string | null = null;
+  private handshake: Handshake | undefined;
 
   constructor(
     private readonly target: Target,
@@ -99,6 +112,7 @@ class AttemptRun {
     if (!connected.ok) return this.failed(connected.fault);
     this.sessions.adopt(connected.value.session, connected.value.recovered);
     ({ revision: this.revision, server: this.server } = connected.value.session);
+    this.handshake = handshakeOf(connected.value.session, this.wire);
 
     const noTools = capabilitiesWithoutTools(this.sessions.current, target.tool?.name, this.identity());
     if (noTools?.ok) return this.end(Outcome.healthy, null, noTools.detail);
@@ -158,17 +172,23 @@ class AttemptRun {
   }
 
   /** tools/call of the canary tool, checked; what its answer is checked against is known before it is called. */
-  private async callTool(listing: Listing): Promise<StepResult<null>> {
+  private async callTool(listing: Listing): Promise<StepResult<unknown>> {
     const wanted = this.target.tool!;
     this.checked = configuredChecks(
       wanted,
       listing.listings.some((t) => t.outputSchema !== undefined),
     );
-    const call = { timeoutMs: this.target.timeoutMs, run: this.ctx, answerText: () => this.wire.last('tools/call')?.answerText };
+    const call = {
+      timeoutMs: this.target.timeoutMs,
+      run: this.ctx,
+      answerText: () => this.wire.last('tools/call')?.answerText,
+      unchecked: this.checked.every((c) => c === 'isError'),
+    };
     const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
     if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
     // -32602: the canary's arguments or the server's validation — the listed inputSchema says which.
     if (!r.ok) return faulted(invalidParams(r.fault, this.wire.last('tools/call'), listing.listings[0], wanted.arguments));
+    this.upstreamCredential = r.value.upstreamCredential;
     return r;
   }
 
@@ -198,9 +218,20 @@ class AttemptRun {
       probes: this.probes,
       listed: this.listed,
       ...(this.checked ? { checked: this.checked } : {}),
+      ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
+      ...(this.handshake ? { handshake: this.handshake } : {}),
       fault,
     };
   }
+}
+
+/** The capabilities the session's server declared, and what its discover offered (read at connect: close forgets them). */
+function handshakeOf(s: Session, wire: Wire): Handshake {
+  const capabilities = Object.keys(s.client.getServerCapabilities() ?? {})
+    .filter((k) => k !== 'experimental')
+    .sort();
+  const offered = s.era === Revision.modern ? (wire.last('server/discover')?.supportedVersions ?? null) : null;
+  return { capabilities, offered: offered ? [...offered] : null };
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -9,6 +9,7 @@ import { faulted, passed, type StepResult } from '../../base/common/step.ts';
 import { checkAnswer, textOf } from './expect.ts';
 import { shownName } from '../../base/common/names.ts';
 import type { Session } from './session.ts';
+import { upstreamCredentialWords } from './upstream-credential.ts';
 
 export interface CallContext {
   readonly timeoutMs: number;
@@ -16,6 +17,13 @@ export interface CallContext {
   readonly run: Pick<RunContext, 'signal' | 'remainingMs'>;
   /** The JSON text of the answer as the wire read it (integers beyond 2^53 intact), after the call. */
   readonly answerText: () => string | null | undefined;
+  /** Nothing but isError checks the answer: an ordinary answer is read for an upstream's refused credential. */
+  readonly unchecked: boolean;
+}
+
+/** What a passed call leaves for the warnings: the answer's words that read like a refused upstream credential. */
+export interface Called {
+  readonly upstreamCredential: string | null;
 }
 
 /**
@@ -30,7 +38,7 @@ export async function callCanaryTool(
   onWire: number,
   wanted: z.output<typeof CanaryTool>,
   c: CallContext,
-): Promise<StepResult<null>> {
+): Promise<StepResult<Called>> {
   const tool = listings[0]!;
   const name = shownName(tool.name);
   const refused = wanted.allowUnsafe ? null : refusal(name, listings, onWire);
@@ -53,7 +61,8 @@ export async function callCanaryTool(
     const detail = `tools/call: ${failed.join('; ')}`;
     return faulted({ failure: FailureClass.assertion, retryable: false, detail });
   }
-  return passed(null, `${name} answered: ${JSON.stringify(oneLine(text, 80))}`);
+  const upstreamCredential = c.unchecked ? upstreamCredentialWords(result) : null;
+  return passed({ upstreamCredential }, `${name} answered: ${JSON.stringify(oneLine(text, 80))}`);
 }
 
 function refusal(name: string, listings: readonly Tool[], onWire: number): string | null {

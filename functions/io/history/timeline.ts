@@ -9,7 +9,9 @@
  *   keeps an open page open, as the alarm does, so those periods stay down.
  * - degraded: the ticket rule open (some region not healthy N in a row) and no page open. Like the page,
  *   it ends only at a later period that proves it over (every region reported, none unhealthy): a silent
- *   period, or a newest one whose runs have not all arrived yet, keeps it open, as the alarm does.
+ *   period, or a newest one whose runs have not all arrived yet, keeps it open, as the alarm does. A period
+ *   in which every region that reported could not judge is no-data even then: the ticket is the canary's
+ *   own (inconclusive), not the endpoint's.
  * - maintenance: a configured window overlaps the period; shown, and left out of availability.
  * - no-data: no region judged the period (none reported, or every one that did was inconclusive) and no
  *   rule open; left out of availability too: a period nobody could judge is neither up nor down.
@@ -126,6 +128,15 @@ function unjudged(s: PeriodSample | undefined): boolean {
   return !s || s.reports - (s.inconclusive ?? 0) <= 0;
 }
 
+/**
+ * Regions reported and every one could not judge. The ticket alarm opens on it (inconclusive is worth a
+ * ticket), but nothing was degraded for agents: the period is no-data, not degraded. A silent period is not
+ * this: it keeps an open stretch open.
+ */
+function cannotJudge(s: PeriodSample | undefined): boolean {
+  return s !== undefined && s.reports > 0 && unjudged(s);
+}
+
 /** An alarm's open spell, in period indexes: [first, end), alarmed after period `alarmAt`. */
 export interface Episode {
   readonly first: number;
@@ -187,7 +198,7 @@ export function buildTimeline(input: TimelineInput): Timeline {
 
   // An open rule outranks silence: a period with no data yet does not end what only a determined period can.
   const states: IntervalState[] = samples.map((s, i) =>
-    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : ticket[i] ? 'degraded' : unjudged(s) ? 'no-data' : 'up',
+    inMaintenance(i) ? 'maintenance' : down[i] ? 'down' : ticket[i] && !cannotJudge(s) ? 'degraded' : unjudged(s) ? 'no-data' : 'up',
   );
   const intervals: Interval[] = [];
   states.forEach((state, i) => {

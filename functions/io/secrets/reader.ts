@@ -22,7 +22,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import { redactionValues, resolveOAuthSecrets, type OAuthSecrets } from '../../base/config/load/oauth-secrets.ts';
 import { SECRET_READ_TIMEOUT_MS } from '../../base/config/schema/budget.ts';
-import type { HeaderSecretRef, Target } from '../../base/config/schema/target.ts';
+import { urlWithQuery, type HeaderSecretRef, type Target } from '../../base/config/schema/target.ts';
 import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
 import { AwsErrorKind, awsFailure, awsWords, isTransient, type AwsFailure } from '../../base/common/aws-errors.ts';
 import type { Reach } from '../../base/common/run-context.ts';
@@ -89,6 +89,8 @@ const FIX_WORDS: Readonly<Record<Reader, { grantee: string; network: (region: st
 /** The target's secret header values, kept apart so the caller can build a Redactor from them. */
 export interface ResolvedHeaders {
   readonly headers: Record<string, string>;
+  /** The URL the run sends to: `url` with its `querySecrets` values added (target.ts `urlWithQuery`). */
+  readonly url: string;
   readonly secretValues: readonly string[];
   /** The target's OAuth client secret / private key (`auth.oauth`), read the same way. */
   readonly oauth?: OAuthSecrets;
@@ -152,9 +154,10 @@ export class SecretReader {
    */
   async resolve(target: Target): Promise<ResolvedHeaders> {
     const headers: Record<string, string> = { ...target.headers };
+    const query: Record<string, string> = {};
     const secretValues: string[] = [];
     // OAuth secret references go through the same cache, timeout and error words, read beside the headers.
-    const [, oauth, reach] = await Promise.all([
+    const [, , oauth, reach] = await Promise.all([
       Promise.all(
         Object.entries(target.headerSecrets).map(async ([header, ref]) => {
           const value = await this.value(`headerSecrets.${header}`, ref);
@@ -162,6 +165,14 @@ export class SecretReader {
           headers[header] = (ref.prefix ?? '') + value;
         }),
       ),
+      // Kept in the config's order whatever order the reads finish in: the URL is the same on every run.
+      Promise.all(
+        Object.entries(target.querySecrets ?? {}).map(async ([key, ref]) => {
+          const value = await this.value(`querySecrets.${key}`, ref);
+          secretValues.push(value);
+          return [key, (ref.prefix ?? '') + value] as const;
+        }),
+      ).then((pairs) => Object.assign(query, Object.fromEntries(pairs))),
       resolveOAuthSecrets(target.auth?.oauth, (field, ref) =>
         this.value(
           field,
@@ -177,7 +188,8 @@ export class SecretReader {
     const delegated = code && 'secretsManager' in code.store ? await this.delegated(code.store.secretsManager) : undefined;
     const withDelegated = delegated ? { ...oauth, delegated } : oauth;
     secretValues.push(...redactionValues(withDelegated), ...reach.secretValues);
-    return { headers, secretValues, oauth: withDelegated, ...(reach.reach ? { reach: reach.reach } : {}) };
+    const url = urlWithQuery(target.url, query);
+    return { headers, url, secretValues, oauth: withDelegated, ...(reach.reach ? { reach: reach.reach } : {}) };
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import type { RunRecord } from '../../base/common/run-record.ts';
 import { Redactor } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import type { TelemetrySettings } from '../../base/config/schema/telemetry.ts';
 import type { BatchContext, ExportOutcome, RunTrace } from './export.ts';
 import { RequestLog } from './requests.ts';
@@ -71,7 +72,7 @@ export class TelemetryBatch {
 
   /** One line for the whole batch, naming where it went (origin and path only), never a header or query. */
   private failed(why: Record<string, string>, secretValues: readonly string[]): undefined {
-    const where = (url: string | undefined) => (url ? `${new URL(url).origin}${new URL(url).pathname}` : undefined);
+    const where = (url: string | undefined) => (url ? shownUrl(url) : undefined);
     const line = {
       message: TELEMETRY_FAILED_MESSAGE,
       runs: this.runs.length,

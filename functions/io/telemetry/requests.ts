@@ -6,13 +6,18 @@
  * on purpose: no OpenTelemetry here, it runs whether or not anything is exported.
  */
 import type { FetchMiddleware } from '../../base/common/run-context.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
+import { SERVER_CARD_PATH } from '../../base/common/well-known.ts';
 import { mediaType } from '../../base/net/body.ts';
 import { errorCode } from '../../base/net/exchange.ts';
 import { MAX_RESPONSE_BYTES } from '../../base/net/wire.ts';
 import { watchAnswer, type AnswerOutcome } from './answer-watch.ts';
 
-/** What a request was for: a step of the run, or something beside the steps (the 2025 SSE stream, posture). */
-export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'other';
+/**
+ * What a request was for: a step of the run, the Server Card read after the verdict (its own step: its
+ * 404 is not the step it fell after), or something beside the steps (the 2025 SSE stream, posture).
+ */
+export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'server card' | 'other';
 
 export interface RequestRecord {
   readonly traceId: string;
@@ -26,8 +31,11 @@ export interface RequestRecord {
   readonly toolName?: string;
   /** The `MCP-Protocol-Version` the request carried (every request after the handshake, and 2026-07-28's own). */
   readonly protocolVersion?: string;
+  /** The host as OTel's `server.address` has it: an IPv6 address without its brackets. */
   readonly serverAddress: string;
   readonly serverPort: number;
+  /** `url.full`: the request's URL shown by its structure (shown-url.ts), never as sent. */
+  readonly urlFull: string;
   /** Wall ms. */
   readonly startedAt: number;
   /**
@@ -86,7 +94,8 @@ export class RequestLog {
       httpMethod,
       ...rpc,
       ...(protocolVersion ? { protocolVersion } : {}),
-      serverAddress: where.hostname,
+      serverAddress: where.hostname.replace(/^\[(.*)\]$/, '$1'),
+      urlFull: shownUrl(where.href),
       serverPort: Number(where.port) || (where.protocol === 'https:' ? 443 : 80),
       startedAt,
     };
@@ -125,6 +134,7 @@ export class RequestLog {
     if (rpcMethod) return STEP_OF_METHOD[rpcMethod] ?? 'other';
     if (httpMethod === 'DELETE') return 'DELETE';
     if (httpMethod === 'GET' && this.healthUrl && url === this.healthUrl) return 'health';
+    if (httpMethod === 'GET' && new URL(url).pathname === SERVER_CARD_PATH) return 'server card';
     return 'other';
   }
 }

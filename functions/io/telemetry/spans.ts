@@ -111,7 +111,7 @@ export function recordRun(tracer: Tracer, ids: NextIds, run: RunTrace): void {
                 [Attr.durationMs]: s.probe.durationMs,
                 ...(s.probe.failure ? { [Attr.failure]: s.probe.failure, 'error.type': s.probe.failure } : {}),
               }
-            : { [Attr.superseded]: s.step !== 'DELETE' && s.step !== 'other' }),
+            : { [Attr.superseded]: s.step !== 'DELETE' && s.step !== 'server card' && s.step !== 'other' }),
         },
       },
       underRoot,
@@ -141,6 +141,8 @@ function recordRequest(
       attributes: {
         ...common,
         'http.request.method': r.httpMethod,
+        // Shown, not sent: keys kept, values, userinfo and key-like path segments masked (shown-url.ts).
+        'url.full': r.urlFull,
         ...operationAttributes(r, r.rpcMethod ? revision : null, true),
         ...(r.status !== undefined ? { 'http.response.status_code': r.status } : {}),
       },

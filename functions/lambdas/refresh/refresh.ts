@@ -19,6 +19,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { keepFresh, type KeepFreshResult } from '../../engine/auth/rotate.ts';
 import { withOAuthFetch } from '../../engine/auth/oauth-fetch.ts';
 import { oneLine, Redactor } from '../../base/common/redact.ts';
+import { shownUrl } from '../../base/common/shown-url.ts';
 import { configError } from '../../base/common/errors.ts';
 import {
   caRegion,
@@ -105,7 +106,7 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
             result: 'mismatch',
             published: [],
             detail: `${result.detail}: neither refreshed nor published for this target`,
-            fix: `mcp-canary login ${g.url} --store-secret ${g.secret}`,
+            fix: `mcp-canary login ${shownUrl(g.url)} --store-secret ${g.secret}`,
           };
         } else if (result.kind === 'missing') {
           report = {
@@ -113,7 +114,7 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
             result: 'missing',
             published: [],
             detail: `${store.label} holds no grant`,
-            fix: `mcp-canary login ${g.url}`,
+            fix: `mcp-canary login ${shownUrl(g.url)}`,
           };
         } else {
           const access = publishedOf(result.grant);
@@ -125,7 +126,7 @@ export async function refreshGrants(event: unknown, d: RefresherDeps): Promise<G
             accessExpiresAt: access.accessExpiresAt,
             published,
             ...(result.detail ? { detail: result.detail } : {}),
-            ...(result.kind === 'refused' ? { fix: `mcp-canary login ${g.url}` } : {}),
+            ...(result.kind === 'refused' ? { fix: `mcp-canary login ${shownUrl(g.url)}` } : {}),
           };
         }
       } catch (e) {

@@ -294,12 +294,19 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: Request
         return { unjudged: oneLine(secrets.error.message, 300) };
       }
       if (secrets.kind === 'error') return crashed(target.name, secrets.error, elapsed());
-      redactor = new Redactor(secretsOf({ ...target, headers: secrets.value.headers, extra: secrets.value.secretValues }));
+      redactor = new Redactor(
+        secretsOf({ ...target, headers: secrets.value.headers, url: secrets.value.url, extra: secrets.value.secretValues }),
+      );
 
       const ownCutMs = target.budgetMs + JUDGE_GRACE_MS;
       const remainingMs = ctx.judgingEndsAt - now();
       const judged = await withDeadline(
-        ctx.judge({ ...target, headers: secrets.value.headers }, secrets.value.oauth, secrets.value.reach, requests?.middleware),
+        ctx.judge(
+          { ...target, headers: secrets.value.headers, url: secrets.value.url },
+          secrets.value.oauth,
+          secrets.value.reach,
+          requests?.middleware,
+        ),
         Math.min(ownCutMs, remainingMs),
       );
       if (judged.kind === 'value') return judged.value;

@@ -16,6 +16,7 @@ import { runToEnd, type Finished } from '../../helpers/child.ts';
 import { motoCredentials, startMoto, type Moto } from '../../helpers/moto.ts';
 import { describeWithTools } from '../../helpers/tools.ts';
 import { CLI_BIN } from '../../helpers/cli-bin.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer } from '../../helpers/faults.ts';
 
 const BIN = CLI_BIN;
 const TOKEN = 'tok-7f3a9c1e5b2d4f60';
@@ -102,6 +103,53 @@ describeWithTools(['moto_server'], 'check --config with stored credentials', () 
     const human = await check(withCredentials());
     expect(human.code).toBe(0);
     for (const out of [r.stdout, human.stdout, human.stderr]) expect(out).not.toContain(TOKEN);
+  });
+
+  it('reads a query secret by reference and sends it after the url’s own query; no output shows it', async () => {
+    // Prepare: an endpoint that records the request line it got, and a fleet whose target holds the token by reference.
+    const QUERY_TOKEN = 'qt-9e4b1c7a2f80';
+    const endpoint = await startFaultServer(
+      modernEndpoint({ tools: [readOnlyRateTool], call: () => ({ content: [], structuredContent: { rate: 1.08 } }) }),
+    );
+    const withQuery = join(dir, 'query.json');
+    writeFileSync(
+      withQuery,
+      JSON.stringify({
+        homeRegion: 'us-east-1',
+        probeRegions: [PROBE_REGION],
+        targets: [
+          {
+            name: 'rates-query',
+            url: `${endpoint.url}?read_only=true`,
+            querySecrets: { token: { ssmParameter: '/mcp-canary/rates-query/token' } },
+            tool: { name: 'get_rate', expectJson: { rate: 1.08 } },
+          },
+        ],
+      }),
+    );
+    const at = { region: PROBE_REGION, endpoint: moto.endpoint, credentials: motoCredentials };
+    await new SSMClient(at).send(
+      new PutParameterCommand({ Name: '/mcp-canary/rates-query/token', Value: QUERY_TOKEN, Type: 'SecureString' }),
+    );
+    try {
+      // Act
+      const json = await runToEnd(process.execPath, [BIN, 'check', '--config', withQuery, '--json'], {
+        env: withCredentials(),
+        killAfterMs: 30_000,
+      });
+      const human = await runToEnd(process.execPath, [BIN, 'check', '--config', withQuery], {
+        env: withCredentials(),
+        killAfterMs: 30_000,
+      });
+      // Assess
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject([{ target: 'rates-query', outcome: 'healthy' }]);
+      expect(new Set(endpoint.received.map((r) => r.url))).toEqual(new Set([`/mcp?read_only=true&token=${QUERY_TOKEN}`]));
+      expect(human.stdout.split('\n')[0]).toMatch(/^rates-query {2}http:\/\/127\.0\.0\.1:\d+\/mcp\?read_only=\*\*\*&token=\*\*\* /);
+      for (const out of [json.stdout, json.stderr, human.stdout, human.stderr]) expect(out).not.toContain(QUERY_TOKEN);
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it('without AWS credentials: exit 2 naming the target, each reference and what to set, and no request sent', async () => {

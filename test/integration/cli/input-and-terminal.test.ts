@@ -56,7 +56,14 @@ describe('config input', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const msg = body ? (JSON.parse(body) as { method?: string; id?: unknown }) : {};
-        void endpoint(req, res, { method: req.method ?? 'GET', rpcMethod: msg.method ?? null, rpcId: msg.id, headers: req.headers, body });
+        void endpoint(req, res, {
+          method: req.method ?? 'GET',
+          url: req.url ?? '',
+          rpcMethod: msg.method ?? null,
+          rpcId: msg.id,
+          headers: req.headers,
+          body,
+        });
       });
     });
     await new Promise<void>((r) => server.listen(0, '::1', r));

@@ -16,6 +16,7 @@ import { startMetadataFront, type MetadataFront } from '../../helpers/auth/metad
 import { SCOPE, startProtectedMcp, type ProtectedMcp } from '../../helpers/auth/servers.ts';
 import { runToEnd } from '../../helpers/child.ts';
 import { CLI_BIN } from '../../helpers/cli-bin.ts';
+import { shownUrl } from '../../../functions/base/common/shown-url.ts';
 
 let as: DelegatedAuthServer;
 const resources: string[] = [];
@@ -168,8 +169,9 @@ describe('a grant used for another server → exit 2 before any request, one lin
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    // The words name both servers and the fix (the CLI's redaction hides a query's values, as everywhere).
-    const asShown = url.replace(/\?.*$/, '?[redacted]');
+    // The words name both servers and the fix, each URL shown by its structure (query values masked, as everywhere).
+    const asShown = shownUrl(url);
+    for (const [key, value] of new URL(url).searchParams) expect(r.stderr).not.toContain(`${key}=${value}`);
     expect(r.stderr).toContain(`grant file "${file}" holds a grant that is not for ${asShown}: it was issued for ${a.url}, not `);
     expect(r.stderr).toContain(`mcp-canary login ${asShown} --store-file ${file}`);
     expect(b.received.length).toBe(seenByB);

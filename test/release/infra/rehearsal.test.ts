@@ -136,8 +136,15 @@ describe('the example fleet, rehearsed', () => {
     for (const t of ['AWS::Lambda::Function', 'AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::IAM::Role', 'AWS::Logs::LogGroup']) {
       expect(tally[t], t).toEqual({ moto: expect.any(Number) });
     }
-    // 9 per-target, 2 inconclusive (one per rate), and the canary's own in the probe regions and the home region.
-    expect(tally['AWS::CloudWatch::Alarm']!.api).toBe(23);
+    // 9 per-target, 2 inconclusive (one per rate), the run's own faults (ledger, publish, credentials) in each
+    // of the 3 probe regions, and the canary's other own alarms in the probe regions and the home region.
+    const names = d.ofType('AWS::CloudWatch::Alarm').map((a) => String(a.resolved.AlarmName));
+    for (const fault of ['run-ledger', 'run-publish', 'run-credentials'])
+      expect(
+        names.filter((n) => n === `McpCanary/canary/${fault}`),
+        fault,
+      ).toHaveLength(3);
+    expect(tally['AWS::CloudWatch::Alarm']!.api).toBe(32);
     const skipped = d.resources((r) => r.by !== 'moto').length;
     log(
       `example fleet: moto's CloudFormation skipped ${skipped} of ${d.resources().length} resources and reported CREATE_COMPLETE for every stack`,

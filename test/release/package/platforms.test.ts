@@ -4,7 +4,8 @@
  * scratch copy of package.json and package-lock.json, and nothing that only runs on one platform in
  * node_modules/.bin — where every npm script looks first. Needs the npm registry (or npm's cache).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +42,9 @@ beforeAll(async () => {
   );
 }, INSTALL_MS + 10_000);
 
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe.each(PLATFORMS)('npm ci --os=$os --cpu=$cpu', ({ os, cpu }) => {
   const install = () => installs.get(`${os}-${cpu}`)!;

@@ -117,3 +117,28 @@ describe('every other config error exits 2 too', () => {
     expectConfigError(await inProcess(args.map((a) => (a === 'FILE' ? ok : a))), message);
   });
 });
+
+describe('querySecrets mistakes are one line naming the field and the fix, never the url value', () => {
+  const config = (url: string, querySecrets: unknown) =>
+    JSON.stringify({ homeRegion: 'us-east-1', targets: [{ name: 'docs', url, querySecrets }] });
+  it.each([
+    [
+      'a value instead of a reference',
+      config('https://docs.example.com/mcp?read_only=true', { token: SECRET }),
+      'targets[0] ("docs").querySecrets.token must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }',
+    ],
+    [
+      'a key also in the url',
+      config(`https://docs.example.com/mcp?token=${SECRET}`, { token: { ssmParameter: '/mcp-canary/docs/token' } }),
+      `targets[0] ("docs").querySecrets.token is also in url's query (?token=…): give it in one place, querySecrets, and remove it from url`,
+    ],
+    [
+      'an empty key',
+      config('https://docs.example.com/mcp', { '': { ssmParameter: '/mcp-canary/docs/token' } }),
+      'targets[0] ("docs").querySecrets[""] is an empty query key: name the parameter, e.g. "token"',
+    ],
+  ])('%s', async (name, text, says) => {
+    const path = file(`query-${name.replace(/\W+/g, '-')}.json`, text);
+    expectConfigError(await inProcess(['check', '--config', path]), says);
+  });
+});

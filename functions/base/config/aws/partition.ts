@@ -17,6 +17,7 @@ interface FleetLike {
   readonly targets: ReadonlyArray<{
     readonly probeRegions?: readonly string[] | undefined;
     readonly headerSecrets: Record<string, Ref>;
+    readonly querySecrets?: Record<string, Ref>;
     readonly auth?:
       | {
           readonly oauth?:
@@ -31,6 +32,7 @@ function refsOf(t: FleetLike['targets'][number]): Array<[PropertyKey[], Ref]> {
   const oauth = t.auth?.oauth;
   return [
     ...Object.entries(t.headerSecrets).map(([h, r]): [PropertyKey[], Ref] => [['headerSecrets', h], r]),
+    ...Object.entries(t.querySecrets ?? {}).map(([k, r]): [PropertyKey[], Ref] => [['querySecrets', k], r]),
     ...(oauth?.clientSecret ? [[['auth', 'oauth', 'clientSecret'], oauth.clientSecret] as [PropertyKey[], Ref]] : []),
     ...(oauth?.privateKeyJwt
       ? [[['auth', 'oauth', 'privateKeyJwt', 'privateKey'], oauth.privateKeyJwt.privateKey] as [PropertyKey[], Ref]]

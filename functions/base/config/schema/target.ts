@@ -164,6 +164,11 @@ export const TargetFields = z
       description:
         'Header values read at run time from Secrets Manager or SSM (deployed: named under `mcp-canary/`, SSM `/mcp-canary/`). The value sent is `prefix` + the secret (or its `jsonKey`), whitespace trimmed; it replaces a static header of the same name',
     }),
+    /** Query parameters whose values are read at run time, like headerSecrets (never in the config, the template or any output). */
+    querySecrets: z.record(z.string().min(1, 'is an empty query key: name the parameter, e.g. "token"'), HeaderSecretRef).default({}).meta({
+      description:
+        'Query parameters whose values are read at run time from Secrets Manager or SSM, as `headerSecrets` are, e.g. `{ "token": { "secretsManager": "mcp-canary/docs/token" } }`: the run adds `?token=<value>` to `url` (`prefix` + the secret, or its `jsonKey`, whitespace trimmed), so the value is in no config file and no template. A key may not also be in `url`',
+    }),
     healthUrl: httpUrl.optional().meta({
       description: 'A health path to GET first, 2xx expected: it proves a process listens, nothing more',
       defaultText: 'no health probe',
@@ -226,8 +231,21 @@ export const TargetFields = z
   })
   .strict();
 
-export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
+export function checkTarget(
+  t: { timeoutMs: number; budgetMs: number; url: string; querySecrets: Record<string, unknown> } & Parameters<typeof checkAuth>[0],
+  ctx: z.RefinementCtx,
+): void {
   checkAuth(t, ctx);
+  const inUrl = URL.canParse(t.url) ? new URL(t.url).searchParams : new URLSearchParams();
+  for (const key of Object.keys(t.querySecrets)) {
+    if (!inUrl.has(key)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['querySecrets', key],
+      // The value in the url is never echoed: it may be the very secret this field exists to hold.
+      message: `is also in url's query (?${key}=…): give it in one place, querySecrets, and remove it from url`,
+    });
+  }
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({
       code: 'custom',
@@ -241,3 +259,19 @@ export const Target = TargetFields.superRefine(checkTarget);
 
 export type TargetInput = z.input<typeof Target>;
 export type Target = z.output<typeof Target>;
+
+/**
+ * The URL a run sends to: `url` with each `querySecrets` value (read at run time) added as a query
+ * parameter, after the ones `url` holds. The only place the two meet; the result is never shown
+ * (shown-url.ts masks every query value anyway).
+ */
+export function urlWithQuery(url: string, values: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(values);
+  if (entries.length === 0) return url;
+  const u = new URL(url);
+  // Appended to the query as written, not through searchParams: that would re-encode the whole query
+  // (a bare `?flag` would become `flag=`, `%20` a `+`), and the server would be asked something else.
+  const added = entries.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+  u.search = u.search.length > 1 ? `${u.search.slice(1)}&${added}` : added;
+  return u.href;
+}

@@ -114,6 +114,10 @@ describe('a run, exported', () => {
           era === 'modern' ? ['discover', 'tools/list', 'tools/call'] : ['initialize', 'tools/list', 'tools/call', 'DELETE'],
         ),
       );
+      // The Server Card read after the verdict is its own step: its GET never lands in tools/call's.
+      const card = spans.find((s) => s.name === 'server card' && s.parentSpanId === root.spanId)!;
+      expect(card, 'the server card step').toBeDefined();
+      expect(clientSpans.filter((s) => s.parentSpanId === card.spanId).map((s) => s.name)).toEqual(['GET']);
 
       // What on-call filters by.
       expect(root.attributes).toMatchObject({
@@ -294,8 +298,13 @@ describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)'
       expect(callOf('get_history').status.code).toBe(0 /* UNSET */);
       // Every other request of both runs answered, but a 2025 server's refusal of the era probe: that
       // operation failed too (its JSON-RPC error code), before the canary fell back to initialize.
+      // The one exception of HTTP's: the server serves no Server Card, so the card's GET failed (its status).
+      const cardSteps = new Set(spans.filter((x) => x.name === 'server card').map((x) => x.spanId));
       for (const s of spans.filter((x) => x.kind === 3 && x.name !== 'tools/call get_quote')) {
-        if (era === 'legacy' && s.name === 'server/discover') {
+        if (cardSteps.has(s.parentSpanId)) {
+          expect([s.name, s.attributes['error.type'], s.status.code]).toEqual(['GET', String(s.attributes['http.response.status_code']), 2]);
+          expect(s.attributes['http.response.status_code']).toBeGreaterThanOrEqual(400);
+        } else if (era === 'legacy' && s.name === 'server/discover') {
           expect(s.attributes['error.type']).toBe(s.attributes['rpc.response.status_code']);
           expect(s.attributes['error.type']).toMatch(/^-32\d{3}$/);
           expect(s.status.code).toBe(2);

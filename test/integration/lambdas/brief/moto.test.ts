@@ -38,7 +38,16 @@ let healthyServer: RunningServer;
 let brokenServer: RunningServer;
 const verdicts: { healthy: Verdict[]; failed: Verdict[] } = { healthy: [], failed: [] };
 
-const synth = synthFleet(smallFleet());
+/** The target's query: ordinary parameters in the url (never shown), the secret one by reference. */
+const QUERY = '?read_only=true&tenant=acme-7f3e2a&limit=25';
+const QUERY_VALUES = ['acme-7f3e2a', 'read_only=true', 'limit=25'];
+const synth = synthFleet(
+  smallFleet({
+    targets: smallFleet().targets.map((t) =>
+      t.name === 'rates-prod' ? { ...t, url: `${t.url}${QUERY}`, querySecrets: { key: { secretsManager: 'mcp-canary/rates/key' } } } : t,
+    ),
+  }),
+);
 const critical = [...synth.templates]
   .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
   .find((a) => a.AlarmName === 'McpCanary/rates-prod/critical')!;
@@ -68,8 +77,8 @@ beforeAll(async () => {
   brokenServer = await startMcpServer({ era: 'modern', tools: [rateTool(brokenApi)], requireAuthorization: SECRET });
   // Real verdicts from the engine, the same it produces in the Lambda.
   for (let i = 0; i < 3; i++) {
-    verdicts.healthy.push(await judge(target(healthyServer.url)));
-    verdicts.failed.push(await judge(target(brokenServer.url)));
+    verdicts.healthy.push(await judge(target(`${healthyServer.url}${QUERY}`)));
+    verdicts.failed.push(await judge(target(`${brokenServer.url}${QUERY}`)));
   }
 }, 120_000);
 
@@ -173,7 +182,7 @@ describe('the brief against moto', () => {
       firstFailureAt: minute(1).toISOString(),
       lastFailureAt: minute(3).toISOString(),
       era: f2!.revision,
-      endpoint: 'https://rates.example.com/mcp',
+      endpoint: 'https://rates.example.com/mcp?read_only=***&tenant=***&limit=***',
     });
     expect(chat.content.description).toContain(`us-east-1: ❌ failed 3 time(s) in a row (${f2!.failure})`);
     expect(chat.content.description).toContain(`eu-west-1: ❌ failed 3 time(s) in a row (${f2!.failure})`);
@@ -181,6 +190,9 @@ describe('the brief against moto', () => {
     // The engine's own words for what the tool answered, as the run recorded them.
     expect(chat.content.description).toContain(f2!.detail.slice(0, 60));
     expect(JSON.stringify(messages)).not.toContain('sk-test-2f9c81d7e4a6');
+    // The url's query values are in no SNS message body: the alarm's description showed it by structure.
+    for (const value of QUERY_VALUES) expect(JSON.stringify(messages)).not.toContain(value);
+    expect(result.published && result.brief.text).toContain('?read_only=***&tenant=***&limit=***');
 
     const dir = process.env.MCP_CANARY_CAPTURE_DIR;
     if (dir && result.published) {

@@ -113,6 +113,23 @@ describe('Secrets Manager', () => {
     );
   });
 
+  it('adds query secrets to the url as written, in the config order, and names the parameter when one cannot be read', async () => {
+    // Prepare
+    await createSecret('rates/q', JSON.stringify({ key: 'qv 9c1e/44+b0' }));
+    await createSecret('rates/sig', 'sig-7f0a');
+    const withQuery = (querySecrets: TargetInput['querySecrets']) =>
+      Target.parse({ name: 'rates', url: 'https://mcp.example.com/mcp?read_only&a=%20b', querySecrets });
+    // Act
+    const resolved = await reader().resolve(
+      withQuery({ token: { secretsManager: 'rates/q', jsonKey: 'key' }, sig: { secretsManager: 'rates/sig', prefix: 'v1.' } }),
+    );
+    const error = await rejectionOf<CanaryError>(reader().resolve(withQuery({ token: { secretsManager: 'rates/none' } })));
+    // Assess: the url's own query untouched (a bare flag stays bare), each value encoded, both learned as secrets.
+    expect(resolved.url).toBe('https://mcp.example.com/mcp?read_only&a=%20b&token=qv%209c1e%2F44%2Bb0&sig=v1.sig-7f0a');
+    expect(resolved.secretValues).toEqual(expect.arrayContaining(['qv 9c1e/44+b0', 'sig-7f0a']));
+    expect(error.message).toMatch(/^querySecrets\.token: Secrets Manager secret "rates\/none" in eu-west-1 cannot be read/);
+  });
+
   it('says a JSON key is missing without quoting the secret', async () => {
     // Prepare
     await createSecret('rates/json', JSON.stringify({ other: 's3cr3t-value-99' }));

@@ -19,7 +19,7 @@ import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleRunHandler } from '../../../../infra/constructs/bundle.ts';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi, type RunningServer } from '../../../../functions/demo/servers.ts';
-import { LEDGER_KEY_ATTRIBUTE } from '../../../../functions/base/common/run-record.ts';
+import { INCONCLUSIVE_WEIGHT, LEDGER_KEY_ATTRIBUTE, TICKET_WEIGHT } from '../../../../functions/base/common/run-record.ts';
 import type { RunSummary } from '../../../../functions/lambdas/run/run.ts';
 import { motoCredentials, startMoto, type Moto } from '../../../helpers/moto.ts';
 import { HOME_REGION, PROBE_REGION } from '../../../helpers/run/fixtures.ts';
@@ -226,7 +226,8 @@ describe('the bundled run handler under its own faults', () => {
         published: true,
         faults: { credentials: 1 },
       });
-      expect(s.metric).toEqual({ runs: 1, worst: 1 / 64 });
+      // The Verdict code of one inconclusive run: its own place plus the ticket place (run-record.ts).
+      expect(s.metric).toEqual({ runs: 1, worst: INCONCLUSIVE_WEIGHT + TICKET_WEIGHT });
       expect(alarmHearing(s.emf[0]!)).toMatchObject({ AlarmName: 'McpCanary/canary/run-credentials' });
     });
   }

@@ -112,6 +112,19 @@ describe('buildTimeline', () => {
     expect(availabilityOf(t)).toMatchObject({ upMs: 2 * MIN, noDataMs: 2 * MIN, judgedMs: 2 * MIN, availability: 1 });
   });
 
+  it('says no-data, not degraded, while every region that reports cannot judge, though the ticket rule opens on it', () => {
+    // Four periods all inconclusive: the ticket alarm opens (inconclusive is worth a ticket), the endpoint was
+    // degraded for no agent. A degraded stretch that meets such a period splits around it.
+    const t = buildTimeline({ rule, startMs: T0, samples: periods('HHH III III III III HHH') });
+    expect(t.intervals.map((i) => [i.state, (i.startMs - T0) / MIN, (i.endMs - T0) / MIN])).toEqual([
+      ['up', 0, 1],
+      ['no-data', 1, 5],
+      ['up', 5, 6],
+    ]);
+    const split = buildTimeline({ rule, startMs: T0, samples: periods('DDD DDD DDD III DDD') });
+    expect(split.intervals.map((i) => i.state)).toEqual(['degraded', 'no-data', 'degraded']);
+  });
+
   it('marks maintenance over everything else and leaves it out of availability and the incident count', () => {
     // Down 2..8 (6 min); maintenance 4..10 covers 4 of its minutes and 2 up minutes.
     const samples = periods('HHH HHH FFF FFF FFF FFF FFF FFF HHH HHH HHH HHH');

@@ -17,12 +17,16 @@ const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const call = (id: number | string, name = 'get_rate') => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name } });
 
 /** Sends `body` through the log's middleware and reads the answer whole, as the SDK does; the log's one record. */
-async function sent(handler: FaultHandler, body = call(7)): Promise<{ record: RequestRecord; text: string | undefined }> {
-  const server = await startFaultServer(handler);
+async function sent(
+  handler: FaultHandler,
+  body = call(7),
+  opts: { query?: string; host?: '127.0.0.1' | '::1' } = {},
+): Promise<{ record: RequestRecord; text: string | undefined }> {
+  const server = await startFaultServer(handler, opts.host ? { host: opts.host } : {});
   open.push(server);
   const log = new RequestLog();
   const fetchFn = log.middleware((url, init) => fetch(url, init));
-  const res = await fetchFn(server.url, {
+  const res = await fetchFn(`${server.url}${opts.query ?? ''}`, {
     method: 'POST',
     headers: { traceparent: TRACEPARENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     body,
@@ -141,5 +145,18 @@ describe('a notification', () => {
     );
     expect(record).toMatchObject({ status: 202, rpcMethod: 'notifications/initialized' });
     expect(record.error).toBeUndefined();
+  });
+});
+
+describe('where the request went', () => {
+  it('is url.full shown by its structure (query values masked, no fragment) and server.address without brackets', async () => {
+    const ok = json(200, { jsonrpc: '2.0', id: 7, result: { content: [] } });
+    const v4 = (await sent(ok, call(7), { query: '?read_only=true&token=tq-55e1&flag#frag' })).record;
+    const v6 = (await sent(ok, call(7), { host: '::1', query: '?key=sk-live-0a1b2c3d4e' })).record;
+    expect(v4.urlFull).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?read_only=\*\*\*&token=\*\*\*&flag$/);
+    expect(v4.serverAddress).toBe('127.0.0.1');
+    expect(v6.urlFull).toMatch(/^http:\/\/\[::1\]:\d+\/mcp\?key=\*\*\*$/);
+    expect(v6.serverAddress).toBe('::1');
+    expect(JSON.stringify([v4, v6])).not.toMatch(/tq-55e1|sk-live|frag|true/);
   });
 });

@@ -23,6 +23,7 @@ function req(step: RequestRecord['step'], at: number, extra: Partial<RequestReco
     httpMethod: 'POST',
     serverAddress: 'mcp.example.com',
     serverPort: 443,
+    urlFull: 'https://mcp.example.com/mcp',
     startedAt: T0 + at,
     endedAt: T0 + at + 20,
     status: 200,
@@ -92,6 +93,9 @@ describe('a run as a trace', () => {
       'jsonrpc.request.id': '3',
       'gen_ai.tool.name': 'get_rate',
     });
+    // Where each went, as the request log showed it (shown-url.ts), beside server.address and port.
+    for (const c of clients)
+      expect(c.attributes).toMatchObject({ 'url.full': 'https://mcp.example.com/mcp', 'server.address': 'mcp.example.com' });
   });
 
   it('gives a step that sent nothing (a refused unsafe tool) a span from its probe line, with its failure', () => {

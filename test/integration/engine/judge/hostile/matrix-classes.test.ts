@@ -416,7 +416,7 @@ describe("redirects: each hop's Location named, hops counted right", () => {
       v,
       'failed',
       'http_status',
-      /HTTP 302 redirect to http:\/\/localhost:1\/mcp\?token=…&region=… not followed \(another origin/,
+      /HTTP 302 redirect to http:\/\/localhost:1\/mcp\?token=\*\*\*&region=\*\*\* not followed \(another origin/,
     );
     expect(JSON.stringify(v)).not.toContain('tok-9f2');
   });

@@ -19,7 +19,8 @@ import {
   type FaultServer,
 } from '../../../../helpers/faults.ts';
 import { startMoto, type Moto } from '../../../../helpers/moto.ts';
-import { HOME_REGION, motoRunDeps, NAMESPACE } from '../../../../helpers/run/fixtures.ts';
+import { HOME_REGION, motoRunDeps, motoSecretClients, NAMESPACE, PROBE_REGION } from '../../../../helpers/run/fixtures.ts';
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { cloudWatchAt, listMetrics } from '../../../../helpers/run/readback.ts';
 import { describeNeeding } from '../../../../helpers/tools.ts';
 import { CLI_BIN } from '../../../../helpers/cli-bin.ts';
@@ -154,6 +155,36 @@ describe('no secret in any output, whatever the server echoes', () => {
     const metrics = await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE);
     expect(metrics.length).toBeGreaterThan(0);
     expectNoSecret(metrics.join('\n'));
+  });
+
+  it('a query secret given by reference: sent, echoed back, in no run record or metric', async () => {
+    // Prepare: the value lives only in the store; the config holds its name.
+    const QUERY_SECRET = 'qs-proof-0c7d2e9a41f6';
+    await motoSecretClients(moto.endpoint)
+      .secretsManager(PROBE_REGION)
+      .send(new CreateSecretCommand({ Name: 'proof/query-key', SecretString: `${QUERY_SECRET}\n` }));
+    const lines: string[] = [];
+    const targets = Object.values(servers).map((s, i) => ({
+      name: `query-${i}`,
+      url: `${s.url}?read_only=true&verbose`,
+      querySecrets: { key: { secretsManager: 'proof/query-key' } },
+      tool: { name: 'get_rate' },
+      timeoutMs: 1_500,
+      budgetMs: 4_000,
+    }));
+    // Act
+    await run({ targets }, motoRunDeps(moto.endpoint, lines));
+    // Assess: the servers got it after the url's own query, as written; nothing that leaves the run has it.
+    for (const s of Object.values(servers))
+      expect(s.received.map((r) => r.url)).toContain(`/mcp?read_only=true&verbose&key=${QUERY_SECRET}`);
+    expect(lines.length).toBe(targets.length);
+    for (const line of lines) {
+      expect(line).not.toContain(QUERY_SECRET);
+      expect(line).not.toContain(QUERY_SECRET.slice(0, 12));
+      expect(JSON.parse(line)).toMatchObject({ target: expect.stringMatching(/^query-/) });
+    }
+    const metrics = await listMetrics(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE);
+    expect(metrics.join('\n')).not.toContain(QUERY_SECRET);
   });
 
   it('in what libraries print to the console while a run is judged (the SDK quotes server-supplied tool names)', async () => {

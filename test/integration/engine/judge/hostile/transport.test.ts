@@ -35,7 +35,14 @@ async function tlsEndpoint(options: Record<string, unknown>): Promise<{ url: str
     let body = '';
     for await (const c of req) body += String(c);
     const msg = body ? (JSON.parse(body) as { method?: string; id?: unknown }) : {};
-    await handler(req, res, { method: req.method ?? 'GET', rpcMethod: msg.method ?? null, rpcId: msg.id, headers: req.headers, body });
+    await handler(req, res, {
+      method: req.method ?? 'GET',
+      url: req.url ?? '',
+      rpcMethod: msg.method ?? null,
+      rpcId: msg.id,
+      headers: req.headers,
+      body,
+    });
   });
   server.on('tlsClientError', () => {});
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
