@@ -132,7 +132,8 @@ describe('forward proxies', () => {
       const r = await check({ [name]: open.url }, file());
       expect(r.verdict.outcome).toBe('healthy');
       expect(open.forwarded.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(open.forwarded)).toEqual(new Set([plain.url]));
+      // The endpoint's requests, and the Server Card read after the verdict: through the proxy too.
+      expect(new Set(open.forwarded)).toEqual(new Set([plain.url, `${new URL(plain.url).origin}/.well-known/mcp/server-card`]));
       expect(open.connects).toEqual([]);
       expect(plain.received.length).toBeGreaterThanOrEqual(3);
     });
