@@ -10,10 +10,12 @@ export interface Fault {
   readonly failure: FailureClass | null;
   /** One line, starting with the step: what was seen and, where it helps, what to do. Redacted later, like every detail. */
   readonly detail: string;
-  /** Worth another attempt within the run (unreachable, timeout, 5xx); never for auth or answers. */
+  /** Worth another attempt within the run (unreachable, timeout, 5xx, a transient status); never for auth or answers. */
   readonly retryable: boolean;
   /** The HTTP status, when the failure was one. */
   readonly status?: number;
+  /** How long the server asked the canary to wait (its `Retry-After`), when it said: an in-run retry waits at least this. */
+  readonly retryAfterMs?: number;
   /**
    * An auth wall (401/403): what was seen — status, content type, the server's words, the challenge —
    * without the step's name or the advice, and the challenge's OAuth `error` (RFC 6750), as the SDK's

@@ -21,7 +21,9 @@ export const FailureClass = {
   auth: 'auth',
   /**
    * The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, an answer that cannot
-   * carry the response). Never a JSON-RPC error: that is a valid answer, classed by its code and step.
+   * carry the response), or the server refused the request itself as it arrived (`-32700`, `-32600`, the
+   * 2026-07-28 header mismatch `-32020`): nothing ran. Any other JSON-RPC error is a valid answer, classed
+   * by its meaning and step.
    */
   protocol: 'protocol',
   /** A 2025-11-25 session was forgotten by the server and a fresh one was forgotten too. */
@@ -33,14 +35,17 @@ export const FailureClass = {
   revision: 'revision',
   /**
    * The server answered discover, initialize or tools/list with a JSON-RPC error of its own (`-32603
-   * "fetch failed"` from a gateway whose backend is down): the MCP server, or what is behind it, failed.
+   * "fetch failed"` from a gateway whose backend is down): the MCP server, or what is behind it, failed;
+   * or it refused tools/call itself before the tool ran (`-32601`, `-32602` to arguments its listing
+   * allows, the server-defined `-32000…-32099`).
    */
   serverError: 'server_error',
   /** `tools/list` does not name the canary tool. */
   toolMissing: 'tool_missing',
   /**
-   * The canary tool answered `isError` or a JSON-RPC error (an expired upstream key shows up here: GitLab's
-   * `-32603 "GitLab API error: 401 Unauthorized"`), or asked for input the canary cannot give.
+   * The canary tool answered `isError`, or a JSON-RPC error of its own execution (`-32603` or an
+   * application-defined code: an expired upstream key shows up here, GitLab's `-32603 "GitLab API error:
+   * 401 Unauthorized"`), or asked for input the canary cannot give.
    */
   toolError: 'tool_error',
   /** The tool answered, but not what the target expects (text, JSON path, outputSchema). */

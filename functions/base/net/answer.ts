@@ -159,14 +159,29 @@ export class SseScanner {
   retryMs: number | null = null;
   events = 0;
   malformed = 0;
+  /** The `event:` names other than `message` seen so far, in order (MCP's messages are unnamed or `message`). */
+  readonly otherNames: string[] = [];
   private buffer = '';
   private data: string[] = [];
   private sawData = false;
+  private name: string | null = null;
+  /** The field lines of the event being read, as they came (comments left out). */
+  private raw: string[] = [];
 
   /** Feeds text; returns the data of each event completed by it. */
   push(text: string): string[] {
+    return this.pushEvents(text)
+      .filter((e) => e.data !== null)
+      .map((e) => e.data!);
+  }
+
+  /**
+   * Feeds text; returns each event completed by it: its data (null for one of fields only, a priming
+   * `id:`/`retry:`), its `event:` name when it has one, and its text as it came, to pass on.
+   */
+  pushEvents(text: string): Array<{ data: string | null; event: string | null; raw: string }> {
     this.buffer += text;
-    const out: string[] = [];
+    const out: Array<{ data: string | null; event: string | null; raw: string }> = [];
     for (;;) {
       const m = /\r\n|\n|\r/.exec(this.buffer);
       // A lone CR at the very end may be the first half of CRLF: wait for more.
@@ -174,12 +189,16 @@ export class SseScanner {
       const line = this.buffer.slice(0, m.index);
       this.buffer = this.buffer.slice(m.index + m[0].length);
       if (line === '') {
-        if (this.sawData) out.push(this.data.join('\n'));
+        if (this.raw.length > 0)
+          out.push({ data: this.sawData ? this.data.join('\n') : null, event: this.name, raw: `${this.raw.join('\n')}\n\n` });
         this.data = [];
         this.sawData = false;
+        this.name = null;
+        this.raw = [];
         continue;
       }
       if (line.startsWith(':')) continue;
+      this.raw.push(line);
       const colon = line.indexOf(':');
       const field = colon < 0 ? line : line.slice(0, colon);
       let value = colon < 0 ? '' : line.slice(colon + 1);
@@ -187,9 +206,21 @@ export class SseScanner {
       if (field === 'data') {
         this.data.push(value);
         this.sawData = true;
-      } else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
+      } else if (field === 'event') this.name = value === '' ? null : value;
+      else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
       else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
     }
     return out;
+  }
+
+  /** The text not yet completed into an event, as it came; the scanner forgets it. */
+  takePending(): string {
+    const pending = `${this.raw.length ? `${this.raw.join('\n')}\n` : ''}${this.buffer}`;
+    this.raw = [];
+    this.buffer = '';
+    this.data = [];
+    this.sawData = false;
+    this.name = null;
+    return pending;
   }
 }

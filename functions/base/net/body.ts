@@ -41,7 +41,11 @@ class AnswerBody {
   private readonly facts: AnswerFacts = { rpcError: null, supportedVersions: null };
   private readonly scanner: SseScanner | null;
   private readonly kept: Uint8Array[] = [];
-  /** A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares exactly. */
+  /**
+   * A tool's answer is kept as text: JSON.parse rounds integers beyond 2^53, and expectJson compares
+   * exactly. A tools/list page too: when the SDK refuses a page for one broken entry, the engine reads it
+   * entry by entry (probe/tolerant-list.ts).
+   */
   private readonly keepsAnswer: boolean;
   private answered = false;
   private complete = false;
@@ -52,7 +56,7 @@ class AnswerBody {
   ) {
     this.reader = source.getReader();
     this.scanner = c.mode === 'sse' ? new SseScanner() : null;
-    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call';
+    this.keepsAnswer = c.exchange.rpcMethod === 'tools/call' || c.exchange.rpcMethod === 'tools/list';
     // A timeout that strikes while the body streams is recorded here; an abort after the body was read
     // whole (the SDK closing the request) is no failure.
     c.signal.addEventListener(
@@ -147,7 +151,7 @@ class AnswerBody {
         return this.failSse(
           controller,
           'no_answer',
-          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON)`,
+          `the event stream ended without an answer (${scanner.events} event(s), ${scanner.malformed} not JSON${namesOf(scanner.otherNames)})`,
         );
     }
     controller.close();
@@ -172,34 +176,67 @@ class AnswerBody {
       if (mode === 'json' || exchange.bytes <= MAX_WORDS_BYTES) this.kept.push(chunk);
       return false;
     }
-    if (mode === 'sse' && !this.answered && this.scan(controller, chunk)) return true;
+    if (mode === 'sse' && !this.answered) return this.scan(controller, chunk);
     controller.enqueue(chunk);
     return true;
   }
 
-  /** The events a chunk completes, each judged against the request; true when one ended the stream. */
+  /**
+   * The events a chunk completes, each judged against the request and passed on as it came — except the
+   * server's notifications (log lines, progress), which the canary has no use for: the SDK would parse
+   * each one, and a flood of small ones up to the byte cap peaked a CLI past 300 MB. True when something
+   * was passed on or the stream ended (a pull that enqueues nothing reads on).
+   */
   private scan(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): boolean {
     const scanner = this.scanner!;
-    for (const data of scanner.push(this.decoder.decode(chunk, { stream: true }))) {
-      if (data === '') continue; // a priming event (SEP-1699) carries an id and no message
+    let passOn = '';
+    for (const { data, event, raw } of scanner.pushEvents(this.decoder.decode(chunk, { stream: true }))) {
+      // A priming event (SEP-1699) carries an id and no message: the SDK's transport needs its id.
+      if (data === null || data === '' || this.answered) {
+        passOn += raw;
+        continue;
+      }
       scanner.events++;
+      // MCP sends its messages as unnamed or `message` events; the SDK skips any other name.
+      const named = event !== null && event !== 'message' ? event : null;
+      if (named !== null) scanner.otherNames.push(named);
       let msg: unknown;
       try {
         msg = JSON.parse(data);
       } catch {
         scanner.malformed++;
-        continue;
+        // An event that is not a JSON-RPC message stops the stream making sense: no answer a client could
+        // trust follows, and the SDK would wait for its timeout. Ended now, naming what came.
+        const what = named !== null ? `an event named "${escaped(named, 40)}"` : 'an event';
+        return this.failSse(
+          controller,
+          'wrong_answer',
+          `the event stream stopped making sense: ${what} that is not JSON ("${escaped(data, 80)}")`,
+        );
       }
       const r = readMessage(msg, this.c.id!, this.facts);
       this.keepFacts();
       if (r.kind === 'refused') return this.failSse(controller, r.refusal, r.problem);
+      if (!isNotification(msg)) passOn += raw;
+      if (r.kind === 'answers' && named !== null) {
+        // The answer itself under another name: the SDK skips it and would wait for its timeout.
+        return this.failSse(
+          controller,
+          'wrong_answer',
+          `the answer came in an event named "${escaped(named, 40)}", which clients skip: MCP's messages are unnamed or "message" events`,
+        );
+      }
       if (r.kind === 'answers') {
         this.answered = true;
         if (this.keepsAnswer) this.c.exchange.answerText = data;
         if (!wellFormedError(msg)) return this.answerMalformedError(controller);
       }
     }
-    return false;
+    // Once answered, the rest of the stream passes on unread, this chunk's unfinished tail first.
+    if (this.answered) passOn += scanner.takePending();
+    if (!passOn) return false;
+    controller.enqueue(new TextEncoder().encode(passOn));
+    return true;
   }
 
   /**
@@ -243,6 +280,25 @@ class AnswerBody {
     if (f.resultType) exchange.resultType = f.resultType;
     if (f.inputRequests) exchange.inputRequests = f.inputRequests;
   }
+}
+
+/** A JSON-RPC notification: a method and no id. */
+function isNotification(msg: unknown): boolean {
+  return typeof msg === 'object' && msg !== null && typeof (msg as { method?: unknown }).method === 'string' && !('id' in msg);
+}
+
+/** `, named "ping" ×3, "error"`: the event names other than `message` a stream carried. */
+function namesOf(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const shown = [...counts].slice(0, 4).map(([n, c]) => `"${escaped(n, 40)}"${c > 1 ? ` ×${c}` : ''}`);
+  return `, named ${shown.join(', ')}${counts.size > 4 ? ', …' : ''}`;
+}
+
+/** Server text in a wire detail: one line, cut, control characters escaped. */
+function escaped(text: string, max: number): string {
+  return oneLine(JSON.stringify(text).slice(1, -1), max);
 }
 
 export function mediaType(contentType: string | null): string {

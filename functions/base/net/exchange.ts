@@ -34,6 +34,13 @@ export interface Exchange {
   redirectTo: string | null;
   /** Whether that redirect stayed on the request's own origin (a loop there is not the cross-origin rule). */
   redirectSameOrigin?: boolean;
+  /** Where a 3xx pointed, whole as it is shown (`shownUrl`: query values and keys that look like one masked, no userinfo or fragment). */
+  location?: string | null;
+  /**
+   * The request's URL as shown, and the URLs of the redirects that led to it: a request the client sent
+   * after following a 3xx carries the chain so far, so a classifier counts hops and names each `Location`.
+   */
+  hops?: readonly string[];
   /** Set when the request or its body failed below HTTP: socket, TLS, timeout, cap. */
   error: { kind: WireErrorKind; code: string } | null;
   /** The JSON-RPC error of the answer (JSON or event stream), when it was one. */
@@ -58,7 +65,7 @@ export interface Exchange {
   resultType?: string | null;
   /** That result's input requests (`input_required`), as `method (key)`. */
   inputRequests?: string[] | null;
-  /** The JSON text of the message that answered a `tools/call`: its numbers as the server wrote them. */
+  /** The JSON text of the message that answered a `tools/call` (its numbers as the server wrote them) or a `tools/list` page. */
   answerText?: string | null;
   bytes: number;
 }

@@ -20,6 +20,7 @@ import { addressKind } from './ssrf-guard.ts';
 /** How long the metadata check waits for this side's DNS before leaving the name to the proxy. */
 const LOOKUP_TIMEOUT_MS = 1_000;
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
+const FORWARD_REFUSED = /^Proxy Authentication Required \(407\)/;
 const PROXY_NET =
   /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/;
 
@@ -31,6 +32,12 @@ export function proxyFailure(e: unknown, proxyUrl: string): { words: string; ret
   for (let cur: unknown = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
     if (isCanaryError(cur, CanaryErrorCode.proxyTunnel))
       return { words: `the proxy ${shown(proxyUrl)} ${cur.data.what}; the endpoint was not reached`, retryable: true };
+    // A plain http:// request the proxy was asked to forward (no tunnel, as curl does): undici ends it on a 407.
+    if (FORWARD_REFUSED.test((cur as Error).message ?? ''))
+      return {
+        words: `the proxy ${shown(proxyUrl)} refused to forward the request: 407 (Proxy Authentication Required): set or fix the proxy credentials (proxy.credentials; for the CLI, user:password in HTTP_PROXY); the endpoint was not reached`,
+        retryable: false,
+      };
     const m = TUNNEL_REFUSED.exec((cur as Error).message ?? '');
     if (m) {
       const status = Number(m[1]);

@@ -135,6 +135,9 @@ export async function openRoute(connectTimeoutMs: number, reach: Reach | undefin
       const servername = isIP(host) ? {} : { servername: host };
       agent = new undici.EnvHttpProxyAgent({
         ...fixed,
+        // As curl does: a plain http:// request goes to an http proxy in absolute form (`POST http://host/mcp`),
+        // never through a CONNECT tunnel, which proxies commonly allow to TLS ports only (squid's SSL_ports).
+        proxyTunnel: false,
         clientFactory,
         connect: { timeout: connectTimeoutMs, ...options },
         requestTls: { timeout: connectTimeoutMs, ...options, ...servername },

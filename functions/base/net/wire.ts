@@ -12,6 +12,7 @@
  */
 import { CanaryError, CanaryErrorCode } from '../common/errors.ts';
 import type { FetchLike, FetchMiddleware, Reach } from '../common/run-context.ts';
+import { shownUrl } from '../common/shown-url.ts';
 import type { RequestId } from './answer.ts';
 import { inspectBody, mediaType, type BodyMode } from './body.ts';
 import { Connections } from './connections.ts';
@@ -77,6 +78,7 @@ export class Wire {
       return new Response(null, { status: 405, statusText: 'Not opened by the canary' });
     }
     const exchange = this.record(httpMethod, request.method);
+    exchange.hops = this.hopsTo(exchange, url);
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = AbortSignal.any([timeout, this.options.budget, ...(init.signal ? [init.signal] : [])]);
     const why = (e: unknown): WireErrorKind => (timeout.aborted ? 'timeout' : this.options.budget.aborted ? 'budget' : networkErrorKind(e));
@@ -101,6 +103,25 @@ export class Wire {
     const body = inspectBody(response.body, { exchange, mode, id: request.id, maxBytes: this.maxBytes, signal, why, resumable });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+
+  /**
+   * The redirect chain that led to this request: the one before it carried the same JSON-RPC request and
+   * was a 3xx whose Location is this URL (the SDK follows a same-origin 307/308 by sending it again).
+   */
+  private hopsTo(exchange: Exchange, url: string | URL): readonly string[] {
+    const here = shownUrl(String(url));
+    const before = this.exchanges.at(-2);
+    const redirected =
+      before &&
+      before !== exchange &&
+      before.rpcMethod === exchange.rpcMethod &&
+      before.httpMethod === exchange.httpMethod &&
+      before.status !== null &&
+      before.status >= 300 &&
+      before.status < 400 &&
+      before.location === here;
+    return redirected ? [...(before.hops ?? []), here] : [here];
+  }
 
   /** A new exchange in the record, before the request goes out. */
   private record(httpMethod: string, rpcMethod: string | null): Exchange {
@@ -180,6 +201,7 @@ function readHeaders(exchange: Exchange, response: Response, url: string | URL):
   exchange.wwwAuthenticate = response.headers.get('www-authenticate');
   exchange.retryAfter = response.headers.get('retry-after');
   exchange.redirectTo = originOf(response.headers.get('location'), url);
+  exchange.location = locationOf(response.headers.get('location'), url);
   if (exchange.redirectTo) exchange.redirectSameOrigin = exchange.redirectTo === originOf(String(url), url);
   const declared = Number(response.headers.get('content-length'));
   exchange.declaredLength = Number.isFinite(declared) && response.headers.has('content-length') ? declared : null;
@@ -205,6 +227,15 @@ function rpcRequestOf(body: RequestInit['body']): { method: string | null; id?: 
     return typeof msg.id === 'string' || typeof msg.id === 'number' ? { method, id: msg.id } : { method };
   } catch {
     return { method: null };
+  }
+}
+
+function locationOf(location: string | null, base: string | URL): string | null {
+  if (!location) return null;
+  try {
+    return shownUrl(new URL(location, base).href);
+  } catch {
+    return 'an unparsable Location';
   }
 }
 

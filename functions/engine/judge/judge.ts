@@ -92,15 +92,23 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
   }
 }
 
-/** Retries a failed attempt only after `unreachable`, `timeout` or a 5xx, and only while a whole attempt still fits the budget. */
+/**
+ * Retries a failed attempt only after `unreachable`, `timeout`, a 5xx or a transient status (429, 408,
+ * …), and only while a whole attempt still fits the budget. A server's `Retry-After` is respected: the
+ * retry waits at least that long, or does not happen when that wait does not fit.
+ */
 async function attempts(target: Target, ctx: RunContext): Promise<Attempts> {
   let last = await runAttempt(target, ctx);
   const first = last;
   let retries = 0;
   while (last.outcome === Outcome.failed && last.retryable && retries < target.retries) {
-    const delay = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
-    // Otherwise the first verdict stands.
-    if (ctx.remainingMs() < delay + target.timeoutMs) break;
+    const backoff = Math.min(RETRY_BASE_DELAY_MS * 2 ** retries, RETRY_MAX_DELAY_MS);
+    const delay = Math.max(backoff, last.fault?.retryAfterMs ?? 0);
+    // Otherwise the first verdict stands (saying so when it was the server's own wait that did not fit).
+    if (ctx.remainingMs() < delay + target.timeoutMs) {
+      if (delay > backoff) last = { ...last, detail: `${last.detail}; not retried: the Retry-After wait does not fit the run's budget` };
+      break;
+    }
     await ctx.sleep(delay);
     retries++;
     last = await runAttempt(target, ctx);

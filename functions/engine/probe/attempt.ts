@@ -26,7 +26,9 @@ import { healthStep } from './health.ts';
 import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
 import type { Session, SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
+import { invalidParams } from './invalid-params.ts';
 import { callCanaryTool } from './tool.ts';
+import { badEntriesWords, canaryEntryBroken, listEntryByEntry, type BadEntry } from './tolerant-list.ts';
 
 export interface Attempt {
   readonly outcome: Outcome;
@@ -135,24 +137,38 @@ class AttemptRun {
     await this.wire.close();
   }
 
-  /** tools/list, read again (never the SDK's cache); the step fails when the canary tool is not in it. */
+  /**
+   * tools/list, read again (never the SDK's cache); the step fails when the canary tool is not in it.
+   * A page the SDK refuses for one broken entry is read again entry by entry (tolerant-list.ts).
+   */
   private async listTools(): Promise<StepResult<Listing>> {
     const { target, ctx } = this;
+    const options = { timeout: target.timeoutMs, signal: ctx.signal };
     // The SDK walks every page; the pages of the walk that answered are the exchanges after its start.
     let walkStart = 0;
+    let bad: readonly BadEntry[] = [];
     const r = await this.sessions.run('tools/list', 'tools/list', async (s) => {
       walkStart = this.wire.exchanges.length;
-      return passed(await s.client.listTools(undefined, { cacheMode: 'refresh', timeout: target.timeoutMs, signal: ctx.signal }), '');
+      const walk = (cursor: string | undefined) =>
+        s.client.listTools(cursor === undefined ? undefined : { cursor }, { ...options, cacheMode: 'refresh' });
+      const list = await listEntryByEntry(walk, () => this.wire.exchanges, s.era);
+      bad = list.bad;
+      return passed({ tools: list.tools, cacheScope: list.cacheScope }, '');
     });
     if (!r.ok) return r;
     const tools: Tool[] = r.value.tools;
     const scope = (r.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private';
     this.listed = { tools, cacheScope: this.revision === Revision.modern ? scope : null };
     const wanted = target.tool?.name;
+    const broken = wanted === undefined ? null : canaryEntryBroken(wanted, bad);
+    if (broken) return faulted(broken);
     const listings = wanted === undefined ? [] : tools.filter((t) => t.name === wanted);
     const onWire = namedOnWire(this.wire.exchanges.slice(walkStart), wanted, listings.length);
-    if (wanted !== undefined && listings.length === 0) return faulted(toolMissing(wanted, tools, onWire > 0, this.revision));
-    return passed({ tools, listings, onWire }, listedDetail(tools, wanted));
+    if (wanted !== undefined && listings.length === 0) {
+      const missing = toolMissing(wanted, tools, onWire > 0, this.revision);
+      return faulted({ ...missing, detail: `${missing.detail}${badEntriesWords(bad)}` });
+    }
+    return passed({ tools, listings, onWire }, `${listedDetail(tools, wanted)}${badEntriesWords(bad)}`);
   }
 
   /** tools/call of the canary tool, checked; what its answer is checked against is known before it is called. */
@@ -170,7 +186,9 @@ class AttemptRun {
     };
     const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
     if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
-    if (r.ok) this.upstreamCredential = r.value.upstreamCredential;
+    // -32602: the canary's arguments or the server's validation — the listed inputSchema says which.
+    if (!r.ok) return faulted(invalidParams(r.fault, this.wire.last('tools/call'), listing.listings[0], wanted.arguments));
+    this.upstreamCredential = r.value.upstreamCredential;
     return r;
   }
 

@@ -10,6 +10,8 @@ import { oneLine } from '../../base/common/redact.ts';
 import type { Fault } from '../../base/common/step.ts';
 import { FailureClass } from '../../base/common/verdict.ts';
 import { classifyRpcError, rpcErrorOf } from './rpc-error.ts';
+import { redirectFault } from './redirects.ts';
+import { isTransient, retryAfterMs } from './transient.ts';
 import { describeTls } from '../../base/net/tls-wall.ts';
 import { errorCode, networkErrorKind, type Exchange } from '../../base/net/wire.ts';
 
@@ -38,7 +40,11 @@ export const wireRow: RequestRow = ({ what, exchange }) => {
       return { failure: FailureClass.unreachable, detail: `${what}: cannot connect (${wire.code})`, retryable: true };
     // Through a forward proxy that refused or did not answer: the proxy is named, the endpoint never was reached.
     case 'proxy':
-      return { failure: FailureClass.unreachable, detail: `${what}: ${wire.code}`, retryable: !/refused CONNECT: 4/.test(wire.code) };
+      return {
+        failure: FailureClass.unreachable,
+        detail: `${what}: ${wire.code}`,
+        retryable: !/refused (CONNECT|to forward the request): 4/.test(wire.code),
+      };
     case 'tls':
       return {
         failure: FailureClass.tls,
@@ -132,6 +138,9 @@ export function classifyError(what: string, error: unknown, exchange: Exchange |
   return classifyRequest(requestFailure(what, error, exchange));
 }
 
+/** What a transient status says, beside it: no evidence about the server's protocol, worth another attempt. */
+export const TRANSIENT_WORDS = ' — a transient answer ("not now"), no evidence about the protocol';
+
 /**
  * A failed HTTP answer: the status, the content type and the server's own words (its JSON-RPC error
  * message or the first line of a short text body), so "Access is only allowed at localhost" is not
@@ -155,31 +164,17 @@ export function classifyStatus(what: string, status: number, exchange?: Exchange
   }
   const wall = status === 400 ? clientCertificateWall(what, exchange) : null;
   if (wall) return wall;
-  if (status >= 300 && status < 400) {
-    if (exchange?.redirectSameOrigin) {
-      return {
-        failure: FailureClass.httpStatus,
-        detail: `${what}: HTTP ${status} redirects within the endpoint's own origin never reach an answer (a redirect loop?) — fix the server's redirects or configure the final URL`,
-        retryable: false,
-        status,
-      };
-    }
-    // Redirects are followed within the endpoint's origin only, so headers never travel elsewhere.
-    const to = exchange?.redirectTo ? ` to ${exchange.redirectTo}` : '';
-    return {
-      failure: FailureClass.httpStatus,
-      detail: `${what}: HTTP ${status} redirect${to} not followed (the canary stays on the endpoint's origin; configure the final URL)`,
-      retryable: false,
-      status,
-    };
-  }
+  if (status >= 300 && status < 400) return redirectFault(what, status, exchange);
   // RFC 9110 §10.2.3: a 503 (maintenance) says when to come back as a 429 does; any status that carries it keeps it.
   const retryAfter = exchange?.retryAfter ? ` (Retry-After: ${oneLine(exchange.retryAfter, 40)})` : '';
+  const transient = isTransient(status, exchange?.retryAfter);
+  const wait = transient ? retryAfterMs(exchange?.retryAfter) : null;
   return {
     failure: FailureClass.httpStatus,
-    detail: `${what}: ${seen}${retryAfter}${statusHint(status, exchange)}`,
-    retryable: status >= 500,
+    detail: `${what}: ${seen}${retryAfter}${transient ? TRANSIENT_WORDS : ''}${statusHint(status, exchange)}`,
+    retryable: status >= 500 || transient,
     status,
+    ...(wait !== null ? { retryAfterMs: wait } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { oneLine } from '../../base/common/redact.ts';
 import { passed, faulted, type Fault, type StepResult } from '../../base/common/step.ts';
 import { classifyError, classifyStatus } from './classify.ts';
 import { describeRpcError, LEGACY_WORDS, SPOKEN, supportedOf, type RpcError } from './rpc-error.ts';
+import { isTransient } from './transient.ts';
 import { closeSession, openSession, recoveredDetail, type Session, type SessionOptions } from './session.ts';
 import type { Exchange } from '../../base/net/wire.ts';
 
@@ -70,7 +71,9 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
     }
     // An answer that is not HTTP (a TLS or SSH port, HTTP/2 only) is no era evidence: the fallback would only repeat it.
     const notHttp = o.wire.last('server/discover')?.error?.kind === 'not_http';
-    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision || notHttp)
+    // Nor is a transient answer (429, 503, …): judged as what it is, before any era reasoning.
+    const notNow = isTransient(stepX?.status, stepX?.retryAfter);
+    if (first.failure === null || ENDS_NEGOTIATION.has(first.failure) || first.failure === FailureClass.revision || notHttp || notNow)
       return failed(step, first);
     try {
       const s = await openSession('legacy', o);
@@ -83,6 +86,9 @@ export async function connect(setting: z.output<typeof RevisionSetting>, o: Sess
 
 /** A server that fails both eras is judged by the first failure; the second is context. */
 function bothFailed(first: Fault, second: Fault): Fault {
+  // The same answer twice (a redirect, a wall in front of both) is said once.
+  const same = first.detail.replace(/^discover: /, '') === second.detail.replace(/^initialize: /, '');
+  if (same) return { ...first, detail: `${first.detail}; the 2025-11-25 initialize met the same` };
   return { ...first, detail: `${first.detail}; the 2025-11-25 initialize also failed: ${second.detail}` };
 }
 
@@ -110,6 +116,9 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
       detail: `discover: the server offers only ${offered.map((v) => oneLine(v, 40)).join(', ')}; the canary speaks ${SPOKEN}`,
     };
   }
+  // An event stream that stopped making sense or carried the answer under another event name is what
+  // discover met, not a 2025 server's answer: named first, the fallback's failure as context.
+  if (x.error?.kind === 'wrong_answer' && x.contentType?.startsWith('text/event-stream')) return classifyError('discover', undefined, x);
   if (x.error) return null;
   // A result of a kind discover never answers (`task`, `input_required`): the SDK reads it as "not a
   // 2026-07-28 server" and falls back, but the server said something first, and on-call needs it.
@@ -117,8 +126,8 @@ export function discoverFailure(x: Exchange | undefined): Fault | null {
   // nginx's client-certificate wall (classify.ts) is a 400 like a 2025 server's, but no era evidence.
   const wall = x.status === 400 ? classifyStatus('discover', 400, x) : null;
   if (wall?.failure === FailureClass.tls) return wall;
-  // A 5xx, a redirect or a 429 (with its Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
-  if (x.status !== null && (x.status >= 500 || x.status === 429 || (x.status >= 300 && x.status < 400)))
+  // A 5xx, a redirect or a transient 4xx (429, 408, 425, any with Retry-After) is a failure, not the "I am a 2025 server" a 4xx is.
+  if (x.status !== null && (x.status >= 500 || isTransient(x.status, x.retryAfter) || (x.status >= 300 && x.status < 400)))
     return classifyStatus('discover', x.status, x);
   // Any other JSON-RPC error is the server's own failure (server_error in a 2xx, its status class in a 4xx).
   if (x.rpcError && !legacySignal(x.rpcError)) return classifyError('discover', undefined, x);
@@ -146,7 +155,7 @@ function unknownDiscoverResult(resultType: string): Fault {
 export function pinnedFailure(setting: string, c: Fault, x: Exchange | undefined): Fault {
   if (c.failure === FailureClass.revision) return c;
   const rpc = x?.rpcError;
-  if (!rpc || (x.status !== null && (x.status >= 500 || [401, 403, 408, 429].includes(x.status)))) return c;
+  if (!rpc || (x.status !== null && (x.status >= 500 || [401, 403].includes(x.status) || isTransient(x.status, x.retryAfter)))) return c;
   const otherEra = setting === Revision.modern ? legacySignal(rpc) : rpc.code === ProtocolErrorCode.MethodNotFound;
   if (!otherEra) return c;
   const like = setting === Revision.modern ? 'a 2025-era server' : 'a server without initialize (2026-07-28 only?)';
@@ -167,6 +176,8 @@ export function pinnedFailure(setting: string, c: Fault, x: Exchange | undefined
  */
 export function erasMixed(discover: Exchange | undefined, init: Exchange | undefined, first: Fault): Fault | null {
   if (!discover || !init?.rpcError) return null;
+  // A transient answer (429, 408, 425, one with Retry-After) said "not now", nothing about the era.
+  if (isTransient(discover.status, discover.retryAfter)) return null;
   const legacyDiscover = discover.rpcError
     ? legacySignal(discover.rpcError)
     : discover.status !== null && discover.status >= 400 && discover.status < 500;

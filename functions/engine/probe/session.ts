@@ -16,7 +16,8 @@ import type { Fault } from '../../base/common/step.ts';
 import { FailureClass, NegotiatedRevisions, Revision, type NegotiatedRevision, type ServerInfo } from '../../base/common/verdict.ts';
 import { CLIENT_INFO } from '../../base/common/version.ts';
 import { outputSchemaValidator } from './validator.ts';
-import type { Wire } from '../../base/net/wire.ts';
+import type { FetchLike, Wire } from '../../base/net/wire.ts';
+import { isTransient } from './transient.ts';
 
 /** `auto` probes modern first; `modern` is the pin; `legacy` is the plain 2025 handshake. */
 export type SessionMode = 'auto' | 'modern' | 'legacy';
@@ -49,7 +50,7 @@ const MAX_RESUMPTIONS = 2;
 export async function openSession(mode: SessionMode, o: SessionOptions): Promise<Session> {
   const transport = new StreamableHTTPClientTransport(new URL(o.url), {
     requestInit: { headers: { ...o.headers } },
-    fetch: o.wire.fetch,
+    fetch: mode === 'auto' ? discoverNotNow(o.wire) : o.wire.fetch,
     // The default: a redirect is followed only within the same origin, so headers never leave it.
     redirectPolicy: 'same-origin',
     // SEP-1699 (2025-11-25 requires it of clients): a stream the server closes after an event id is
@@ -115,6 +116,22 @@ export async function closeSession(s: Session, opts: { sendDelete: boolean }): P
     await s.transport.terminateSession().catch(() => {});
   }
   await s.client.close().catch(() => {});
+}
+
+/**
+ * The SDK's negotiation reads any 4xx to `server/discover` as "a 2025 server" and falls back to
+ * `initialize`; a transient answer (429, 408, 425, 503 …, transient.ts) says only "not now". Such an
+ * answer is read whole (its words stay in the wire's record) and then thrown as the probe's failure, so
+ * the SDK stops there: connect.ts judges it as the status it is, never as era evidence.
+ */
+function discoverNotNow(wire: Wire): FetchLike {
+  return async (url, init) => {
+    const res = await wire.fetch(url, init);
+    const x = wire.exchanges.at(-1);
+    if (x?.rpcMethod !== 'server/discover' || !isTransient(res.status, res.headers.get('retry-after'))) return res;
+    await res.text().catch(() => {});
+    throw new Error(`server/discover: HTTP ${res.status}, a transient answer: no evidence about the protocol`);
+  };
 }
 
 export function recoveredDetail(what: string): string {

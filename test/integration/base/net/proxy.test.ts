@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe as plainDescribe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import type { RunRecord } from '../../../../functions/base/common/run-record.ts';
 import { run } from '../../../../functions/lambdas/run/run.ts';
@@ -29,6 +29,7 @@ import { makePki, type Pki } from '../../../helpers/net/pki.ts';
 import { startMtlsMcp, type MtlsServer } from '../../../helpers/net/mtls-server.ts';
 import { startForwardProxy, type ForwardProxy } from '../../../helpers/net/forward-proxy.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
+import { modernEndpoint, readOnlyRateTool, startFaultServer, type FaultServer } from '../../../helpers/faults.ts';
 import { CLI_BIN } from '../../../helpers/cli-bin.ts';
 
 const describe = describeNeeding(['openssl', 'moto_server']);
@@ -104,6 +105,66 @@ describe('forward proxies', () => {
     const direct = await check({ HTTPS_PROXY: open.url, NO_PROXY: 'localhost,127.0.0.1' });
     expect(direct.verdict.outcome).toBe('healthy');
     expect(open.connects).toEqual([]);
+  });
+
+  plainDescribe('plain http:// targets, as curl does: HTTP_PROXY forwards them in absolute form, never a CONNECT', () => {
+    let plain: FaultServer;
+    beforeAll(async () => {
+      plain = await startFaultServer(
+        modernEndpoint({
+          tools: [readOnlyRateTool],
+          call: () => ({ content: [{ type: 'text', text: 'EURUSD 1.08' }], structuredContent: { rate: 1.08 } }),
+        }),
+      );
+    });
+    afterAll(async () => plain?.close());
+    beforeEach(() => {
+      open.forwarded.length = 0;
+      guarded.forwarded.length = 0;
+    });
+    const file = () => {
+      const f = join(pki.dir, 'fleet-plain.json');
+      writeFileSync(f, JSON.stringify({ homeRegion: 'eu-west-1', targets: [{ name: 'plain', url: plain.url, tool }] }));
+      return f;
+    };
+
+    it.each(['HTTP_PROXY', 'http_proxy'])('only %s set: healthy, and the proxy forwarded every request (no CONNECT)', async (name) => {
+      const r = await check({ [name]: open.url }, file());
+      expect(r.verdict.outcome).toBe('healthy');
+      expect(open.forwarded.length).toBeGreaterThanOrEqual(3);
+      // The endpoint's requests, and the Server Card read after the verdict: through the proxy too.
+      expect(new Set(open.forwarded)).toEqual(new Set([plain.url, `${new URL(plain.url).origin}/.well-known/mcp/server-card`]));
+      expect(open.connects).toEqual([]);
+      expect(plain.received.length).toBeGreaterThanOrEqual(3);
+    });
+
+    it('NO_PROXY naming the host (either case): direct, the proxy sees nothing', async () => {
+      for (const name of ['NO_PROXY', 'no_proxy']) {
+        const r = await check({ HTTP_PROXY: open.url, [name]: '127.0.0.1' }, file());
+        expect(r.verdict.outcome).toBe('healthy');
+        expect([...open.forwarded, ...open.connects]).toEqual([]);
+      }
+    });
+
+    it('only HTTPS_PROXY set: an http:// target goes direct, as curl does', async () => {
+      const r = await check({ HTTPS_PROXY: open.url }, file());
+      expect(r.verdict.outcome).toBe('healthy');
+      expect([...open.forwarded, ...open.connects]).toEqual([]);
+    });
+
+    it('a proxy that wants credentials (407 to the forwarded request) is named as the proxy; with them in HTTP_PROXY, healthy', async () => {
+      const refused = await check({ HTTP_PROXY: guarded.url }, file());
+      expect(refused.verdict).toMatchObject({ outcome: 'failed', failure: 'unreachable' });
+      expect(refused.verdict.detail).toMatch(
+        /the proxy http:\/\/127\.0\.0\.1:\d+ refused to forward the request: 407 .*the endpoint was not reached/,
+      );
+      const url = new URL(guarded.url);
+      url.username = 'canary';
+      url.password = PASSWORD;
+      const ok = await check({ HTTP_PROXY: url.href }, file());
+      expect(ok.verdict.outcome).toBe('healthy');
+      expect(guarded.forwarded).toContain(plain.url);
+    });
   });
 
   it('a proxy asking for credentials (407) is named as the proxy, not blamed on the endpoint; with them, healthy', async () => {

@@ -33,20 +33,51 @@ const STEPS = ['server/discover', 'initialize', 'tools/list', 'tools/call'] as c
 /** The JSON-RPC codes, the reserved server-error range, MCP's own and codes of no meaning. */
 const CODES = [-32700, -32600, -32601, -32602, -32603, -32000, -32001, -32002, -32050, -32099, -32020, -1, 0, 7, 42000];
 
-describe('row: a JSON-RPC error in a 2xx answer is never protocol', () => {
+/**
+ * A JSON-RPC error's class by its meaning: -32700, -32600 and -32020 (the request could not be read as
+ * sent) → protocol on every step; on tools/call, -32603 and application codes (the tool's own execution)
+ * → tool_error, every other code (no method, params, the server-defined range) → server_error; elsewhere
+ * server_error.
+ */
+function byMeaning(rpcMethod: string, code: number): string {
+  if ([-32700, -32600, -32020].includes(code)) return 'protocol';
+  if (rpcMethod !== 'tools/call') return 'server_error';
+  return code === -32603 || code > -32000 || code < -32768 ? 'tool_error' : 'server_error';
+}
+
+describe('row: a JSON-RPC error in a 2xx answer is classed by its meaning', () => {
   for (const rpcMethod of STEPS) {
-    it.each(CODES)(
-      `${rpcMethod}: code %i → ${rpcMethod === 'tools/call' ? 'tool_error' : 'server_error'}, with the code and the words`,
-      (code) => {
-        const rpcError = { code, message: 'GitLab API error: 401 Unauthorized' };
-        const c = classifyError(rpcMethod, new ProtocolError(code, rpcError.message), exchange({ rpcMethod, rpcError }));
-        expect(c.failure).toBe(rpcMethod === 'tools/call' ? 'tool_error' : 'server_error');
-        expect(c.detail).toContain(`${code}`);
-        expect(c.detail).toContain('"GitLab API error: 401 Unauthorized"');
-        expect(c.retryable).toBe(false);
-      },
-    );
+    it.each(CODES)(`${rpcMethod}: code %i → its meaning's class, with the code and the words`, (code) => {
+      const rpcError = { code, message: 'GitLab API error: 401 Unauthorized' };
+      const c = classifyError(rpcMethod, new ProtocolError(code, rpcError.message), exchange({ rpcMethod, rpcError }));
+      expect(c.failure).toBe(byMeaning(rpcMethod, code));
+      expect(c.detail).toContain(`${code}`);
+      expect(c.detail).toContain('"GitLab API error: 401 Unauthorized"');
+      expect(c.retryable).toBe(false);
+    });
   }
+
+  it('says who failed on tools/call: the request as sent, the method, the arguments, the server, the tool', () => {
+    const detail = (code: number) => classifyError('tools/call', undefined, exchange({ rpcError: { code, message: 'm' } })).detail;
+    expect(detail(-32700)).toMatch(/did not arrive as the canary sent it.*nothing ran/);
+    expect(detail(-32020)).toMatch(/-32020 \(header mismatch\).*Mcp-Method \/ Mcp-Name/);
+    expect(detail(-32601)).toMatch(/does not serve tools\/call at all/);
+    expect(detail(-32602)).toMatch(/refused the call's arguments before the tool ran/);
+    expect(detail(-32001)).toMatch(/server-defined error: the MCP server .* not the tool/);
+    expect(detail(-32603)).toMatch(/^tools\/call: the tool answered JSON-RPC error -32603/);
+  });
+
+  it('a header mismatch (-32020) names its cause in a 400 on every step, as the spec answers it', () => {
+    for (const rpcMethod of STEPS) {
+      const c = classifyError(
+        rpcMethod,
+        undefined,
+        exchange({ rpcMethod, status: 400, rpcError: { code: -32020, message: 'Mcp-Name missing' } }),
+      );
+      expect(c).toMatchObject({ failure: 'protocol', status: 400 });
+      expect(c.detail).toContain('"Mcp-Name missing"');
+    }
+  });
 
   it('names the code: -32603 internal error, -32601 method not found, -32000…-32099 server error', () => {
     const detail = (code: number) => classifyError('tools/call', undefined, exchange({ rpcError: { code, message: 'm' } })).detail;
@@ -74,7 +105,7 @@ describe('row: codes that name their cause outrank the step and the HTTP status'
   }
 
   it.each([400, 409, 422, 500])(
-    "any other code in an HTTP %i to tools/call is the tool's answer: tool_error, with the words and the status",
+    "-32603 in an HTTP %i to tools/call is the tool's answer: tool_error, with the words and the status",
     (status) => {
       const c = classifyError(
         'tools/call',
@@ -86,7 +117,7 @@ describe('row: codes that name their cause outrank the step and the HTTP status'
     },
   );
 
-  it.each([404, 429, 502, 503, 504])(
+  it.each([404, 408, 425, 429, 502, 503, 504])(
     '…but an HTTP %i, which says why the call never reached the tool, keeps the status class',
     (status) => {
       const c = classifyError(
@@ -94,7 +125,7 @@ describe('row: codes that name their cause outrank the step and the HTTP status'
         undefined,
         exchange({ rpcMethod: 'tools/call', status, rpcError: { code: -32603, message: 'fetch failed' } }),
       );
-      expect(c).toMatchObject({ failure: 'http_status', retryable: status >= 500 });
+      expect(c).toMatchObject({ failure: 'http_status', retryable: status !== 404 });
       expect(c.detail).toContain('"fetch failed"');
     },
   );

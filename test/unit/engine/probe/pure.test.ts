@@ -31,7 +31,10 @@ describe('classify', () => {
     [exchange({ error: { kind: 'too_large', code: 'over 4194304 bytes' } }), 'protocol', false],
     [exchange({ status: 401 }), 'auth', false],
     [exchange({ status: 403 }), 'auth', false],
-    [exchange({ status: 429, retryAfter: '30' }), 'http_status', false],
+    [exchange({ status: 429, retryAfter: '30' }), 'http_status', true],
+    [exchange({ status: 408 }), 'http_status', true],
+    [exchange({ status: 425 }), 'http_status', true],
+    [exchange({ status: 409, retryAfter: '5' }), 'http_status', true],
     [exchange({ status: 503 }), 'http_status', true],
     [exchange({ status: 404 }), 'http_status', false],
   ])('row %#: wire evidence → %s', (x, failure, retryable) => {

@@ -79,7 +79,8 @@ describe("-32000 is any server's own failure: era evidence only with a 2025 serv
         expect(v.detail).toMatch(/upstream down/);
         classes.add(v.failure);
       }
-      expect([...classes]).toEqual([step === 'tools/call' ? 'tool_error' : 'http_status']);
+      // On tools/call -32000 (the server-defined range) is the MCP server's refusal, not the tool's execution.
+      expect([...classes]).toEqual([step === 'tools/call' ? 'server_error' : 'http_status']);
     },
   );
 

@@ -28,7 +28,7 @@ const onCall =
       ? answer(req, res, rx)
       : (era === 'modern' ? modernEndpoint({ tools: [readOnlyRateTool] }) : legacyEndpoint({}))(req, res, rx);
 
-describe('a JSON-RPC error is a valid answer: classed by its code and the step, never protocol', () => {
+describe('a JSON-RPC error is a valid answer: classed by its meaning and the step', () => {
   it.each([
     ['modern', 'GitLab API error: 401 Unauthorized'],
     ['legacy', 'GitLab API error: 401 Unauthorized'],
@@ -44,13 +44,21 @@ describe('a JSON-RPC error is a valid answer: classed by its code and the step, 
     );
   });
 
-  it.each([-32700, -32600, -32601, -32602, -32000, -32001, -32050, 7])(
-    'tools/call → code %i → failed/tool_error naming it',
-    async (code) => {
-      const { v } = await judgeFault(onCall((_q, res, rx) => rpcError(res, 200, rx.rpcId, code, 'no')));
-      expectVerdict(v, 'failed', 'tool_error', new RegExp(`JSON-RPC error ${code}\\b`));
-    },
-  );
+  it.each([
+    [-32700, 'protocol'],
+    [-32600, 'protocol'],
+    [-32020, 'protocol'],
+    [-32601, 'server_error'],
+    [-32602, 'server_error'],
+    [-32000, 'server_error'],
+    [-32001, 'server_error'],
+    [-32050, 'server_error'],
+    [7, 'tool_error'],
+    [-1, 'tool_error'],
+  ])('tools/call → code %i → failed/%s naming it, by its meaning', async (code, failure) => {
+    const { v } = await judgeFault(onCall((_q, res, rx) => rpcError(res, 200, rx.rpcId, code, 'no')));
+    expectVerdict(v, 'failed', failure, new RegExp(`JSON-RPC error ${code}\\b`));
+  });
 
   it('a gateway whose backend is down (initialize → -32603 "fetch failed") → failed/server_error, auto and pinned alike', async () => {
     const gateway: FaultHandler = (_q, res, rx) =>
