@@ -18,15 +18,16 @@ import {
   type ProbeResult,
   type ServerInfo,
 } from '../../base/common/verdict.ts';
-import type { Target } from '../../base/config/schema/target.ts';
-import { configuredChecks } from '../../base/config/schema/unchecked.ts';
+import type { FlowStep } from '../../base/config/schema/flow.ts';
+import { flowOf, type Target } from '../../base/config/schema/target.ts';
+import type { Exchange } from '../../base/net/exchange.ts';
 import { Wire } from '../../base/net/wire.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
-import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
+import { runFlow } from './flow.ts';
+import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing } from './listing.ts';
 import type { SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
-import { callCanaryTool } from './tool.ts';
 
 export interface Attempt {
   readonly outcome: Outcome;
@@ -68,7 +69,11 @@ class AttemptRun {
   private revision: NegotiatedRevision | null = null;
   private server: ServerInfo | null = null;
   private listed: Listed | null = null;
-  private checked: AnswerCheck[] | undefined;
+  private checked: readonly AnswerCheck[] | undefined;
+  /** The steps after tools/list: the target's flow, or its canary tool as a one-step flow. */
+  private readonly flow: readonly FlowStep[];
+  /** The exchanges of the tools/list walk: how often the wire named each tool. */
+  private walk: readonly Exchange[] = [];
 
   constructor(
     private readonly target: Target,
@@ -81,7 +86,9 @@ class AttemptRun {
       middleware: ctx.middleware,
       reach: ctx.reach,
     });
-    this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx };
+    this.flow = flowOf(target);
+    const tasks = this.flow.some((s) => s.kind === 'tools/call' && s.task);
+    this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx, tasks };
     this.sessions = new Sessions(this.o);
   }
 
@@ -98,21 +105,31 @@ class AttemptRun {
     this.sessions.adopt(connected.value.session, connected.value.recovered);
     ({ revision: this.revision, server: this.server } = connected.value.session);
 
-    const noTools = capabilitiesWithoutTools(this.sessions.current, target.tool?.name, this.identity());
-    if (noTools?.ok) return this.end(Outcome.healthy, null, noTools.detail);
-    if (noTools) {
+    const toolNames = this.toolSteps().map((s) => s.name);
+    const noTools = capabilitiesWithoutTools(this.sessions.current, toolNames[0], this.identity());
+    // A flow of resources and prompts only needs no tools: it goes on without listing them.
+    if (noTools?.ok && this.flow.length === 0) return this.end(Outcome.healthy, null, noTools.detail);
+    if (noTools && !noTools.ok) {
       this.probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail: noTools.fault.detail, failure: noTools.fault.failure });
       return this.failed(noTools.fault);
     }
-    const listing = await this.step('tools/list', () => this.listTools());
-    if (!listing.ok) return this.failed(listing.fault);
-    if (target.tool) {
-      const called = await this.step('tools/call', () => this.callTool(listing.value));
-      if (!called.ok) return this.failed(called.fault);
+    if (!noTools) {
+      const listing = await this.step('tools/list', () => this.listTools(toolNames));
+      if (!listing.ok) return this.failed(listing.fault);
     }
+    const flow = await runFlow(this.flow, {
+      sessions: this.sessions,
+      ctx: this.ctx,
+      timeoutMs: target.timeoutMs,
+      wire: this.wire,
+      tools: (name) => this.listingsOf(name),
+      numbered: target.flow !== undefined,
+      record: (p) => this.probes.push(p),
+    });
+    this.checked = flow.checked;
+    if (flow.fault) return this.failed(flow.fault);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
-    const what = target.tool ? `${shownName(target.tool.name)} answered as expected` : 'tools listed (no canary tool configured)';
-    return this.end(Outcome.healthy, null, `${this.identity()}: ${what}`);
+    return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
   }
 
   /** The close step: every session ended (DELETE on 2025-11-25), then every socket of the attempt. */
@@ -121,8 +138,8 @@ class AttemptRun {
     await this.wire.close();
   }
 
-  /** tools/list, read again (never the SDK's cache); the step fails when the canary tool is not in it. */
-  private async listTools(): Promise<StepResult<Listing>> {
+  /** tools/list, read again (never the SDK's cache); the step fails when a tool the steps call is not in it. */
+  private async listTools(wanted: readonly string[]): Promise<StepResult<null>> {
     const { target, ctx } = this;
     // The SDK walks every page; the pages of the walk that answered are the exchanges after its start.
     let walkStart = 0;
@@ -134,24 +151,30 @@ class AttemptRun {
     const tools: Tool[] = r.value.tools;
     const scope = (r.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private';
     this.listed = { tools, cacheScope: this.revision === Revision.modern ? scope : null };
-    const wanted = target.tool?.name;
-    const listings = wanted === undefined ? [] : tools.filter((t) => t.name === wanted);
-    const onWire = namedOnWire(this.wire.exchanges.slice(walkStart), wanted, listings.length);
-    if (wanted !== undefined && listings.length === 0) return faulted(toolMissing(wanted, tools, onWire > 0, this.revision));
-    return passed({ tools, listings, onWire }, listedDetail(tools, wanted));
+    this.walk = this.wire.exchanges.slice(walkStart);
+    for (const name of wanted) {
+      const { listings, onWire } = this.listingsOf(name);
+      if (listings.length === 0) return faulted(toolMissing(name, tools, onWire > 0, this.revision));
+    }
+    return passed(null, listedDetail(tools, wanted[0]));
   }
 
-  /** tools/call of the canary tool, checked; what its answer is checked against is known before it is called. */
-  private async callTool(listing: Listing): Promise<StepResult<null>> {
-    const wanted = this.target.tool!;
-    this.checked = configuredChecks(
-      wanted,
-      listing.listings.some((t) => t.outputSchema !== undefined),
-    );
-    const call = { timeoutMs: this.target.timeoutMs, run: this.ctx, answerText: () => this.wire.last('tools/call')?.answerText };
-    const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
-    if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
-    return r;
+  /** Every listing of `name` in the tools/list walk, and how many times the wire named it. */
+  private listingsOf(name: string): { listings: readonly Tool[]; onWire: number } {
+    const listings = (this.listed?.tools ?? []).filter((t) => t.name === name);
+    return { listings, onWire: namedOnWire(this.walk, name, listings.length) };
+  }
+
+  private toolSteps(): Extract<FlowStep, { kind: 'tools/call' }>[] {
+    return this.flow.filter((s): s is Extract<FlowStep, { kind: 'tools/call' }> => s.kind === 'tools/call');
+  }
+
+  /** What a passed attempt saw, in the verdict's words. */
+  private passedWords(): string {
+    const { target } = this;
+    if (target.flow)
+      return `flow of ${target.flow.length} step(s) passed (${target.flow.map((s, i) => s.id ?? `step ${i + 1}`).join(', ')})`;
+    return target.tool ? `${shownName(target.tool.name)} answered as expected` : 'tools listed (no canary tool configured)';
   }
 
   /** Runs one step and adds its probe line. */

@@ -12,7 +12,18 @@ import { MAX_RESPONSE_BYTES } from '../../base/net/wire.ts';
 import { watchAnswer, type AnswerOutcome } from './answer-watch.ts';
 
 /** What a request was for: a step of the run, or something beside the steps (the 2025 SSE stream, posture). */
-export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'other';
+export type RequestStep =
+  | 'health'
+  | 'discover'
+  | 'initialize'
+  | 'tools/list'
+  | 'tools/call'
+  | 'resources/list'
+  | 'resources/read'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'DELETE'
+  | 'other';
 
 export interface RequestRecord {
   readonly traceId: string;
@@ -55,6 +66,13 @@ const STEP_OF_METHOD: Readonly<Record<string, RequestStep>> = {
   'notifications/initialized': 'initialize',
   'tools/list': 'tools/list',
   'tools/call': 'tools/call',
+  // A task's polls and its cancel are the tool call's step (SEP-2663).
+  'tasks/get': 'tools/call',
+  'tasks/cancel': 'tools/call',
+  'resources/list': 'resources/list',
+  'resources/read': 'resources/read',
+  'prompts/list': 'prompts/list',
+  'prompts/get': 'prompts/get',
 };
 
 export class RequestLog {

@@ -5,6 +5,7 @@
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
 import { CatalogSetting } from './catalog.ts';
+import { checkFlow, FlowSetting, type FlowStep } from './flow.ts';
 import { PostureSetting } from './posture.ts';
 import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
 import { authFields, checkAuth } from './oauth.ts';
@@ -137,6 +138,11 @@ export const CanaryTool = z
       .boolean()
       .default(false)
       .meta({ description: 'Call the tool even though it is not annotated read-only (for an unannotated tool you know is)' }),
+    /** The tool may answer with a task (SEP-2663): the canary then polls it to its end, within the budget. */
+    task: z.boolean().default(false).meta({
+      description:
+        "The tool may run as a task (SEP-2663, 2026-07-28): the canary declares the tasks extension, polls `tasks/get` at the server's `pollInterval` within the budget, sends `tasks/cancel` at its deadline and judges the end state",
+    }),
   })
   .strict();
 
@@ -175,6 +181,12 @@ export const TargetFields = z
     tool: CanaryTool.optional().meta({
       description: 'The canary tool: a cheap, read-only tool whose answer only a working endpoint (and upstream) can give',
       defaultText: 'none: stop after `tools/list`',
+    }),
+    /** Ordered steps instead of one tool (functions/base/config/schema/flow.ts). */
+    flow: FlowSetting.optional().meta({
+      description:
+        "Ordered steps instead of one `tool`: `tools/call`, `resources/list`, `resources/read`, `prompts/list`, `prompts/get`, each with its own assertion; `extract` takes values from a step's answer for a later step (`${steps.<id>.<name>}`). See [flows](#flows)",
+      defaultText: 'none',
     }),
     timeoutMs: z
       .number()
@@ -226,8 +238,19 @@ export const TargetFields = z
   })
   .strict();
 
-export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Parameters<typeof checkAuth>[0], ctx: z.RefinementCtx): void {
+export function checkTarget(
+  t: { timeoutMs: number; budgetMs: number; tool?: unknown; flow?: readonly FlowStep[] | undefined } & Parameters<typeof checkAuth>[0],
+  ctx: z.RefinementCtx,
+): void {
   checkAuth(t, ctx);
+  if (t.tool !== undefined && t.flow !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['flow'],
+      message:
+        'and tool are both given: a target has one tool or a flow; make the tool the flow\'s first step ({ "kind": "tools/call", … })',
+    });
+  if (t.flow) checkFlow(t.flow, t.timeoutMs, t.budgetMs, ctx);
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({
       code: 'custom',
@@ -238,6 +261,16 @@ export function checkTarget(t: { timeoutMs: number; budgetMs: number } & Paramet
 }
 
 export const Target = TargetFields.superRefine(checkTarget);
+
+/** The steps a target runs after tools/list: its flow, or its one canary tool as a one-step flow, or none. */
+export function flowOf(t: {
+  readonly tool?: z.output<typeof CanaryTool> | undefined;
+  readonly flow?: readonly FlowStep[] | undefined;
+}): FlowStep[] {
+  if (t.flow) return [...t.flow];
+  if (t.tool) return [{ kind: 'tools/call', ...t.tool, extract: {} }];
+  return [];
+}
 
 export type TargetInput = z.input<typeof Target>;
 export type Target = z.output<typeof Target>;

@@ -177,6 +177,19 @@ describe('failure classes', () => {
     }
   });
 
+  it('classifies a flow step whose capability the server does not advertise as capability_missing, never sending it', async () => {
+    const server = await startMcpServer({ era: 'legacy', tools: [rateTool(api)] });
+    try {
+      const v = await judge(target(server.url, { tool: undefined, flow: [{ id: 'docs', kind: 'resources/list' }] }));
+      expect(v).toMatchObject({ outcome: 'failed', failure: 'capability_missing' });
+      expect(v.detail).toContain('step 1 "docs": resources/list: not sent — the server does not advertise the resources capability');
+      expect(server.methods()).not.toContain('resources/list');
+      seen.add(v.failure!);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('classifies an expired upstream key as tool_error while health and protocol stay green', async () => {
     const revoked = await startRatesApi();
     revoked.revokeKey();
