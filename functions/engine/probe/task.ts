@@ -75,22 +75,23 @@ export async function followTask(s: Session, created: Task, c: TaskContext): Pro
     taskId: id,
     status: oneLine(task.status, 40),
     polls,
-    terminalMs: terminal ? c.run.now() - c.startedAt : null,
+    terminalMs: terminal ? Math.round(c.run.now() - c.startedAt) : null,
   });
   while (task.status === 'working') {
-    const wait = pollWait(task.pollInterval);
-    // The last poll must still leave room for its own answer and the cancel.
-    if (c.run.remainingMs() < wait + Math.min(c.timeoutMs, CANCEL_RESERVE_MS) * 2) return cancelled(s, task, c, report(false), polls);
-    await c.run.sleep(wait);
+    // The last poll must still leave room for its own answer and the cancel; an interval longer than what
+    // is left (an hour) is cut to one last poll before the deadline.
+    const left = c.run.remainingMs() - reserve(c) * 2;
+    if (left < MIN_POLL_MS) return cancelled(s, task, c, report(false));
+    await c.run.sleep(Math.min(pollWait(task.pollInterval), left));
     let next: Task;
     try {
       polls++;
       next = await s.client.request({ method: 'tasks/get', params: withState(task) }, Task, {
-        timeout: Math.min(c.timeoutMs, Math.max(1, c.run.remainingMs() - CANCEL_RESERVE_MS)),
+        timeout: Math.min(c.timeoutMs, Math.max(1, c.run.remainingMs() - reserve(c))),
         signal: c.run.signal,
       });
     } catch (e) {
-      if (c.run.remainingMs() <= CANCEL_RESERVE_MS) return cancelled(s, task, c, report(false), polls);
+      if (c.run.remainingMs() <= reserve(c)) return cancelled(s, task, c, report(false));
       throw e;
     }
     // A poll answers the same task; a server that answers another one is not following the extension.
@@ -148,21 +149,23 @@ function terminal(task: Task, c: TaskContext, report: TaskReport): TaskEnd {
 }
 
 /** The deadline: `tasks/cancel` sent (its answer is not waited past the reserve), and a timeout naming the task. */
-async function cancelled(s: Session, task: Task, c: TaskContext, report: TaskReport, polls: number): Promise<TaskEnd> {
-  await s.client
-    .request({ method: 'tasks/cancel', params: withState(task) }, z.looseObject({}), {
-      timeout: Math.max(1, Math.min(c.timeoutMs, CANCEL_RESERVE_MS)),
-    })
-    .catch(() => {});
+async function cancelled(s: Session, task: Task, c: TaskContext, report: TaskReport): Promise<TaskEnd> {
+  // Not the run's signal: the cancel goes out at the deadline, within the reserve kept for it.
+  await s.client.request({ method: 'tasks/cancel', params: withState(task) }, z.looseObject({}), { timeout: reserve(c) }).catch(() => {});
   return {
     ok: false,
     fault: {
       failure: FailureClass.timeout,
       retryable: false,
-      detail: `tools/call: task ${report.taskId} of ${c.name} was still ${oneLine(task.status, 40)} at the run's deadline, ${c.run.now() - c.startedAt} ms after the call (${polls} tasks/get poll(s)); tasks/cancel sent`,
+      detail: `tools/call: task ${report.taskId} of ${c.name} was still ${oneLine(task.status, 40)} at the run's deadline, ${Math.round(c.run.now() - c.startedAt)} ms after the call (${report.polls} tasks/get poll(s)); tasks/cancel sent`,
     },
     report,
   };
+}
+
+/** What is kept back for one request at the deadline: the cancel. */
+function reserve(c: TaskContext): number {
+  return Math.max(1, Math.min(c.timeoutMs, CANCEL_RESERVE_MS));
 }
 
 /** `tasks/get` and `tasks/cancel` params: the task, and the server's latest `requestState`, echoed as given. */
