@@ -1,6 +1,6 @@
 /**
  * One pass of the pipeline against one target, as named steps — health, discover or initialize,
- * tools/list, tools/call — each ending in the one result shape (common/step.ts) and reported as one
+ * tools/list, the flow's steps (flow.ts; one tools/call for a single canary tool) — each ending in the one result shape (common/step.ts) and reported as one
  * probe line, then close. `judge()` may run several attempts (in-run retries); each opens and ends its
  * own sessions and sockets, so nothing carries over between attempts or runs.
  */
