@@ -1,8 +1,9 @@
 /**
  * One pass of the pipeline against one target, as named steps — health, discover or initialize,
- * tools/list, the flow's steps (flow.ts; one tools/call for a single canary tool) — each ending in the one result shape (common/step.ts) and reported as one
- * probe line, then close. `judge()` may run several attempts (in-run retries); each opens and ends its
- * own sessions and sockets, so nothing carries over between attempts or runs.
+ * tools/list, the flow's steps (flow.ts; one tools/call for a single canary tool) — each ending in the
+ * one result shape (common/step.ts) and reported as one probe line, then close. `judge()` may run
+ * several attempts (in-run retries); each opens and ends its own sessions and sockets, so nothing
+ * carries over between attempts or runs.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { shownName } from '../../base/common/names.ts';

@@ -1,0 +1,119 @@
+/**
+ * The hostile-endpoint matrix (flows and tasks): a step whose answer lacks the value a later step needs,
+ * a step that answers another type, a task that flips between states, a pollInterval of 0 or an hour, a
+ * task that never ends or ends in a state SEP-2663 does not define. Hand-written 2026-07-28 endpoints on
+ * 127.0.0.1; every row within the run budget + 10 % (harness.ts). The rows are in README.md too.
+ */
+import { describe, expect, it } from 'vitest';
+import { modernEndpoint, readOnlyRateTool, rpcResult, type FaultHandler } from '../../../../helpers/faults.ts';
+import { BUDGET_MS, expectVerdict, judgeFault } from '../../../../helpers/hostile/harness.ts';
+
+const task = (status: string, extra: Record<string, unknown> = {}) => ({
+  taskId: 't-1',
+  status,
+  createdAt: '2026-12-05T08:00:00Z',
+  lastUpdatedAt: '2026-12-05T08:00:00Z',
+  ttl: 60,
+  ...extra,
+});
+
+/** A task tool: tools/call answers a task; tasks/get answers `poll(n)`; tasks/cancel is acknowledged. */
+function taskEndpoint(seed: Record<string, unknown>, poll: (n: number) => Record<string, unknown>): FaultHandler {
+  let polls = 0;
+  return modernEndpoint({
+    tools: [readOnlyRateTool],
+    call: () => ({ ...seed, resultType: 'task' }),
+    onOther: (_req, res, rx) => {
+      if (rx.rpcMethod === 'tasks/get') return rpcResult(res, rx.rpcId, { resultType: 'complete', ...poll(polls++) });
+      if (rx.rpcMethod === 'tasks/cancel') return rpcResult(res, rx.rpcId, { resultType: 'complete' });
+      res.writeHead(400).end();
+    },
+  });
+}
+const asTask = { tool: { name: 'get_rate', task: true } };
+
+describe('flows', () => {
+  const rate: FaultHandler = modernEndpoint({
+    tools: [readOnlyRateTool],
+    call: () => ({ content: [{ type: 'text', text: 'rate 1.08' }], structuredContent: { rate: 1.08 } }),
+  });
+
+  it('a step whose answer lacks the value a later step needs → failed/assertion at that step, nothing after it sent', async () => {
+    const flow = [
+      { id: 'a', kind: 'tools/call' as const, name: 'get_rate', extract: { pair: { path: 'quote.pair' } } },
+      { id: 'b', kind: 'tools/call' as const, name: 'get_rate', arguments: { pair: '${steps.a.pair}' } },
+    ];
+    const { v, received } = await judgeFault(rate, { tool: undefined, flow });
+    expectVerdict(v, 'failed', 'assertion', /^step 1 "a": tools\/call: extract pair: the path quote\.pair matches nothing in the answer$/);
+    expect(received.filter((m) => m === 'tools/call')).toHaveLength(1);
+  });
+
+  it('a step that answers another type than the next needs (a number inside a path, an object inside text) → failed/assertion naming the type', async () => {
+    const flow = [
+      { id: 'a', kind: 'tools/call' as const, name: 'get_rate', extract: { all: { path: 'rate' }, whole: { regex: '(rate)' } } },
+      { id: 'b', kind: 'tools/call' as const, name: 'get_rate', arguments: { note: 'at ${steps.a.all}', again: '${steps.a.whole}' } },
+    ];
+    const ok = await judgeFault(rate, { tool: undefined, flow });
+    expectVerdict(ok.v, 'healthy', null);
+    const objects: FaultHandler = modernEndpoint({
+      tools: [readOnlyRateTool],
+      call: () => ({ content: [], structuredContent: { rate: 1.08, quote: { pair: 'EURUSD' } } }),
+    });
+    const bad = [
+      { id: 'a', kind: 'tools/call' as const, name: 'get_rate', extract: { quote: { path: 'quote' } } },
+      { id: 'b', kind: 'tools/call' as const, name: 'get_rate', arguments: { note: 'pair ${steps.a.quote}' } },
+    ];
+    const { v } = await judgeFault(objects, { tool: undefined, flow: bad });
+    expectVerdict(
+      v,
+      'failed',
+      'assertion',
+      /^step 2 "b": tools\/call: arguments: \$\{steps\.a\.quote\} is an object \(\{"pair":"EURUSD"\}\), which cannot be part of the text "pair \$\{steps\.a\.quote\}"$/,
+    );
+  });
+});
+
+describe('tasks', () => {
+  it('a task that flips between working and input_required → failed/tool_error at the first input_required', async () => {
+    const flip = (n: number) =>
+      n % 2 === 0 ? task('input_required', { inputRequests: { k: { method: 'elicitation/create' } } }) : task('working');
+    const { v } = await judgeFault(taskEndpoint(task('working', { pollInterval: 100 }), flip), asTask);
+    expectVerdict(v, 'failed', 'tool_error', /needs input — input_required: elicitation\/create \(k\)/);
+  });
+
+  it('a pollInterval of 0 on a task that never ends → failed/timeout, polled no faster than the floor, cancelled', async () => {
+    const { v, received } = await judgeFault(
+      taskEndpoint(task('working', { pollInterval: 0 }), () => task('working', { pollInterval: 0 })),
+      asTask,
+    );
+    expectVerdict(v, 'failed', 'timeout', /task t-1 of get_rate was still working at the run's deadline/);
+    expect(received.filter((m) => m === 'tasks/get').length).toBeLessThanOrEqual(BUDGET_MS / 100);
+    expect(received.at(-1)).toBe('tasks/cancel');
+  });
+
+  it('a pollInterval of an hour → one last poll before the deadline, then tasks/cancel: failed/timeout within the budget', async () => {
+    const { v, received } = await judgeFault(
+      taskEndpoint(task('working', { pollInterval: 3_600_000 }), () => task('working')),
+      asTask,
+    );
+    expectVerdict(v, 'failed', 'timeout', /\(1 tasks\/get poll\(s\)\); tasks\/cancel sent$/);
+    expect(received.filter((m) => m === 'tasks/get')).toHaveLength(1);
+    expect(received).toContain('tasks/cancel');
+  });
+
+  it('a task in a status SEP-2663 does not define → failed/protocol, named', async () => {
+    const { v } = await judgeFault(
+      taskEndpoint(task('working', { pollInterval: 100 }), () => task('paused')),
+      asTask,
+    );
+    expectVerdict(v, 'failed', 'protocol', /task t-1 has status "paused", which SEP-2663 does not define/);
+  });
+
+  it('a task that completes without a tool result → failed/protocol', async () => {
+    const { v } = await judgeFault(
+      taskEndpoint(task('working', { pollInterval: 100 }), () => task('completed', { result: { text: 'done' } })),
+      asTask,
+    );
+    expectVerdict(v, 'failed', 'protocol', /task t-1 completed without a tool result/);
+  });
+});
