@@ -48,7 +48,12 @@ export async function driftAndPosture(
 ): Promise<{ warnings: Warning[]; posture: PostureResult[] | null }> {
   const warnings: Warning[] = [];
   if (target.catalog && attempt.listed) {
-    warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), { canaryTool: target.tool?.name }));
+    warnings.push(
+      ...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), {
+        canaryTool: target.tool?.name,
+        flowTools: (target.flow ?? []).flatMap((s) => (s.kind === 'tools/call' ? [s.name] : [])),
+      }),
+    );
   }
   // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
   const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;
