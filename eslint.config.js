@@ -119,7 +119,7 @@ export const LAYERS = {
       'functions/io/history',
       'functions/cli/report',
     ],
-    is: 'mcp-canary check, snapshot, login and report; every flag declared once (flags.ts)',
+    is: 'mcp-canary check, init, snapshot, login and report; every check flag declared once (flags.ts)',
   },
   'functions/demo': {
     may: [COMMON, SCHEMA, 'functions/engine/judge', 'functions/cli'],

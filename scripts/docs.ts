@@ -8,7 +8,7 @@
  *   `z.toJSONSchema` sees it: every field, its type, whether it is required, its default, and the
  *   description its `.meta({ description, defaultText? })` gives. A field without a description stops
  *   the script, naming it;
- * - docs/cli.md's help texts, from the CLI's own `--help`, `login --help` and `report --help`.
+ * - docs/cli.md's help texts, from the CLI's own `--help`, `init --help`, `login --help` and `report --help`.
  *
  * `npm run docs -- --check` writes nothing and exits 1 naming each stale section;
  * test/unit/package/docs.test.ts holds the committed files to what this writes.
@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod';
 import { Fleet } from '../functions/base/config/schema/fleet.ts';
 import { HELP } from '../functions/cli/help.ts';
+import { INIT_HELP } from '../functions/cli/init-help.ts';
 import { LOGIN_HELP } from '../functions/cli/login.ts';
 import { REPORT_HELP } from '../functions/cli/report.ts';
 
@@ -301,8 +302,9 @@ export function configReference(): string {
 export function cliHelp(): string {
   const block = (heading: string, text: string) => ['', `### ${heading}`, '', '```text', text.trimEnd(), '```'];
   return [
-    "<!-- Written by `npm run docs` from the CLI's help texts (functions/cli/help.ts, login.ts, report.ts): the command prints the same. -->",
+    "<!-- Written by `npm run docs` from the CLI's help texts (functions/cli/help.ts, init-help.ts, login.ts, report.ts): the command prints the same. -->",
     ...block('`mcp-canary --help`', HELP),
+    ...block('`mcp-canary init --help`', INIT_HELP),
     ...block('`mcp-canary login --help`', LOGIN_HELP),
     ...block('`mcp-canary report --help`', REPORT_HELP),
   ].join('\n');

@@ -8,6 +8,7 @@ import { optionsHelp } from './flags.ts';
 export const HELP = `Usage: mcp-canary check <url> [options]
        mcp-canary check --config FILE [--target NAME] [--json]
        mcp-canary snapshot <url> [--header "Name: value"] [--revision R]
+       mcp-canary init <url> [--header "Name: value"] [--yes] [--out FILE] [--json]   (see init --help)
        mcp-canary login <url> (--store-file PATH | --store-secret mcp-canary/NAME)   (see login --help)
        mcp-canary report --config FILE [--days N] [--json] [--html FILE]   (see report --help)
 

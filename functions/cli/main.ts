@@ -12,7 +12,9 @@ import { judge } from '../engine/judge/judge.ts';
 import { Redactor, secretsOf } from '../base/common/redact.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { VERSION } from '../base/common/version.ts';
-import { worstOutcome, type Outcome, type Verdict } from '../base/common/verdict.ts';
+import { worstOutcome, type Verdict } from '../base/common/verdict.ts';
+import { ExitCode, exitCodeFor } from './exit-codes.ts';
+import { init } from './init.ts';
 import { parseCommand } from './args.ts';
 import { applyCatalogPosture, judgeDepsFor, type CatalogPostureFlags } from './catalog-posture.ts';
 import { report } from './report.ts';
@@ -24,7 +26,7 @@ import { printable, renderPostureAndTrace, renderVerdict } from './render.ts';
 import { envProxySecrets, readStoredSecrets } from './stored-secrets.ts';
 
 export { HELP };
-export const ExitCode = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
+export { ExitCode, exitCodeFor };
 
 export interface Io {
   readonly stdout: (s: string) => void;
@@ -34,6 +36,8 @@ export interface Io {
    * credentials read from AWS): the process's own redaction of both streams and the console learns them.
    */
   readonly learnSecrets?: (values: readonly string[]) => void;
+  /** A yes/no question on the terminal (mcp-canary init). @default - the terminal when stdin and stderr are one, else none */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -47,6 +51,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (argv[0] === 'snapshot') return await snapshot(argv.slice(1), io);
     if (argv[0] === 'login') return await loginCommand(argv.slice(1), io);
     if (argv[0] === 'report') return await report(argv.slice(1), io);
+    if (argv[0] === 'init') return await init(argv.slice(1), io);
     const cmd = parseCommand(argv);
     if (cmd.kind === 'help') {
       io.stdout(`${HELP}\n`);
@@ -99,18 +104,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     );
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
-}
-
-export function exitCodeFor(outcome: Outcome): number {
-  switch (outcome) {
-    case 'healthy':
-    case 'degraded':
-      return ExitCode.ok;
-    case 'failed':
-      return ExitCode.failed;
-    case 'inconclusive':
-      return ExitCode.inconclusive;
-  }
 }
 
 function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {
