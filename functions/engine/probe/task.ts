@@ -12,7 +12,7 @@
  * an explicit schema sends `tasks/get` and `tasks/cancel` on 2026-07-28 (the methods SEP-2663 reuses)
  * with the era's envelope and the `Mcp-Name: <taskId>` routing header.
  */
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { parseExactJson } from '../../base/common/exact-json.ts';
 import { oneLine } from '../../base/common/redact.ts';
@@ -92,6 +92,15 @@ export async function followTask(s: Session, created: Task, c: TaskContext): Pro
       });
     } catch (e) {
       if (c.run.remainingMs() <= reserve(c)) return cancelled(s, task, c, report(false));
+      // The server answered the poll with a JSON-RPC error: its words, naming the poll (not the call).
+      if (e instanceof ProtocolError)
+        return {
+          ok: false,
+          fault: toolError(
+            `tools/call: tasks/get for task ${id} of ${c.name} answered JSON-RPC error ${e.code} "${oneLine(e.message, 200)}"`,
+          ),
+          report: report(false),
+        };
       throw e;
     }
     // A poll answers the same task; a server that answers another one is not following the extension.

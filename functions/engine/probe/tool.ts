@@ -83,8 +83,12 @@ async function call(
     );
     return { result, answerText: c.answerText() };
   } catch (e) {
-    const created = wanted.task && isTaskAnswer(e) ? createdTask(c.answerText()) : null;
-    if (!created) throw e;
+    if (!wanted.task || !isTaskAnswer(e)) throw e;
+    const created = createdTask(c.answerText());
+    if (!created) {
+      const detail = `tools/call: ${shownName(tool.name)} answered resultType "task" without a task (no taskId or status): not a CreateTaskResult (SEP-2663)`;
+      return { fault: { failure: FailureClass.protocol, retryable: false, detail } };
+    }
     const end = await followTask(s, created, { name: shownName(tool.name), timeoutMs: c.timeoutMs, run: c.run, startedAt });
     if (end.report) c.onTask?.(end.report);
     if (!end.ok) return { fault: end.fault };

@@ -5,7 +5,7 @@
  * 127.0.0.1; every row within the run budget + 10 % (harness.ts). The rows are in README.md too.
  */
 import { describe, expect, it } from 'vitest';
-import { modernEndpoint, readOnlyRateTool, rpcResult, type FaultHandler } from '../../../../helpers/faults.ts';
+import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, type FaultHandler } from '../../../../helpers/faults.ts';
 import { BUDGET_MS, expectVerdict, judgeFault } from '../../../../helpers/hostile/harness.ts';
 
 const task = (status: string, extra: Record<string, unknown> = {}) => ({
@@ -107,6 +107,24 @@ describe('tasks', () => {
       asTask,
     );
     expectVerdict(v, 'failed', 'protocol', /task t-1 has status "paused", which SEP-2663 does not define/);
+  });
+
+  it('a poll answered with a JSON-RPC error → failed/tool_error naming the poll and the server words', async () => {
+    const unknown: FaultHandler = modernEndpoint({
+      tools: [readOnlyRateTool],
+      call: () => ({ ...task('working', { pollInterval: 100 }), resultType: 'task' }),
+      onOther: (_req, res, rx) => rpcError(res, 200, rx.rpcId, -32602, 'unknown task t-1'),
+    });
+    const { v } = await judgeFault(unknown, asTask);
+    expectVerdict(v, 'failed', 'tool_error', /tasks\/get for task t-1 of get_rate answered JSON-RPC error -32602 "unknown task t-1"/);
+  });
+
+  it('a task answer without a task → failed/protocol, not "cannot consume"', async () => {
+    const { v } = await judgeFault(
+      taskEndpoint({ status: 'working' }, () => task('working')),
+      asTask,
+    );
+    expectVerdict(v, 'failed', 'protocol', /answered resultType "task" without a task \(no taskId or status\)/);
   });
 
   it('a task that completes without a tool result → failed/protocol', async () => {
