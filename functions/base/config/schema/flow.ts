@@ -48,12 +48,10 @@ const valueName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/, 'must be 1–
 
 /** The fields every step has: its id, what it must answer, what it extracts. */
 const common = {
-  id: stepId
-    .optional()
-    .meta({
-      description: 'Names the step in references (`${steps.<id>.<name>}`) and verdicts',
-      defaultText: 'its position, e.g. `step 2`',
-    }),
+  id: stepId.optional().meta({
+    description: 'Names the step in references (`${steps.<id>.<name>}`) and verdicts',
+    defaultText: 'its position, e.g. `step 2`',
+  }),
   expectText: z.string().optional().meta({
     description:
       "The step's text must contain this string: a tool's or resource's text content, a prompt's message texts, a list's URIs or names one a line",
