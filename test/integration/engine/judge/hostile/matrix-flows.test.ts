@@ -73,6 +73,27 @@ describe('flows', () => {
   });
 });
 
+describe('the budget over a flow', () => {
+  it('a flow whose later step never answers → failed/timeout naming that step, within the run budget', async () => {
+    let calls = 0;
+    const hangsSecond: FaultHandler = modernEndpoint({
+      tools: [readOnlyRateTool],
+      call: () => ({ content: [{ type: 'text', text: 'rate 1.08' }], structuredContent: { rate: 1.08 } }),
+    });
+    const flow = [
+      { id: 'a', kind: 'tools/call' as const, name: 'get_rate' },
+      { id: 'b', kind: 'tools/call' as const, name: 'get_rate' },
+      { id: 'c', kind: 'tools/call' as const, name: 'get_rate' },
+    ];
+    const { v, received } = await judgeFault(
+      (req, res, rx) => (rx.rpcMethod === 'tools/call' && ++calls === 2 ? undefined : hangsSecond(req, res, rx)),
+      { tool: undefined, flow },
+    );
+    expectVerdict(v, 'failed', 'timeout', /^step 2 "b": tools\/call: /);
+    expect(received.filter((m) => m === 'tools/call')).toHaveLength(2);
+  });
+});
+
 describe('tasks', () => {
   it('a task that flips between working and input_required → failed/tool_error at the first input_required', async () => {
     const flip = (n: number) =>
