@@ -16,6 +16,8 @@ export {
   type ProbeName,
   type ProbeResult,
   type ServerInfo,
+  type StepPlace,
+  type TaskReport,
   type Verdict,
   type Warning,
 } from './base/common/verdict.ts';
