@@ -122,6 +122,30 @@ describe('tasks', () => {
     expect(received).toContain('tasks/cancel');
   });
 
+  it('each poll and the cancel carry Mcp-Name: <taskId> and the latest requestState (SEP-2663 routing)', async () => {
+    const seen: { method: string | null; name: unknown; state: unknown }[] = [];
+    const inner = taskEndpoint(task('working', { pollInterval: 100, requestState: 's0' }), (n) =>
+      task('working', { pollInterval: 100, requestState: `s${n + 1}` }),
+    );
+    const { v } = await judgeFault(
+      (req, res, rx) => {
+        if (rx.rpcMethod?.startsWith('tasks/'))
+          seen.push({
+            method: rx.rpcMethod,
+            name: rx.headers['mcp-name'],
+            state: (JSON.parse(rx.body) as { params: { requestState?: string } }).params.requestState,
+          });
+        return inner(req, res, rx);
+      },
+      { ...asTask, timeoutMs: 300, budgetMs: 1_500 },
+    );
+    expectVerdict(v, 'failed', 'timeout');
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((s) => s.name === 't-1')).toBe(true);
+    expect(seen.map((s) => s.state)).toEqual(seen.map((_s, i) => `s${i}`));
+    expect(seen.at(-1)!.method).toBe('tasks/cancel');
+  });
+
   it('a task in a status SEP-2663 does not define → failed/protocol, named', async () => {
     const { v } = await judgeFault(
       taskEndpoint(task('working', { pollInterval: 100 }), () => task('paused')),
