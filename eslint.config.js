@@ -51,6 +51,10 @@ export const LAYERS = {
   },
   'functions/engine/catalog': { may: [COMMON, SCHEMA], is: 'tool-catalog fingerprints and drift' },
   'functions/engine/posture': { may: [COMMON, SCHEMA, NET], is: 'the security posture checks' },
+  'functions/engine/card': {
+    may: [COMMON, SCHEMA, NET],
+    is: 'the MCP Server Card (SEP-2127): read with its ETag, compared with the handshake and with itself',
+  },
   'functions/engine/judge': {
     may: [
       COMMON,
@@ -61,6 +65,7 @@ export const LAYERS = {
       'functions/engine/auth',
       'functions/engine/catalog',
       'functions/engine/posture',
+      'functions/engine/card',
     ],
     is: 'runs one target: the run context, the token step, the attempts, the warnings; the only room that knows every engine room',
   },

@@ -30,6 +30,7 @@ import { HTTPS_DELIVERY_POLICY } from './constructs/topics.ts';
 import { fleetLoads, type RuntimeLoad } from './quotas/runtime-load.ts';
 import {
   ACCOUNT_QUOTAS_CONTEXT,
+  afterDeployNotes,
   alarmPace,
   checkRuntime,
   deployEstimates,
@@ -252,6 +253,7 @@ export class McpCanaryFleet extends Construct {
         ? this.home
         : (this.probeStacks.find((s) => s.region === region && s instanceof ProbeRegionStack) ?? this.home);
     for (const f of findings) Annotations.of(stackOf(f.region)).addWarningV2(`mcp-canary:quota:${f.quota.id}`, f.message);
+    for (const n of afterDeployNotes(loads, accountQuotas)) Annotations.of(stackOf(n.region)).addInfo(n.message);
     const deploy = deployEstimates(alarmsByRegion, accountQuotas);
     for (const d of deploy) if (d.region === plan.homeRegion || d.seconds >= 60) Annotations.of(this.home).addInfo(d.message);
     return { accountQuotas, alarmsInFlight, loads, findings, deploy };

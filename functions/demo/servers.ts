@@ -12,6 +12,9 @@ import { z } from 'zod';
 
 export type Era = 'modern' | 'legacy' | 'dual';
 
+/** Where a server's Server Card lives (SEP-2127). */
+const SERVER_CARD_PATH = '/.well-known/mcp/server-card';
+
 export interface ToolSpec {
   readonly name: string;
   readonly annotations?: ToolAnnotations;
@@ -73,6 +76,8 @@ export interface McpServerOptions {
   readonly port?: number;
   /** Answer the first `times` requests of `rpcMethod` with `status` (a blip, a lost session, a 503). */
   readonly inject?: { readonly rpcMethod: string; readonly status: number; readonly times: number };
+  /** Serves the origin's Server Card (SEP-2127, `/.well-known/mcp/server-card`); without it that path is 404. Not recorded in `requests`. */
+  readonly serverCard?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
 export interface RunningServer {
@@ -91,6 +96,10 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
   const injections = { left: opts.inject?.times ?? 0 };
   const server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/health') return sendJson(res, 200, { status: 'ok' });
+    if ((req.url ?? '').split('?')[0] === SERVER_CARD_PATH) {
+      if (opts.serverCard) return await opts.serverCard(req, res);
+      return sendJson(res, 404, { error: 'no server card' });
+    }
     try {
       const body = await readJson(req);
       const rpcMethod = typeof (body as { method?: unknown })?.method === 'string' ? (body as { method: string }).method : null;

@@ -1,10 +1,13 @@
 /**
  * The SLO burn alarms of the targets whose `slo.burnAlarms` is on (infra/plan/burn.ts plans them), in
  * home-region stacks of their own (`<fleet>-slo-burn`, split by size like the alarm stacks), so turning
- * them on or off never moves a paging alarm. Per target: six metric alarms (a long and a short window per
+ * them on or off never moves a paging alarm. Per target: eight metric alarms (a long and a short window per
  * tier, no actions) and two composite alarms, the only ones that tell anyone:
  * - `<fleet>/<target>/slo-burn-page` = (1 h AND 5 min) OR (6 h AND 30 min) → the pages topic;
- * - `<fleet>/<target>/slo-burn-ticket` = 1 day AND 2 h → the tickets topic.
+ * - `<fleet>/<target>/slo-burn-ticket` = (1 day AND 2 h) OR (3 days AND 6 h) → the tickets topic (3 days
+ *   read as one for a period under an hour: infra/plan/burn.ts says why).
+ * Each window reads two metrics into the paging expression, far from CloudWatch's 10 per metric-math alarm
+ * (infra/quotas checks it).
  * The rules the other alarms keep: each window reads the paging alarm's expression over the same metric,
  * and a period it leaves undetermined (regions inconclusive or silent, or a late one) is neither a bad
  * period nor a good one: `ignore` (windowAlarm says why), a new alarm starts INSUFFICIENT_DATA and a deploy
@@ -25,14 +28,14 @@ import { STACK_BUDGET } from '../plan/template-size.ts';
 import { FAILING, failingRegions, REPORTS } from './alarm-math.ts';
 import { topicArn } from './topics.ts';
 
-/** Six window alarms and two composites per target. */
-export const BURN_ALARMS_PER_TARGET = 8;
+/** Eight window alarms and two composites per target. */
+export const BURN_ALARMS_PER_TARGET = 10;
 /**
- * A generous size per target, so a split happens before CloudFormation's limit: 22.4 KB measured at the
+ * A generous size per target, so a split happens before CloudFormation's limit: 29.2 KB measured at the
  * longest (64-character names, a 255-character namespace, ten regions, URLs filling the descriptions; one-space
- * indentation), most of it the paging expression each of the six windows carries (test/unit/infra/template-size.test.ts).
+ * indentation), most of it the paging expression each of the eight windows carries (test/unit/infra/template-size.test.ts).
  */
-export const BURN_BYTES_PER_TARGET = 25_000;
+export const BURN_BYTES_PER_TARGET = 32_000;
 
 export interface BurnTarget {
   readonly target: TargetPlan;
@@ -155,7 +158,7 @@ function windowAlarm(
   });
   return new CfnAlarm(scope, id, {
     alarmName: w.name,
-    alarmDescription: `Window alarm of ${b.plan.pageName.split('/').slice(0, 2).join('/')}'s SLO burn (${tier.tier.id}): ${w.datapointsToAlarm} of ${w.evaluationPeriods} periods with a quorum (${b.target.quorum} of ${b.target.regions.length} regions) failing. No actions: the composite tells.\nRegions: ${b.target.regions.join(', ')}`,
+    alarmDescription: `Window alarm of ${b.plan.pageName.split('/').slice(0, 2).join('/')}'s SLO burn (${tier.tier.id}): ${w.datapointsToAlarm} of ${w.evaluationPeriods} periods with a quorum (${b.target.quorum} of ${b.target.regions.length} regions) failing${w.floored ? ` (the paging rule's N: one bad period is already over this window's share, so it cannot tell the burn rate from a blip)` : ''}. No actions: the composite tells.\nRegions: ${b.target.regions.join(', ')}`,
     metrics: [
       {
         expression: failingRegions(b.target.regions.length, b.target.quorum),
@@ -183,7 +186,7 @@ function describeBurn(b: BurnTarget, tiers: readonly BurnAlarmPlan[], what: stri
   const windows = tiers
     .map(
       (t) =>
-        `${t.rate.toFixed(1)}x over ${span(t.tier.longSeconds)} and ${span(t.tier.shortSeconds)} (${Math.round(t.tier.budgetShare * 100)} % of the budget)`,
+        `${t.rate.toFixed(1)}x over ${span(t.longSeconds)}${t.longSeconds < t.tier.longSeconds ? ` (the workbook's ${span(t.tier.longSeconds)}: CloudWatch's limit)` : ''} and ${span(t.tier.shortSeconds)} (${Math.round((t.tier.budgetShare * t.longSeconds * 1000) / t.tier.longSeconds) / 10} % of the budget)`,
     )
     .join('; or ');
   const text = [

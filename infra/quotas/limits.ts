@@ -256,7 +256,7 @@ export const Quotas = {
     noun: 'underlying alarms in its rule',
     per: 'per composite alarm',
     source: Source.putCompositeAlarm,
-    fix: 'name fewer alarms in one composite (the SLO burn composites name 4 and 2)',
+    fix: 'name fewer alarms in one composite (the SLO burn composites name 4 each)',
   },
   compositeRuleLength: {
     id: 'cloudwatch-composite-rule-length',

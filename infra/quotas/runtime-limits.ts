@@ -45,6 +45,7 @@ export const RUNTIME_QUOTA_IDS = [
   'cloudwatch-put-metric-data',
   'ssm-get-parameter',
   'secrets-manager-get-secret-value',
+  'secrets-manager-batch-get-secret-value',
   'kms-cryptographic-operations',
   'dynamodb-new-table-writes',
   'cloudwatch-put-metric-alarm',
@@ -116,7 +117,9 @@ export const RuntimeQuotas = {
     limitText: '40 a second (GetParameter, GetParameters, GetParametersByPath together); 10,000 with higher throughput',
     source: RuntimeSource.ssmQuotas,
     raise:
-      'turn on higher throughput in that Region (a paid setting, $0.05 per 10,000 calls: aws ssm update-service-setting --setting-id arn:aws:ssm:<region>:<account>:servicesetting/ssm/parameter-store/high-throughput-enabled --setting-value true), or keep these credentials in Secrets Manager',
+      'turn on higher throughput in that Region (a paid setting, $0.05 per 10,000 calls, ' +
+      RuntimeSource.ssmThroughput +
+      ': aws ssm update-service-setting --setting-id arn:aws:ssm:<region>:<account>:servicesetting/ssm/parameter-store/high-throughput-enabled --setting-value true), or keep these credentials in Secrets Manager',
   },
   secretsManagerGetSecretValue: {
     id: 'secrets-manager-get-secret-value',
@@ -128,6 +131,19 @@ export const RuntimeQuotas = {
     source: RuntimeSource.secretsManagerQuotas,
     raise:
       'keep the credentials in fewer Regions read by more probe Regions, or split the fleet (Secrets Manager does not raise this quota)',
+  },
+  // The run's batched reads (functions/io/secrets/batched.ts) go out as BatchGetSecretValue, which has a quota
+  // of its own, far below GetSecretValue's, and AWS does not raise it.
+  secretsManagerBatchGetSecretValue: {
+    id: 'secrets-manager-batch-get-secret-value',
+    service: 'Secrets Manager',
+    name: 'BatchGetSecretValue',
+    unit: 'calls a second',
+    limit: flat(100),
+    limitText: '100 a second, not adjustable',
+    source: RuntimeSource.secretsManagerQuotas,
+    raise:
+      'keep a copy of each secret in every probe Region and reference it by name (each Region then reads its own), or use SSM SecureString parameters with higher throughput (Secrets Manager does not raise this quota)',
   },
   kmsCryptographicOperations: {
     id: 'kms-cryptographic-operations',

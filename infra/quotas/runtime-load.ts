@@ -1,57 +1,23 @@
 /**
  * What a fleet asks of each runtime quota (runtime-limits.ts) at its peak, per Region, from its plan alone:
- * pure, no CDK, no templates. The same figures price the fleet (`npm run cost` reads the read and publish
- * rates from here), so the bill and the synth warnings cannot disagree.
+ * pure, no CDK, no templates. The same figures price the fleet (`npm run cost` reads the publish waves from
+ * here and the read rate from credential-rate.ts, as this file does), so the bill and the warnings cannot disagree.
  *
  * The peak is one firing at its worst, and the model says so rather than average it away:
  * - Scheduler promises no spread between schedules (rate schedules one deploy creates start together, and
  *   all rates line up now and then), so every schedule of a Region fires in the same second;
- * - a run makes its start-of-run calls (credential reads, the ledger claims) in that second, all targets
- *   at once, and sends at most one PutMetricData a second (a wave waits WAVE_WINDOW_SECONDS for batch-mates);
- * - after a deploy every function is new and every container cold, so that firing reads every credential;
+ * - a run makes its start-of-run calls (the ledger claims) in that second, all targets at once, and sends
+ *   at most one PutMetricData a second (a wave waits WAVE_WINDOW_SECONDS for batch-mates);
+ * - credential reads are the exception: warm containers serve most of them from their cache, so their
+ *   quotas are held to the steady rate (credential-rate.ts, checked against the bench's measured reads), and
+ *   the first firing after a deploy, when every container is cold and reads everything, is reported beside it;
  * - a mass incident is every target failing at once: each pages, and each critical and warning alarm
  *   change starts a brief.
  */
-import type { FleetPlan, TargetPlan } from '../plan/plan.ts';
+import type { FleetPlan } from '../plan/plan.ts';
+import { CREDENTIAL_READS, readRates, readsPerRun, SECRET_CACHE_SECONDS, type CredentialReads, type ReadApi } from './credential-rate.ts';
 import type { RuntimeQuota } from './runtime-limits.ts';
 import { RuntimeQuotas } from './runtime-limits.ts';
-
-/**
- * How often a run calls Secrets Manager or SSM for a credential it references. Today's design
- * (functions/io/secrets/reader.ts): each warm container keeps a value SECRET_CACHE_SECONDS, one read per
- * reference, and a container starting cold reads every reference of its payload.
- */
-export interface CredentialReads {
-  /**
-   * Calls per reference per target per minute of runs, warm. `per-container-cache` derives it from today's
-   * design per schedule (`readsPerRun`); a number replaces it with a measured figure.
-   */
-  readonly perTargetMinute: number | 'per-container-cache';
-  /** Calls per reference when every container is cold (after a deploy). */
-  readonly coldStartCallsPerRef: number;
-}
-
-/** The read rate both the synth checks and `npm run cost` use: today's design until a measured figure replaces it. */
-export const CREDENTIAL_READS: CredentialReads = { perTargetMinute: 'per-container-cache', coldStartCallsPerRef: 1 };
-
-/** functions/io/secrets/reader.ts: SECRET_TTL_MS (5 minutes) and ACCESS_TTL_MS (a minute, delegated access tokens). */
-export const SECRET_CACHE_SECONDS = 300;
-export const ACCESS_CACHE_SECONDS = 60;
-/** The field that references a delegated grant's published access token (infra/plan/secret-scope.ts). */
-const DELEGATED_ACCESS_FIELD = 'auth.authorizationCode.store';
-
-/**
- * Reads per reference per run, today's design. The `containers` schedules of one run function fire together,
- * so each lands on one of as many warm containers, not always the same: a container reads a reference, then
- * serves it from its cache for the `c` runs its TTL covers, then waits for the reference's schedule to land
- * on it again (k − 1 runs on average). Over the k containers that is k / (k + c) reads per run: one in five
- * at one run a minute when a function has one schedule, nearly every run when it has many.
- */
-export function readsPerRun(reads: CredentialReads, periodSeconds: number, containers: number, cacheSeconds: number): number {
-  if (reads.perTargetMinute !== 'per-container-cache') return (reads.perTargetMinute * periodSeconds) / 60;
-  const cached = Math.max(0, Math.ceil(cacheSeconds / periodSeconds) - 1);
-  return containers / (containers + cached);
-}
 
 /** functions/io/publish/waves.ts: WAVE_WINDOW_MS. A run sends at most one PutMetricData per window. */
 export const WAVE_WINDOW_SECONDS = 1;
@@ -75,10 +41,19 @@ export interface RuntimeLoad {
   readonly peak: number;
   /** How the peak is made up, in the fleet's words. */
   readonly why: string;
+  /** A credential read's first firing after a deploy (every container cold), beside its steady `peak`. */
+  readonly afterDeploy?: AfterDeploy;
+}
+
+/** The first firing after a deploy: every container cold, every due schedule reading all its references. */
+export interface AfterDeploy {
+  /** Calls that firing makes: in one second if its schedules fire together, over the minute if they spread. */
+  readonly calls: number;
+  readonly why: string;
 }
 
 export interface LoadOptions {
-  /** @default CREDENTIAL_READS */
+  /** @default CREDENTIAL_READS (credential-rate.ts) */
   readonly credentialReads?: CredentialReads;
   /** What SNS sends one HTTPS subscriber a second (the pages topic's delivery policy). */
   readonly pageDeliveriesPerSecond: number;
@@ -87,25 +62,6 @@ export interface LoadOptions {
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
-
-/** Where a reference is read: an ARN in its own Region, a plain name in the probe Region (functions/io/secrets/reader.ts). */
-export function readRegion(id: string, probeRegion: string): string {
-  return id.startsWith('arn:') ? (id.split(':')[3] ?? probeRegion) : probeRegion;
-}
-
-/** Every (target, probe Region, reference) a firing reads, with where the call lands. */
-function credentialReads(plan: FleetPlan): Array<{ target: TargetPlan; probe: string; service: 'ssm' | 'secretsmanager'; region: string }> {
-  return plan.targets.flatMap((t) =>
-    t.regions.flatMap((probe) => t.secretRefs.map((r) => ({ target: t, probe, service: r.service, region: readRegion(r.id, probe) }))),
-  );
-}
-
-/** Counts by key, in first-seen order. */
-function tally<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const i of items) out.set(key(i), (out.get(key(i)) ?? 0) + 1);
-  return out;
-}
 
 /** Every runtime quota the fleet spends, at its peak, per Region (the home Region first). */
 export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
@@ -151,35 +107,7 @@ export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
     why: `${int(allSchedules)} runs in ${plan.regions.length} Region(s) publish to the home Region, each at most one call a second`,
   });
 
-  const refs = credentialReads(plan);
-  const cold = (n: number) => Math.ceil(n * reads.coldStartCallsPerRef);
-  const byRegion = (service: 'ssm' | 'secretsmanager') =>
-    tally(
-      refs.filter((x) => x.service === service),
-      (x) => x.region,
-    );
-  for (const [region, n] of byRegion('ssm'))
-    loads.push({
-      quota: RuntimeQuotas.ssmGetParameter,
-      region,
-      peak: cold(n),
-      why: `${int(n)} parameter reads (target × probe Region × reference) when every container starts cold, as after a deploy`,
-    });
-  for (const [region, n] of byRegion('secretsmanager'))
-    loads.push({
-      quota: RuntimeQuotas.secretsManagerGetSecretValue,
-      region,
-      peak: cold(n),
-      why: `${int(n)} secret reads (target × probe Region × reference) when every container starts cold, as after a deploy`,
-    });
-  // A SecureString parameter and a secret are each decrypted by KMS in their Region, on the account's quota.
-  for (const [region, n] of tally(refs, (x) => x.region))
-    loads.push({
-      quota: RuntimeQuotas.kmsCryptographicOperations,
-      region,
-      peak: cold(n),
-      why: `a Decrypt behind each of ${int(n)} SecureString or secret reads on a cold start`,
-    });
+  loads.push(...credentialLoads(plan, reads));
 
   for (const r of plan.regions) {
     const targets = plan.targets.filter((t) => t.regions.includes(r.region)).length;
@@ -210,32 +138,53 @@ export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
   return loads;
 }
 
-/** Credential reads a month, per (target, probe Region, reference), warm: what `npm run cost` bills. */
-export function monthlyReads(
-  plan: FleetPlan,
-  reads: CredentialReads = CREDENTIAL_READS,
-): Array<{ target: string; probe: string; service: 'ssm' | 'secretsmanager'; region: string; perMonth: number }> {
-  const out: Array<{ target: string; probe: string; service: 'ssm' | 'secretsmanager'; region: string; perMonth: number }> = [];
-  const byName = new Map(plan.targets.map((t) => [t.name, t]));
-  for (const r of plan.regions)
-    for (const rate of r.rates) {
-      const runs = (30 * 86_400) / rate.periodSeconds;
-      for (const s of rate.schedules)
-        for (const name of s.targets) {
-          const t = byName.get(name)!;
-          for (const ref of t.secretRefs) {
-            const cache = ref.field.startsWith(DELEGATED_ACCESS_FIELD) ? ACCESS_CACHE_SECONDS : SECRET_CACHE_SECONDS;
-            out.push({
-              target: name,
-              probe: r.region,
-              service: ref.service,
-              region: readRegion(ref.id, r.region),
-              perMonth: runs * readsPerRun(reads, rate.periodSeconds, rate.schedules.length, cache),
-            });
-          }
-        }
-    }
-  return out;
+const API_QUOTA: Record<ReadApi | 'Decrypt', RuntimeQuota> = {
+  GetParameters: RuntimeQuotas.ssmGetParameter,
+  GetParameter: RuntimeQuotas.ssmGetParameter,
+  GetSecretValue: RuntimeQuotas.secretsManagerGetSecretValue,
+  BatchGetSecretValue: RuntimeQuotas.secretsManagerBatchGetSecretValue,
+  Decrypt: RuntimeQuotas.kmsCryptographicOperations,
+};
+/** What each credential-read quota counts, in the warning's words. */
+const WHAT: Partial<Record<RuntimeQuota['id'], string>> = {
+  'ssm-get-parameter': 'GetParameters calls (10 names each) and GetParameter calls',
+  'secrets-manager-get-secret-value': 'GetSecretValue calls (a store read for one secret, and delegated access tokens)',
+  'secrets-manager-batch-get-secret-value': 'BatchGetSecretValue calls (20 secrets each)',
+  'kms-cryptographic-operations': 'Decrypts, one behind each SecureString parameter or secret read',
+};
+
+/**
+ * Each credential-read quota per Region at its steady rate: every schedule's batched calls, as often as its
+ * runs read (the cache's share), spread over its period; the first firing after a deploy beside it.
+ */
+function credentialLoads(plan: FleetPlan, reads: CredentialReads): RuntimeLoad[] {
+  const byQuota = new Map<string, { quota: RuntimeQuota; region: string; steady: number; first: number }>();
+  for (const r of readRates(plan, reads)) {
+    const quota = API_QUOTA[r.api];
+    const key = `${quota.id}|${r.region}`;
+    const sum = byQuota.get(key) ?? { quota, region: r.region, steady: 0, first: 0 };
+    sum.steady += r.steadyPerSecond;
+    sum.first += r.firstFiring;
+    byQuota.set(key, sum);
+  }
+  return [...byQuota.values()].map(({ quota, region, steady, first }) => ({
+    quota,
+    region,
+    peak: steady,
+    why: `${WHAT[quota.id] ?? quota.name} from every probe Region that reads there, steady: warm containers read a credential again on about ${readShare(plan, reads)} of runs (infra/quotas/credential-rate.ts)`,
+    afterDeploy: {
+      calls: first,
+      why: `after a deploy every container is cold and the first firing makes ${int(first)} such calls at once`,
+    },
+  }));
+}
+
+/** The share of runs that read, over the fleet's schedules, as a percentage for the messages. */
+function readShare(plan: FleetPlan, reads: CredentialReads): string {
+  const rates = plan.regions.flatMap((r) => r.rates.map((rate) => ({ rate, containers: rate.schedules.length })));
+  const shares = rates.map(({ rate, containers }) => readsPerRun(reads, rate.periodSeconds, containers, SECRET_CACHE_SECONDS));
+  const [lo, hi] = [Math.min(...shares), Math.max(...shares)].map((x) => `${Math.round(x * 100)} %`);
+  return lo === hi ? lo! : `${lo}–${hi}`;
 }
 
 function unique<T>(xs: readonly T[]): T[] {

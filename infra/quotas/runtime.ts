@@ -8,7 +8,7 @@
  */
 import { configError } from '../../functions/base/common/errors.ts';
 import { RUNTIME_QUOTA_IDS, RuntimeQuotas, type RuntimeQuota, type RuntimeQuotaId } from './runtime-limits.ts';
-import type { RuntimeLoad } from './runtime-load.ts';
+import type { AfterDeploy, RuntimeLoad } from './runtime-load.ts';
 
 /** Quotas this account has had raised, by id: the figure AWS granted (for every Region the fleet uses). */
 export type AccountQuotas = Readonly<Partial<Record<RuntimeQuotaId, number>>>;
@@ -16,8 +16,8 @@ export type AccountQuotas = Readonly<Partial<Record<RuntimeQuotaId, number>>>;
 /** The CDK context key the default app reads `accountQuotas` from (`cdk synth -c mcp-canary:account-quotas='{…}'`, or cdk.json). */
 export const ACCOUNT_QUOTAS_CONTEXT = 'mcp-canary:account-quotas';
 
-/** Our own delivery setting, not an account quota: it cannot be raised by a request. */
-const NOT_ACCOUNT_QUOTAS: readonly RuntimeQuotaId[] = ['sns-page-deliveries'];
+/** Not raised by a request: our own delivery setting, and a quota AWS does not adjust. */
+const NOT_ACCOUNT_QUOTAS: readonly RuntimeQuotaId[] = ['sns-page-deliveries', 'secrets-manager-batch-get-secret-value'];
 
 /** `accountQuotas` as given (an object, or the context's JSON text), checked: a typo must not silence a warning. */
 export function parseAccountQuotas(raw: unknown, where: string): AccountQuotas {
@@ -57,7 +57,8 @@ export interface RuntimeFinding {
   readonly message: string;
 }
 
-const figure = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 10) / 10).toLocaleString('en-US');
+/** 82, 58.6, 0.033: a steady read rate can be a small fraction. */
+const figure = (n: number) => (Number.isInteger(n) || n >= 10 ? Math.round(n * 10) / 10 : Number(n.toPrecision(2))).toLocaleString('en-US');
 
 /** Every load over what its quota allows; none means the fleet runs within every default (or granted) quota. */
 export function checkRuntime(loads: readonly RuntimeLoad[], account: AccountQuotas = {}): RuntimeFinding[] {
@@ -65,11 +66,46 @@ export function checkRuntime(loads: readonly RuntimeLoad[], account: AccountQuot
     const limit = allowed(l.quota, l.region, account);
     if (l.peak <= limit) return [];
     const granted = account[l.quota.id] !== undefined ? ' (your accountQuotas figure)' : '';
+    // Just over, said so: never "runs at 40 … the quota is 40".
+    const peak = figure(l.peak) === figure(limit) ? String(Number(l.peak.toPrecision(6))) : figure(l.peak);
     const message =
-      `mcp-canary: ${l.quota.service} ${l.quota.name} in ${l.region} peaks at ${figure(l.peak)} ${l.quota.unit}: ${l.why}; ` +
-      `the quota is ${figure(limit)}${granted} (${l.quota.source}). To stay under it: ${l.quota.raise}` +
+      `mcp-canary: ${l.quota.service} ${l.quota.name} in ${l.region} ${l.afterDeploy ? 'runs at' : 'peaks at'} ${peak} ${l.quota.unit}: ${l.why}; ` +
+      `the quota is ${figure(limit)}${granted} (${l.quota.source}).` +
+      (l.afterDeploy ? ` ${afterDeployWords(l.afterDeploy, limit)}` : '') +
+      ` To stay under it: ${l.quota.raise}` +
       (NOT_ACCOUNT_QUOTAS.includes(l.quota.id) ? '.' : `; then tell synth the granted figure (accountQuotas "${l.quota.id}").`);
     return [{ quota: l.quota, region: l.region, peak: l.peak, limit, message }];
+  });
+}
+
+/**
+ * What the first firing after a deploy does to a credential-read quota, in words: its calls go out at once
+ * (the run does not spread them, and nothing promises that the schedules do), so over the quota some are
+ * throttled. The run's clients try each call twice; a target whose read still fails has no value at hand,
+ * is not judged that run, and counts as the canary's own credentials fault (its owner alarm needs 2 minutes
+ * in 3, so one minute does not page). The cache's jitter spreads the containers' next reads.
+ */
+function afterDeployWords(a: AfterDeploy, limit: number): string {
+  const words = `${a.why[0]!.toUpperCase()}${a.why.slice(1)}`;
+  if (a.calls <= limit) return `${words}, within it.`;
+  return (
+    `${words}: more than the quota allows in a second if the schedules fire together, so some are throttled, tried once more, ` +
+    'and a target whose read still fails is not judged that minute (the owner hears through <fleet>/canary/run-credentials only if it lasts 2 minutes in 3).'
+  );
+}
+
+/**
+ * Credential-read quotas whose steady rate is within the quota but whose first firing after a deploy is not:
+ * one informational line each (no warning: the fleet runs within the quota once its containers are warm).
+ */
+export function afterDeployNotes(loads: readonly RuntimeLoad[], account: AccountQuotas = {}): Array<{ region: string; message: string }> {
+  return loads.flatMap((l) => {
+    const limit = allowed(l.quota, l.region, account);
+    if (!l.afterDeploy || l.peak > limit || l.afterDeploy.calls <= limit) return [];
+    const message =
+      `mcp-canary: ${l.quota.service} ${l.quota.name} in ${l.region} runs at ${figure(l.peak)} ${l.quota.unit}, steady, within its quota of ${figure(limit)} (${l.quota.source}). ` +
+      afterDeployWords(l.afterDeploy, limit);
+    return [{ region: l.region, message }];
   });
 }
 

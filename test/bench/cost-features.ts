@@ -151,7 +151,7 @@ function scheduled(
   return { lambda, scheduler };
 }
 
-/** `slo.burnAlarms`: six window alarms (each reading its metrics) and two composites per target. */
+/** `slo.burnAlarms`: eight window alarms (each reading its metrics) and two composites per target. */
 export function burnAlarmsCost(d: FeatureDelta, targets: number, prices: Prices, fp: FeaturePrices = FEATURE_PRICES): FeatureCost {
   return feature(
     { 'window alarms': d.alarmMetrics * prices.alarmMetric, 'composite alarms': d.compositeAlarms * fp.compositeAlarm },

@@ -6,11 +6,12 @@
  */
 import {
   CREDENTIAL_READS,
-  publishWaves,
   readsPerRun,
   SECRET_CACHE_SECONDS,
+  storeCalls,
   type CredentialReads,
-} from '../../infra/quotas/runtime-load.ts';
+} from '../../infra/quotas/credential-rate.ts';
+import { publishWaves } from '../../infra/quotas/runtime-load.ts';
 import type { Prices, Tier } from './prices.ts';
 
 /** A month of 30 days: `rate(1 minute)` runs 43,200 times. */
@@ -81,7 +82,7 @@ export interface RunUsage {
    * one for a lone target, up to three for a batch of remote endpoints whose verdicts arrive ~2 s apart
    */
   readonly wavesPerInvocation?: number;
-  /** How often a run reads each credential. @default - CREDENTIAL_READS (today's design, shared with the synth checks) */
+  /** How often a run reads each credential. @default - CREDENTIAL_READS (infra/quotas/credential-rate.ts, shared with the synth checks) */
   readonly credentialReads?: CredentialReads;
   /**
    * Regions whose Parameter Store runs at higher throughput, where each GetParameter is billed: those where
@@ -165,10 +166,14 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
     const storedMonths = Math.min(1, inv.logRetentionDays / 30);
     const containers = containersOf.get(`${s.region}|${s.periodSeconds}`) ?? 1;
     const readsPerRef = runs * readsPerRun(usage.credentialReads ?? CREDENTIAL_READS, s.periodSeconds, containers, SECRET_CACHE_SECONDS);
+    // A run reads a store's references together, batched (credential-rate.ts): a parameter's share of a
+    // GetParameters call is what higher throughput bills it. Its KMS Decrypt is its own. A batched Secrets Manager
+    // read is priced per secret: AWS's pricing page does not say a batch bills as one call.
+    const callsPerName = storeShares(s);
     const readPrice = (c: CredentialRef) =>
       c.kind === 'secretsManager'
         ? prices.secretsManagerCall
-        : prices.kmsRequest + (ssmHigherThroughput.has(c.storedIn) ? prices.ssmHigherThroughputCall : 0);
+        : prices.kmsRequest + (ssmHigherThroughput.has(c.storedIn) ? prices.ssmHigherThroughputCall * callsPerName.get(storeKey(c))! : 0);
     return s.targets.map((t): TargetRegionCost => {
       const regions = regionsOf.get(t.name) ?? 1;
       const parts = {
@@ -204,6 +209,20 @@ function logBytesPerMonth(s: ScheduleInventory, usage: RunUsage): number {
     runs * s.targets.length * (usage.recordBytesPerTarget + LOG_EVENT_OVERHEAD_BYTES) +
     runs * (PLATFORM_LOG_BYTES_PER_INVOCATION + PLATFORM_LOG_EVENTS_PER_INVOCATION * LOG_EVENT_OVERHEAD_BYTES)
   );
+}
+
+const storeKey = (c: CredentialRef) => `${c.kind}|${c.storedIn}`;
+
+/** Per store (service and Region) of a schedule: the calls one read of all its references makes, per reference. */
+function storeShares(s: ScheduleInventory): Map<string, number> {
+  const names = new Map<string, Set<string>>();
+  for (const t of s.targets) for (const c of t.credentials) names.set(storeKey(c), (names.get(storeKey(c)) ?? new Set()).add(c.id));
+  const out = new Map<string, number>();
+  for (const [key, ids] of names) {
+    const calls = Object.values(storeCalls(key.startsWith('ssm') ? 'ssm' : 'secretsmanager', ids.size)).reduce((a, b) => a + b, 0);
+    out.set(key, calls / ids.size);
+  }
+  return out;
 }
 
 function distinct(refs: readonly CredentialRef[]): CredentialRef[] {

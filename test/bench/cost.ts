@@ -9,7 +9,6 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFleet } from '../../functions/base/config/load/load.ts';
-import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
 import { CREDENTIAL_REFUSED_METRIC, REFRESH_FAILED_METRIC } from '../../functions/base/config/schema/oauth-delegated.ts';
 import {
   billedShares,
@@ -22,8 +21,10 @@ import {
   type TargetRegionCost,
 } from './cost-model.ts';
 import { featureSection } from './cost-features-report.ts';
-import { generatedFleet, synthesize, type Synthesized } from './fleet-scale.ts';
-import { CREDENTIAL_READS, REMOTE_VERDICT_SPREAD_SECONDS, SECRET_CACHE_SECONDS } from '../../infra/quotas/runtime-load.ts';
+import { asUsersPay, generatedCost, withCredential } from './cost-fleets.ts';
+import { generatedFleet, synthesize } from './fleet-scale.ts';
+import { CREDENTIAL_READS, SECRET_CACHE_SECONDS, SECRETS_PER_CALL, SSM_NAMES_PER_CALL } from '../../infra/quotas/credential-rate.ts';
+import { REMOTE_VERDICT_SPREAD_SECONDS } from '../../infra/quotas/runtime-load.ts';
 import { BENCH_DIR, VARIANTS } from './footprint.ts';
 import { readInventory, type ReadInventory } from './inventory.ts';
 import { PRICES, PRICES_AS_OF, PRICES_REGION } from './prices.ts';
@@ -108,7 +109,7 @@ function priceRows(): string[][] {
     ],
     [
       'SSM Parameter Store higher throughput',
-      `$${(p.ssmHigherThroughputCall * 10_000).toFixed(2)} per 10,000 calls, in a Region where synth warns the reads pass 40 a second`,
+      `$${(p.ssmHigherThroughputCall * 10_000).toFixed(2)} per 10,000 calls, in a Region where synth warns the steady reads pass 40 calls a second`,
     ],
     [
       'DynamoDB on demand (the run ledger)',
@@ -322,15 +323,7 @@ async function main(): Promise<number> {
       ['secret-home', 'one Secrets Manager secret in the home region, by ARN'],
       ['secret-per-region', 'a Secrets Manager secret by name, so one in every probe region (the old advice)'],
     ] as const) {
-      credentialRows.push([
-        label,
-        ...[10, 100].map((n) => {
-          const gsynth = synthesize(withCredential(generatedFleet(n), kind));
-          const ginv = readInventory(gsynth.stacks, 'McpCanary');
-          const gRemote = asUsersPay(gsynth, remote);
-          return fmt.usd(fleetCost(ginv, costPerTargetRegion(ginv, gRemote, PRICES), PRICES, gRemote).perTargetRegion);
-        }),
-      ]);
+      credentialRows.push([label, ...[10, 100].map((n) => fmt.usd(generatedCost(n, kind, remote).fleet.perTargetRegion))]);
     }
     out(table(['credential', '10 × 3', '100 × 3'], credentialRows));
 
@@ -373,40 +366,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/**
- * The usage as the fleet's users pay it: SSM reads billed at the higher-throughput price in each Region where
- * synth warns the fleet passes the standard 40 a second (turning it on is the warning's fix).
- */
-function asUsersPay(synth: Synthesized, usage: RunUsage): RunUsage {
-  const regions = synth.runtime.findings.filter((f) => f.quota.id === 'ssm-get-parameter').map((f) => f.region);
-  return { ...usage, ssmHigherThroughputRegions: new Set(regions) };
-}
-
 /** The read and publish rates the bill assumes, in one line. */
 function readsAndWavesLine(): string {
   const reads =
     CREDENTIAL_READS.perTargetMinute === 'per-container-cache'
-      ? `each credential read once per warm container per ${SECRET_CACHE_SECONDS / 60} minutes, a function's schedules landing on as many containers (k schedules: k ÷ (k + 4) reads a run at one run a minute)`
+      ? `each credential read once per warm container per ${SECRET_CACHE_SECONDS / 60} minutes, a function's schedules landing on as many containers (k schedules: k ÷ (k + 4) reads a run at one run a minute), a store's references read together (GetParameters ${SSM_NAMES_PER_CALL} names a call, BatchGetSecretValue ${SECRETS_PER_CALL}; infra/quotas/credential-rate.ts, as synth checks them)`
       : `${CREDENTIAL_READS.perTargetMinute} credential read(s) per target per minute (measured)`;
   return `Assumed: ${reads}; one PutMetricData per wave, a batch's verdicts ${REMOTE_VERDICT_SPREAD_SECONDS} s apart (1 to 3 waves).`;
-}
-
-/** The generated fleet with each target's credential stored one of three ways (same ids, so the same payload size). */
-function withCredential(fleet: FleetInput, kind: 'ssm-home' | 'secret-home' | 'secret-per-region'): FleetInput {
-  const home = fleet.homeRegion;
-  return {
-    ...fleet,
-    targets: fleet.targets.map((t, i) => {
-      const id = `mcp-canary/svc-${String(i).padStart(4, '0')}`;
-      const ref =
-        kind === 'ssm-home'
-          ? { ssmParameter: `arn:aws:ssm:${home}:111122223333:parameter/${id}` }
-          : kind === 'secret-home'
-            ? { secretsManager: `arn:aws:secretsmanager:${home}:111122223333:secret:${id}-AbCdEf` }
-            : { secretsManager: id };
-      return { ...t, headerSecrets: { Authorization: { ...ref, prefix: 'Bearer ' } } };
-    }),
-  };
 }
 
 process.exitCode = await main().catch((e: unknown) => {

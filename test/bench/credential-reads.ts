@@ -17,8 +17,11 @@
  */
 import { GetParameterCommand, GetParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { FleetInput } from '../../functions/base/config/schema/fleet.ts';
 import { Target } from '../../functions/base/config/schema/target.ts';
 import { SecretReader } from '../../functions/io/secrets/reader.ts';
+import { planFleet } from '../../infra/plan/plan.ts';
+import { namesPerTargetRun, readRates } from '../../infra/quotas/credential-rate.ts';
 
 /** SSM's default throughput for GetParameter(s), per account and region. */
 export const SSM_DEFAULT_TPS = 40;
@@ -39,6 +42,39 @@ export const MEASURED_CREDENTIAL_READS = {
   /** With a copy in every probe region read by name: each region's own GetParameters calls per second, steady. */
   perRegionCallsPerSecond: { min: 7.4, max: 8.8 },
 } as const;
+
+/**
+ * The simulated fleet as a fleet config: 5,000 targets × 5 Regions, a tenth every 5 minutes, each with its own SSM
+ * parameter in the home Region by ARN. The read rate synth and `npm run cost` use (infra/quotas/credential-rate.ts)
+ * is computed for it beside the measured figures, and held to them (test/unit/infra/credential-rate.test.ts).
+ */
+export function simulatedFleet(): FleetInput {
+  return {
+    homeRegion: 'us-east-1',
+    probeRegions: ['us-east-1', 'eu-west-1', 'ap-southeast-2', 'us-west-2', 'eu-central-1'],
+    notify: {
+      pages: [{ url: 'https://events.pagerduty.example.com/integration/bench/enqueue' }],
+      canaryOwner: [{ email: 'owner@example.com' }],
+    },
+    targets: Array.from({ length: 5_000 }, (_, i) => ({
+      name: `t-${i}`,
+      url: `https://t-${i}.example.com/mcp`,
+      ...(i % 10 === 0 ? { schedule: 'rate(5 minutes)' } : {}),
+      headerSecrets: { Authorization: { ssmParameter: `arn:aws:ssm:us-east-1:111122223333:parameter/mcp-canary/t-${i}` } },
+    })),
+  };
+}
+
+/** The model's figures for the simulated fleet: reads per target·run, and the home Region's GetParameter(s) calls a second. */
+export function modelledReads(): { namesPerTargetRun: number; homeCallsPerSecond: number; firstMinuteHomeCallsPerSecond: number } {
+  const plan = planFleet(simulatedFleet());
+  const ssm = readRates(plan).filter((r) => r.region === 'us-east-1' && (r.api === 'GetParameters' || r.api === 'GetParameter'));
+  return {
+    namesPerTargetRun: namesPerTargetRun(plan),
+    homeCallsPerSecond: ssm.reduce((n, r) => n + r.steadyPerSecond, 0),
+    firstMinuteHomeCallsPerSecond: ssm.reduce((n, r) => n + r.firstMinutePerSecond, 0),
+  };
+}
 
 export interface Scenario {
   readonly name: string;

@@ -41,7 +41,7 @@ import { telemetryFootprint, type TelemetryFootprint } from './telemetry.ts';
 import { interleave, median, type Contender } from './stats.ts';
 import { fmt, table } from './table.ts';
 import { startTracer } from './trace.ts';
-import { credentialReads, SSM_DEFAULT_TPS, type ReadFigures } from './credential-reads.ts';
+import { credentialReads, modelledReads, SSM_DEFAULT_TPS, type ReadFigures } from './credential-reads.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -521,6 +521,11 @@ async function credentialsSection(): Promise<ReadFigures[]> {
         r.perRegionCallsPerSecond.toFixed(1),
       ]),
     ),
+  );
+  const model = modelledReads();
+  out(
+    `The read rate synth and npm run cost use (infra/quotas/credential-rate.ts), for this fleet: ${model.namesPerTargetRun.toFixed(2)} read / target·run, ` +
+      `${model.homeCallsPerSecond.toFixed(1)} calls/s home steady, ${model.firstMinuteHomeCallsPerSecond.toFixed(1)} in the first minute.`,
   );
   out(`SSM's default throughput: ${SSM_DEFAULT_TPS} calls/s per account and region, shared with everything else in it.`);
   return rows;

@@ -23,12 +23,26 @@ export type FaultHandler = (req: IncomingMessage, res: ServerResponse, rx: Recei
 
 export interface FaultServer {
   readonly url: string;
+  /** The requests to the MCP endpoint (the Server Card's well-known path is recorded in `cards`). */
   readonly received: Received[];
+  /** The requests for the origin's Server Card (SEP-2127), which every run that reaches the server sends. */
+  readonly cards: Received[];
   close(): Promise<void>;
 }
 
-export async function startFaultServer(handler: FaultHandler, opts: { tls?: { key: string; cert: string } } = {}): Promise<FaultServer> {
+/** The origin's Server Card location (SEP-2127): a run that reached the server asks it after the verdict. */
+const CARD_PATH = '/.well-known/mcp/server-card';
+
+/**
+ * `serverCard` answers the Server Card's well-known path; without it that path is a plain 404 (no card
+ * advertised), kept apart from `received` so a row about the endpoint counts the endpoint's requests.
+ */
+export async function startFaultServer(
+  handler: FaultHandler,
+  opts: { tls?: { key: string; cert: string }; serverCard?: FaultHandler } = {},
+): Promise<FaultServer> {
   const received: Received[] = [];
+  const cards: Received[] = [];
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -46,9 +60,11 @@ export async function startFaultServer(handler: FaultHandler, opts: { tls?: { ke
       headers: req.headers,
       body,
     };
-    received.push(rx);
+    const card = (req.url ?? '').split('?')[0] === CARD_PATH;
+    (card ? cards : received).push(rx);
+    if (card && !opts.serverCard) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no server card');
     try {
-      await handler(req, res, rx);
+      await (card ? opts.serverCard! : handler)(req, res, rx);
     } catch {
       res.destroy();
     }
@@ -59,6 +75,7 @@ export async function startFaultServer(handler: FaultHandler, opts: { tls?: { ke
   return {
     url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
     received,
+    cards,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -13,7 +13,11 @@ export const FailureClass = {
   timeout: 'timeout',
   /** An HTTP status that is neither success nor an auth wall (404, 429, 5xx…). */
   httpStatus: 'http_status',
-  /** 401 or 403: the credentials the canary sends are missing, expired or not allowed. */
+  /**
+   * 401 or 403: the credentials the canary sends are missing, expired or not allowed; or tools/list shrank
+   * to authentication tools and the canary tool vanished (the server hides its tools until it is
+   * authenticated again).
+   */
   auth: 'auth',
   /**
    * The answer is not valid MCP / JSON-RPC (wrong content type, broken JSON, wrong id, an answer that cannot
@@ -129,6 +133,17 @@ export const WarningKind = {
   catalogDrift: 'catalog_drift',
   /** A security posture check failed. */
   posture: 'posture',
+  /**
+   * The canary tool's answer, which nothing but `isError` checks, reads like its upstream refused an
+   * expired or revoked credential ("401 Unauthorized", "invalid api key", `{"error":{"code":401}}`).
+   */
+  upstreamCredential: 'upstream_credential',
+  /**
+   * The server's MCP Server Card (SEP-2127, `/.well-known/mcp/server-card`) contradicts what it answered
+   * (name, version, protocol versions, capabilities, static tools), changed since it was last read, or
+   * is served but unreadable.
+   */
+  serverCard: 'server_card',
 } as const;
 export type WarningKind = (typeof WarningKind)[keyof typeof WarningKind];
 

@@ -73,7 +73,10 @@ function describeChange(c: ToolChange, canaryTools: readonly string[]): string {
 }
 
 /** The recorded map to compare with, for the credential this run speaks with. */
-function recordedFor(catalog: CatalogSetting, headers: Readonly<Record<string, string>>): { map: ToolFingerprints } | { missing: string } {
+export function recordedFor(
+  catalog: CatalogSetting,
+  headers: Readonly<Record<string, string>>,
+): { map: ToolFingerprints } | { missing: string } {
   if (!('byCredential' in catalog) || typeof catalog.byCredential !== 'object') return { map: catalog as ToolFingerprints };
   const id = credentialId(headers);
   const map = (catalog.byCredential as Record<string, ToolFingerprints>)[id];

@@ -5,6 +5,7 @@
  * target's budget and through one Redactor. A failing endpoint is a Verdict, never a throw. No AWS here.
  */
 import type { CertificateWatch } from '../auth/expiry.ts';
+import type { CardMemory } from '../card/memory.ts';
 import { redactConsoleWhile, Redactor, secretsOf } from '../../base/common/redact.ts';
 import type { RunContext } from '../../base/common/run-context.ts';
 import { newTraceId } from '../../base/common/trace.ts';
@@ -13,9 +14,10 @@ import { headerValueProblem, type Target } from '../../base/config/schema/target
 import { PostureCadence } from '../posture/cadence.ts';
 import { runAttempt, type Listed } from '../probe/attempt.ts';
 import { startRun, type ContextDeps } from './context.ts';
+import { authShrunk } from './shrunk.ts';
 import { tokenFailedVerdict, tokenStep, withTokenProbe, type TokenDeps } from './token.ts';
 import { verdictOf, type Attempts } from './verdict.ts';
-import { driftAndPosture, expiryWarnings, withWarnings } from './warnings.ts';
+import { driftAndPosture, expiryWarnings, upstreamCredentialWarning, withWarnings } from './warnings.ts';
 
 export interface JudgeDeps extends ContextDeps, TokenDeps {
   /** @default - the process's certificate watch */
@@ -24,6 +26,8 @@ export interface JudgeDeps extends ContextDeps, TokenDeps {
   readonly postureCadence?: PostureCadence;
   /** Posture on every run, as the CLI asks for it (a fresh cadence). @default false */
   readonly postureEveryRun?: boolean;
+  /** The Server Cards read before, with their ETags. @default - the warm process's memory */
+  readonly serverCards?: CardMemory;
 }
 
 /** In-run retry delays: 500 ms, doubling, capped. */
@@ -69,13 +73,18 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
           listed: null,
           redactor,
         };
-      const run = await attempts(token.target, ctx);
+      const tried = await attempts(token.target, ctx);
+      const run = { ...tried, last: authShrunk(token.target, tried.last) };
       const verdict = withTokenProbe(token, verdictOf(token.target, run, ctx.now() - started, ctx.traceId), run.last.fault);
       const expiring = await warnings;
       // Catalog drift and posture: warnings only, after the verdict's timing so they never make it slow.
       const cadence = deps.postureEveryRun ? new PostureCadence() : deps.postureCadence;
-      const beside = await driftAndPosture(token.target, run.last, ctx, cadence);
-      const warned = withWarnings(verdict, { warnings: [...token.warnings, ...expiring, ...beside.warnings], posture: beside.posture });
+      const beside = await driftAndPosture(token.target, run.last, ctx, cadence, deps.serverCards);
+      const answered = upstreamCredentialWarning(token.target, run.last);
+      const warned = withWarnings(verdict, {
+        warnings: [...token.warnings, ...expiring, ...answered, ...beside.warnings],
+        posture: beside.posture,
+      });
       return { verdict: redactor.value(warned), listed: run.last.listed, redactor };
     });
   } finally {

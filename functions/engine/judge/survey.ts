@@ -11,8 +11,8 @@ import { parseExactJson } from '../../base/common/exact-json.ts';
 import { shownName } from '../../base/common/names.ts';
 import { oneLine, redactConsoleWhile, Redactor, secretsOf } from '../../base/common/redact.ts';
 import type { RunContext } from '../../base/common/run-context.ts';
-import { faultOutcome, passed, type Fault, type StepResult } from '../../base/common/step.ts';
-import type { NegotiatedRevision, Outcome, ServerInfo } from '../../base/common/verdict.ts';
+import { faulted, faultOutcome, passed, type Fault, type StepResult } from '../../base/common/step.ts';
+import { FailureClass, type NegotiatedRevision, type Outcome, type ServerInfo } from '../../base/common/verdict.ts';
 import type { Target } from '../../base/config/schema/target.ts';
 import { Wire } from '../../base/net/wire.ts';
 import { connect } from '../probe/connect.ts';
@@ -94,9 +94,17 @@ export function sampleTool(target: Target, deps: JudgeDeps = {}, times = 2): Pro
     const onWire = namedOnWire(run.wire.exchanges.slice(walkStart), wanted.name, listings.length);
     const answers: Answer[] = [];
     for (let i = 0; i < times; i++) {
-      const call = { timeoutMs, run: run.ctx, answerText: () => run.wire.last('tools/call')?.answerText };
+      // Read unchecked, as check reads an answer nothing checks: an answer that reads like a refused upstream
+      // credential is no answer to record an expectation from, and init moves on to its next candidate.
+      const call = { timeoutMs, run: run.ctx, answerText: () => run.wire.last('tools/call')?.answerText, unchecked: true };
       const r = await run.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listings, onWire, wanted, call));
       if (!r.ok) return r;
+      if (r.value.upstreamCredential)
+        return faulted({
+          failure: FailureClass.toolError,
+          retryable: false,
+          detail: `tools/call: ${shownName(wanted.name)} answered like a refused upstream credential (${r.value.upstreamCredential}): not recorded as what a good answer looks like`,
+        });
       answers.push(answerOf(run.wire.last('tools/call')?.answerText));
     }
     return passed(answers, '');

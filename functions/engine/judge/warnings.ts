@@ -11,14 +11,20 @@ import {
   secretRefWarnings,
   type CertificateWatch,
 } from '../auth/expiry.ts';
+import type { Handshake } from '../card/compare.ts';
+import type { CardMemory } from '../card/memory.ts';
+import { serverCardWarnings } from '../card/run.ts';
 import { compareCatalog } from '../catalog/compare.ts';
 import { credentialHeaders } from '../catalog/credential.ts';
 import type { RunContext } from '../../base/common/run-context.ts';
-import { Revision, type PostureResult, type Verdict, type Warning } from '../../base/common/verdict.ts';
+import { shownName } from '../../base/common/names.ts';
+import { oneLine } from '../../base/common/redact.ts';
+import { Revision, WarningKind, type PostureResult, type Verdict, type Warning } from '../../base/common/verdict.ts';
 import type { Target } from '../../base/config/schema/target.ts';
 import { processCadence, type PostureCadence } from '../posture/cadence.ts';
 import { postureWarnings, runPosture } from '../posture/run.ts';
 import type { Attempt } from '../probe/attempt.ts';
+import { listedBehindAuth } from './shrunk.ts';
 
 /**
  * The expiry warnings, started before the first request. Only the headers the user gave are read: a
@@ -39,15 +45,34 @@ export function expiryWarnings(target: Target, ctx: RunContext, watch: Certifica
   return certificate.then((c) => (c ? [...fixed, c] : fixed));
 }
 
-/** Catalog drift and the posture checks of a run that reached the server, after its verdict's timing. */
+/**
+ * An answer nothing but `isError` checks that reads like a refused upstream credential (probe's
+ * upstream-credential.ts): the run keeps its outcome, and the owner hears it before users do.
+ */
+export function upstreamCredentialWarning(target: Target, attempt: Attempt): Warning[] {
+  if (!attempt.upstreamCredential || !target.tool) return [];
+  return [
+    {
+      kind: WarningKind.upstreamCredential,
+      detail: `tools/call: ${shownName(target.tool.name)} answered ${JSON.stringify(oneLine(attempt.upstreamCredential, 160))} as an ordinary result (not isError), and nothing else checks the answer: it reads like an expired or revoked upstream credential. Add tool.expectText or tool.expectJson (--expect-text, --expect-json) naming what a good answer holds, so a wrong answer fails the run`,
+    },
+  ];
+}
+
+/**
+ * Catalog drift, the posture checks and the Server Card of a run that reached the server, after its
+ * verdict's timing; posture and the card side by side.
+ */
 export async function driftAndPosture(
   target: Target,
   attempt: Attempt,
   ctx: RunContext,
   cadence: PostureCadence = processCadence,
+  cards?: CardMemory,
 ): Promise<{ warnings: Warning[]; posture: PostureResult[] | null }> {
   const warnings: Warning[] = [];
-  if (target.catalog && attempt.listed) {
+  const behindAuth = listedBehindAuth(attempt);
+  if (target.catalog && attempt.listed && !behindAuth) {
     warnings.push(
       ...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), {
         canaryTool: target.tool?.name,
@@ -57,9 +82,22 @@ export async function driftAndPosture(
   }
   // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
   const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;
-  const posture = await runPosture(target, era, ctx, cadence);
-  warnings.push(...postureWarnings(posture));
+  const [posture, card] = await Promise.all([runPosture(target, era, ctx, cadence), cardWarnings(target, attempt, behindAuth, ctx, cards)]);
+  warnings.push(...card, ...postureWarnings(posture));
   return { warnings, posture };
+}
+
+/** The Server Card, compared with this run's handshake: only when the handshake succeeded. */
+function cardWarnings(target: Target, attempt: Attempt, behindAuth: boolean, ctx: RunContext, cards?: CardMemory): Promise<Warning[]> {
+  if (!attempt.handshake) return Promise.resolve([]);
+  const handshake: Handshake = {
+    server: attempt.server,
+    revision: attempt.revision,
+    offered: attempt.handshake.offered,
+    capabilities: attempt.handshake.capabilities,
+    tools: attempt.listed && !behindAuth ? attempt.listed.tools.map((t) => t.name) : null,
+  };
+  return serverCardWarnings(target, handshake, ctx, cards);
 }
 
 /** The verdict with warnings appended to whatever it already warned about, and the posture results. */

@@ -27,7 +27,7 @@ import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
 import { runFlow } from './flow.ts';
 import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing } from './listing.ts';
-import type { SessionOptions } from './session.ts';
+import type { Session, SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
 
 export interface Attempt {
@@ -44,6 +44,17 @@ export interface Attempt {
   readonly checked?: readonly AnswerCheck[];
   /** The fault that ended the attempt, or null when it did not fail. */
   readonly fault: Fault | null;
+  /** An unchecked answer's words that read like a refused upstream credential (upstream-credential.ts). */
+  readonly upstreamCredential?: string;
+  /** What the handshake declared, when it succeeded (a Server Card is compared with it). */
+  readonly handshake?: Handshake;
+}
+
+export interface Handshake {
+  /** The capability names the server declared, `experimental` left out. */
+  readonly capabilities: readonly string[];
+  /** The versions `server/discover` offered, on 2026-07-28; null on a 2025 session. */
+  readonly offered: readonly string[] | null;
 }
 
 export interface Listed {
@@ -75,6 +86,8 @@ class AttemptRun {
   private readonly flow: readonly FlowStep[];
   /** The exchanges of the tools/list walk: how often the wire named each tool. */
   private walk: readonly Exchange[] = [];
+  private upstreamCredential: string | null = null;
+  private handshake: Handshake | undefined;
 
   constructor(
     private readonly target: Target,
@@ -105,6 +118,7 @@ class AttemptRun {
     if (!connected.ok) return this.failed(connected.fault);
     this.sessions.adopt(connected.value.session, connected.value.recovered);
     ({ revision: this.revision, server: this.server } = connected.value.session);
+    this.handshake = handshakeOf(connected.value.session, this.wire);
 
     const toolNames = this.toolSteps().map((s) => s.name);
     const noTools = capabilitiesWithoutTools(this.sessions.current, toolNames[0], this.identity());
@@ -128,6 +142,7 @@ class AttemptRun {
       record: (p) => this.probes.push(p),
     });
     this.checked = flow.checked;
+    this.upstreamCredential = flow.upstreamCredential ?? null;
     if (flow.fault) return this.failed(flow.fault);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
     return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
@@ -204,9 +219,20 @@ class AttemptRun {
       probes: this.probes,
       listed: this.listed,
       ...(this.checked ? { checked: this.checked } : {}),
+      ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
+      ...(this.handshake ? { handshake: this.handshake } : {}),
       fault,
     };
   }
+}
+
+/** The capabilities the session's server declared, and what its discover offered (read at connect: close forgets them). */
+function handshakeOf(s: Session, wire: Wire): Handshake {
+  const capabilities = Object.keys(s.client.getServerCapabilities() ?? {})
+    .filter((k) => k !== 'experimental')
+    .sort();
+  const offered = s.era === Revision.modern ? (wire.last('server/discover')?.supportedVersions ?? null) : null;
+  return { capabilities, offered: offered ? [...offered] : null };
 }
 
 function sameOrigin(a: string, b: string): boolean {

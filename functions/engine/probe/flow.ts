@@ -47,6 +47,8 @@ export interface FlowEnd {
   readonly fault: Fault | null;
   /** What the single canary tool's answer was checked against, once it was called. */
   readonly checked?: readonly AnswerCheck[];
+  /** The first unchecked tool answer's words that read like a refused upstream credential (upstream-credential.ts). */
+  readonly upstreamCredential?: string;
 }
 
 /** The capability each step kind needs: a client never sends what the server does not advertise. */
@@ -63,6 +65,7 @@ export async function runFlow(steps: readonly FlowStep[], f: FlowContext): Promi
   if (gate) return { fault: gate };
   const values = new Map<string, Record<string, unknown>>();
   let checked: AnswerCheck[] | undefined;
+  let upstreamCredential: string | undefined;
   for (const [i, step] of steps.entries()) {
     let task: TaskReport | undefined;
     const started = f.ctx.now();
@@ -71,20 +74,23 @@ export async function runFlow(steps: readonly FlowStep[], f: FlowContext): Promi
       if ('problem' in filled) return faulted<AnswerView>(assertion(`${step.kind}: ${filled.problem}`));
       if (filled.step.kind !== 'tools/call') return await otherStep(s, filled.step, f);
       const { listings, onWire } = f.tools(filled.step.name);
-      if (!f.numbered)
-        checked = configuredChecks(
-          filled.step,
-          listings.some((t) => t.outputSchema !== undefined),
-        );
+      const stepChecks = configuredChecks(
+        filled.step,
+        listings.some((t) => t.outputSchema !== undefined),
+      );
+      if (!f.numbered) checked = stepChecks;
       const call = {
         timeoutMs: f.timeoutMs,
         run: f.ctx,
         answerText: () => f.wire.last('tools/call')?.answerText,
         onTask: (t: TaskReport) => (task = t),
+        // A step whose answer nothing but isError checks is read for an upstream's refused credential.
+        unchecked: stepChecks.every((c) => c === 'isError'),
       };
       const called = await callCanaryTool(s, listings, onWire, filled.step, call);
       if (!called.ok) return faulted<AnswerView>(called.fault);
       const { result, answerText } = called.value;
+      upstreamCredential ??= called.value.upstreamCredential ?? undefined;
       const view = toolView(result, exactStructuredContent(answerText, result));
       return passed(view, called.detail);
     });
@@ -100,7 +106,7 @@ export async function runFlow(steps: readonly FlowStep[], f: FlowContext): Promi
       return { fault: shown.fault, ...(checked ? { checked } : {}) };
     }
   }
-  return { fault: null, ...(checked ? { checked } : {}) };
+  return { fault: null, ...(checked ? { checked } : {}), ...(upstreamCredential ? { upstreamCredential } : {}) };
 }
 
 /** The step's templates filled with the values so far; a value of the wrong type named. */

@@ -10,6 +10,7 @@ import { checkAnswer, textOf } from './expect.ts';
 import { shownName } from '../../base/common/names.ts';
 import type { Session } from './session.ts';
 import { createdTask, followTask } from './task.ts';
+import { upstreamCredentialWords } from './upstream-credential.ts';
 
 export interface CallContext {
   readonly timeoutMs: number;
@@ -19,12 +20,18 @@ export interface CallContext {
   readonly answerText: () => string | null | undefined;
   /** How a task ended, when the call ran as one. */
   readonly onTask?: (report: TaskReport) => void;
+  /** Nothing but isError checks the answer: an ordinary answer is read for an upstream's refused credential. */
+  readonly unchecked: boolean;
 }
 
-/** The tool's answer, and `structuredContent` as the server wrote it (for expectations and extraction). */
+/**
+ * The tool's answer, `structuredContent` as the server wrote it (for expectations and extraction), and
+ * the answer's words that read like a refused upstream credential when nothing but isError checks it.
+ */
 export interface ToolAnswer {
   readonly result: CallToolResult;
   readonly answerText: string | null | undefined;
+  readonly upstreamCredential: string | null;
 }
 
 /**
@@ -60,7 +67,8 @@ export async function callCanaryTool(
     const detail = `tools/call: ${failed.join('; ')}`;
     return faulted({ failure: FailureClass.assertion, retryable: false, detail });
   }
-  return passed({ result, answerText }, `${name} answered: ${JSON.stringify(oneLine(text, 80))}`);
+  const upstreamCredential = c.unchecked ? upstreamCredentialWords(result) : null;
+  return passed({ result, answerText, upstreamCredential }, `${name} answered: ${JSON.stringify(oneLine(text, 80))}`);
 }
 
 /**
@@ -73,7 +81,7 @@ async function call(
   tool: Tool,
   wanted: z.output<typeof CanaryTool>,
   c: CallContext,
-): Promise<ToolAnswer | { readonly fault: Fault }> {
+): Promise<Omit<ToolAnswer, 'upstreamCredential'> | { readonly fault: Fault }> {
   const startedAt = c.run.now();
   try {
     // The listed definition goes along so the SDK checks structuredContent against its outputSchema.

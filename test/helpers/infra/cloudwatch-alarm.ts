@@ -229,8 +229,9 @@ export function evaluateRange(
   const m = rule.datapointsToAlarm;
   const existing = range.map((v, i) => ({ v, i })).filter((x): x is { v: number; i: number } => x.v !== undefined);
   const point = (x: { v: number | undefined; i: number }, breaching: boolean) => ({ value: x.v, breaching, i: x.i });
+  // `evaluated` comes in period order (the one mixed list is sorted where it is made).
   const decide = (evaluated: Array<{ value: number | undefined; breaching: boolean; i: number }>): Evaluation => {
-    const sorted = evaluated.sort((a, b) => a.i - b.i).map(({ value, breaching }) => ({ value, breaching }));
+    const sorted = evaluated.map(({ value, breaching }) => ({ value, breaching }));
     return { state: sorted.filter((e) => e.breaching).length >= m ? 'ALARM' : 'OK', evaluated: sorted };
   };
   if (existing.length >= n) return decide(existing.slice(-n).map((x) => point(x, breaches(rule, x.v))));
@@ -239,10 +240,11 @@ export function evaluateRange(
       .map((v, i) => ({ v, i }))
       .filter((x) => x.v === undefined)
       .slice(-(n - existing.length));
-    return decide([
-      ...existing.map((x) => point(x, breaches(rule, x.v))),
-      ...missing.map((x) => point(x, rule.treatMissingData === 'breaching')),
-    ]);
+    return decide(
+      [...existing.map((x) => point(x, breaches(rule, x.v))), ...missing.map((x) => point(x, rule.treatMissingData === 'breaching'))].sort(
+        (a, b) => a.i - b.i,
+      ),
+    );
   }
   const keep = (): Evaluation => ({ state: rule.treatMissingData === 'ignore' ? current : 'INSUFFICIENT_DATA', evaluated: [] });
   if (existing.length === 0) return keep();

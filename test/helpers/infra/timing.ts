@@ -284,6 +284,10 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
     // By period, so a long window (a day of minutes) costs a lookup per period, not a scan of every point.
     const byPeriod = new Map<number, Point[]>();
     for (const x of points) byPeriod.set(x.period, [...(byPeriod.get(x.period) ?? []), x]);
+    // A period whose every datapoint has arrived has its final value: read once, so a day-long window over
+    // days of runs costs a lookup per period per minute.
+    const lastArrival = new Map([...byPeriod].map(([period, xs]) => [period, Math.max(...xs.map((x) => x.arrivesAt))]));
+    const settled = new Map<number, number | undefined>();
     const createdAt = s.createdAtRun !== undefined ? (s.createdAtRun - 1) * p : -baseline * p;
     const endAt = (longest + (s.tail ?? 2)) * p;
     let state: AlarmState = 'INSUFFICIENT_DATA';
@@ -296,11 +300,15 @@ export function replayTimed(alarms: readonly AlarmProps[], s: TimedScenario): No
       const periods = Array.from({ length: size }, (_, i) => closed - size + 1 + i);
       // Periods before the alarm existed still count if data is there (the guide: data from before creation is read).
       const range = periods.map((period) => {
+        const done = (lastArrival.get(period) ?? -Infinity) <= at;
+        if (done && settled.has(period)) return settled.get(period);
         const stats = [...reader.stats].map(([id, { metric, stat }]) => {
           const mine = (byPeriod.get(period) ?? []).filter((x) => x.metric === metric && x.arrivesAt <= at);
           return [id, mine.length === 0 ? undefined : stat === 'Sum' ? mine.reduce((sum, x) => sum + x.value, 0) : mine.length] as const;
         });
-        return pointValue(reader, stats, cache);
+        const value = pointValue(reader, stats, cache);
+        if (done) settled.set(period, value);
+        return value;
       });
       const next = evaluateRange(rule, range, state);
       const afterRun = Math.floor((minute * 60) / p);

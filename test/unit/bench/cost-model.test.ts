@@ -113,7 +113,7 @@ describe('the cost model', () => {
     });
   });
 
-  describe('reads and publishes as the runs do (infra/quotas/runtime-load.ts, which the synth checks share)', () => {
+  describe('reads and publishes as the runs do (infra/quotas/credential-rate.ts and runtime-load.ts, which the synth checks share)', () => {
     /** `schedules` schedules of one target each, every minute, in one region: one run function serving them all. */
     const busy = (schedules: number, credentials: ScheduleInventory['targets'][number]['credentials']): Inventory => ({
       ...inventory,
@@ -131,7 +131,7 @@ describe('the cost model', () => {
     });
 
     it('takes a measured read rate instead, in calls per target per minute', () => {
-      const measured = { ...usage, credentialReads: { perTargetMinute: 0.1, coldStartCallsPerRef: 0.1 } };
+      const measured = { ...usage, credentialReads: { perTargetMinute: 0.1 } };
       expect(costPerTargetRegion(busy(4, secret), measured, PRICES)[0]!.secretReads).toBeCloseTo(4_320 * 0.000005, 10);
     });
 
@@ -140,6 +140,29 @@ describe('the cost model', () => {
       const higher = { ...usage, ssmHigherThroughputRegions: new Set(['us-east-1']) };
       expect(costPerTargetRegion(busy(1, parameter), usage, PRICES)[0]!.secretReads).toBeCloseTo(8_640 * 0.000003, 10);
       expect(costPerTargetRegion(busy(1, parameter), higher, PRICES)[0]!.secretReads).toBeCloseTo(8_640 * (0.000003 + 0.000005), 10);
+    });
+
+    it('bills a parameter its share of the batched GetParameters call its run reads it in, and its own Decrypt', () => {
+      // 25 targets with a parameter each in one schedule: read as 10 + 10 + 5 names, 3 calls for 25 parameters.
+      const batch: Inventory = {
+        ...inventory,
+        schedules: [
+          {
+            ...inventory.schedules[0]!,
+            targets: Array.from({ length: 25 }, (_, i) => ({
+              name: `t${i}`,
+              credentials: [{ kind: 'ssmParameter' as const, id: `/a/t${i}`, storedIn: 'us-east-1' }],
+            })),
+          },
+        ],
+      };
+      const higher = { ...usage, ssmHigherThroughputRegions: new Set(['us-east-1']) };
+      for (const c of costPerTargetRegion(batch, higher, PRICES))
+        expect(c.secretReads).toBeCloseTo(8_640 * (0.000003 + (3 / 25) * 0.000005), 10);
+      // 21 parameters: 10 + 10, and the one left over alone (GetParameter): still 3 calls.
+      const odd = { ...batch, schedules: [{ ...batch.schedules[0]!, targets: batch.schedules[0]!.targets.slice(0, 21) }] };
+      for (const c of costPerTargetRegion(odd, higher, PRICES))
+        expect(c.secretReads).toBeCloseTo(8_640 * (0.000003 + (3 / 21) * 0.000005), 10);
     });
 
     it('publishes one PutMetricData for a lone target and three for a full batch of remote endpoints', () => {
@@ -225,13 +248,13 @@ describe('the optional features', () => {
     expect(statusPageCost(none, 2, STATUS_USAGE, PRICES, 0).total).toBe(0);
   });
 
-  it('prices burn alarms from the synthesized alarms: 6 window alarms of 2 metrics and 2 composites, $2.20 a target', () => {
+  it('prices burn alarms from the synthesized alarms: 8 window alarms of 2 metrics and 2 composites, $2.60 a target', () => {
     // Act
     const d = on({ ...fleet, targets: fleet.targets.map((t) => ({ ...t, slo: { objective: 99.9, burnAlarms: true } })) });
     const cost = burnAlarmsCost(d, 2, PRICES);
     // Assess
-    expect([d.metricAlarms, d.alarmMetrics, d.compositeAlarms]).toEqual([12, 24, 4]);
-    expect(cost.perTarget).toBeCloseTo(6 * 2 * 0.1 + 2 * 0.5, 10);
+    expect([d.metricAlarms, d.alarmMetrics, d.compositeAlarms]).toEqual([16, 32, 4]);
+    expect(cost.perTarget).toBeCloseTo(8 * 2 * 0.1 + 2 * 0.5, 10);
   });
 
   it('keeps the run inventory, and so the headline, unchanged when the status page is on (its schedule is not a run)', () => {

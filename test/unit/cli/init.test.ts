@@ -220,6 +220,28 @@ describe('mcp-canary init when the best tool fails', () => {
   });
 });
 
+describe('mcp-canary init and an answer that reads like a refused upstream credential', () => {
+  it('records no expectation from it (no isError, HTTP 200) and moves on to the next read-only tool', async () => {
+    const refused: InitTool = {
+      name: 'get_health',
+      inputSchema: z.object({}),
+      annotations: { readOnlyHint: true },
+      answer: () => ({ content: [{ type: 'text', text: 'Upstream said: 401 Unauthorized (invalid api key)' }] }),
+    };
+    const server = await startInitServer({ era: 'modern', tools: [refused, getRate] });
+    try {
+      const r = await cli(['init', server.url, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/get_health .*answered like a refused upstream credential/);
+      const target = JSON.parse(r.stdout).config.targets[0];
+      expect(target.tool.name).toBe('get_rate');
+      expect(JSON.stringify(target)).not.toContain('Unauthorized');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('mcp-canary init and a key in the URL', () => {
   it('writes the URL as the Redactor leaves it, never the key, and says what to do', async () => {
     const server = await startInitServer({ era: 'legacy', tools: [getStatus] });

@@ -1,120 +1,65 @@
 /**
- * The SLO burn alarms through the same CloudWatch timing model as the paging alarms (helpers/infra/
- * timing.ts: runs start anywhere in their minute, publish when done, CloudWatch evaluates seconds after
- * each minute on what has arrived), the six window alarms replayed as synthesized and their two composite
- * alarms evaluated on the windows' state changes, as CloudWatch does (ALARM() is false for OK and
- * INSUFFICIENT_DATA). Example fleet's rates-prod: 3 regions, quorum 2, N 3, objective 99.9 % over 30 days.
+ * The SLO burn alarms as synthesized, through the same CloudWatch timing model as the paging alarms
+ * (helpers/infra/timing.ts: runs start anywhere in their minute, publish when done, CloudWatch evaluates
+ * seconds after each minute on what has arrived), the window alarms replayed and their two composite alarms
+ * evaluated on the windows' state changes (helpers/infra/burn.ts). Example fleet's rates-prod: 3 regions,
+ * quorum 2, N 3, objective 99.9 % over 30 days. What each burn rate is detected in: burn-detection.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { BURN_TIERS, burnRate, burnWindow } from '../../../infra/plan/burn.ts';
-import { alarmsOf, render, type AlarmProps } from '../../helpers/infra/cfn.ts';
-import { resourcesOf, smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
-import { randomTiming, replayTimed, seeded, type Notification, type TimedScenario } from '../../helpers/infra/timing.ts';
+import { BURN_TIERS, burnRate, burnWindow, planBurn } from '../../../infra/plan/burn.ts';
+import { alarmsBy, burnAlarmsOf } from '../../helpers/infra/burn.ts';
+import { render, type AlarmProps } from '../../helpers/infra/cfn.ts';
+import { resourcesOf, smallFleet } from '../../helpers/infra/synth.ts';
+import { randomTiming, replayTimed, seeded, type TimedScenario } from '../../helpers/infra/timing.ts';
 
-const fleet = synthFleet(
+const burn = burnAlarmsOf(
   smallFleet({
     slo: { objective: 99.9, burnAlarms: true },
     maintenance: [{ name: 'deploy', schedule: 'cron(0 2 * * SUN)', duration: '2 hours', targets: ['rates-prod'] }],
   }),
+  'rates-prod',
 );
-const burnJson = fleet.json('McpCanary-slo-burn');
-const windows = alarmsOf(burnJson as never).filter((a) => a.AlarmName.startsWith('McpCanary/rates-prod/'));
-const composites = resourcesOf(burnJson, 'AWS::CloudWatch::CompositeAlarm')
-  .map(
-    ([, p]) =>
-      p as {
-        AlarmName: string;
-        AlarmRule: string;
-        AlarmActions: unknown[];
-        OKActions: unknown[];
-        ActionsSuppressor?: string;
-        ActionsSuppressorWaitPeriod?: number;
-        ActionsSuppressorExtensionPeriod?: number;
-      },
-  )
-  .filter((c) => c.AlarmName.startsWith('McpCanary/rates-prod/'));
-const critical = [...fleet.templates]
-  .filter(([n]) => n.includes('-alarms-'))
-  .flatMap(([, t]) => alarmsOf(t.toJSON() as never))
-  .filter((a) => a.AlarmName === 'McpCanary/rates-prod/critical');
-
-interface CompositeChange {
-  readonly alarm: string;
-  readonly state: 'OK' | 'ALARM';
-  readonly at: number;
-  readonly afterRun: number;
-  readonly topics: readonly string[];
-  /** Its actions held back by its ActionsSuppressor (CloudWatch: in ALARM now, within the wait period, or the extension after). */
-  readonly suppressed: boolean;
-}
-
-/** Whether a composite's change at `at` is suppressed by the suppressor's own notifications, as CloudWatch documents it. */
-function suppressedAt(c: (typeof composites)[number], suppressor: readonly Notification[], at: number): boolean {
-  if (!c.ActionsSuppressor) return false;
-  const wait = c.ActionsSuppressorWaitPeriod!;
-  const extension = c.ActionsSuppressorExtensionPeriod!;
-  const mine = suppressor.filter((n) => n.alarm === c.ActionsSuppressor);
-  const stateAt = (t: number) => mine.filter((n) => n.at <= t).at(-1)?.state;
-  if (stateAt(at) === 'ALARM') return true;
-  if (mine.some((n) => n.state === 'ALARM' && n.at > at && n.at <= at + wait)) return true;
-  return mine.some((n) => n.from === 'ALARM' && n.at < at && n.at >= at - extension);
-}
-
-/** Composite alarms over the windows' notifications: re-evaluated at every change of a window it names. */
-function composite(
-  changes: readonly Notification[],
-  initial: 'OK' | 'INSUFFICIENT_DATA',
-  suppressor: readonly Notification[] = [],
-): CompositeChange[] {
-  const state = new Map(windows.map((w) => [w.AlarmName, initial as string]));
-  const current = new Map<string, string>(composites.map((c) => [c.AlarmName, 'INSUFFICIENT_DATA']));
-  const out: CompositeChange[] = [];
-  for (const n of changes) {
-    state.set(n.alarm, n.state);
-    for (const c of composites) {
-      // (ALARM("a") AND ALARM("b")) OR (…): the rule as synthesized, read back.
-      const alarmed = c.AlarmRule.split(' OR ').some((term) =>
-        [...term.matchAll(/ALARM\("([^"]+)"\)/g)].every((m) => state.get(m[1]!) === 'ALARM'),
-      );
-      const next = alarmed ? 'ALARM' : 'OK';
-      if (next !== current.get(c.AlarmName)) {
-        out.push({
-          alarm: c.AlarmName,
-          state: next,
-          at: n.at,
-          afterRun: n.afterRun,
-          topics: (next === 'ALARM' ? c.AlarmActions : c.OKActions).map(render),
-          suppressed: suppressedAt(c, suppressor, n.at),
-        });
-        current.set(c.AlarmName, next);
-      }
-    }
-  }
-  return out;
-}
-
+const { fleet, windows, composites, critical } = burn;
 const everywhere = (seq: string): TimedScenario['runs'] => ({ 'us-east-1': seq, 'eu-west-1': seq, 'ap-southeast-2': seq });
-const alarms = (cs: readonly CompositeChange[], suffix: string) => cs.filter((c) => c.alarm.endsWith(suffix) && c.state === 'ALARM');
-
-function replay(s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', alarmsToReplay: readonly AlarmProps[] = windows) {
-  return composite(replayTimed(alarmsToReplay, s), initial, replayTimed(critical, s));
-}
+const alarms = alarmsBy;
+const replay = (s: TimedScenario, initial: 'OK' | 'INSUFFICIENT_DATA' = 'OK', only?: readonly AlarmProps[]) =>
+  burn.replay(s, initial, only);
 
 describe('SLO burn alarms (as synthesized)', () => {
-  it('are six window alarms on the paging expression and two composites: the page on the pages topic, the ticket on the tickets topic', () => {
-    expect(windows).toHaveLength(6);
+  it('are eight window alarms on the paging expression and two composites: the page on the pages topic, the ticket on the tickets topic', () => {
+    expect(windows).toHaveLength(8);
     expect(new Set(windows.map((w) => w.Metrics!.find((m) => m.Expression)!.Expression))).toEqual(
       new Set(critical.map((c) => c.Metrics!.find((m) => m.Expression)!.Expression)),
     );
+    // The workbook's counts at 99.9 %: 14.4 × 0.001 × 60 = 0.864 → 1 bad minute, raised to N (3) because one
+    // bad minute is already over the hour's share; 6 × 0.001 × 360 = 2.16 → 3; 3 × 0.001 × 1440 = 4.32 → 5;
+    // the 3-day window read as one day at 1×: 1.44 → 2; every short window one bad period (no floor).
     expect(windows.map((w) => [w.AlarmName.split('/')[2], w.EvaluationPeriods, w.DatapointsToAlarm])).toEqual([
       ['slo-burn-fast-1h-long', 60, 3],
-      ['slo-burn-fast-1h-short', 5, 3],
+      ['slo-burn-fast-1h-short', 5, 1],
       ['slo-burn-fast-6h-long', 360, 3],
-      ['slo-burn-fast-6h-short', 30, 3],
+      ['slo-burn-fast-6h-short', 30, 1],
       ['slo-burn-slow-1d-long', 1440, 5],
-      ['slo-burn-slow-1d-short', 120, 3],
+      ['slo-burn-slow-1d-short', 120, 1],
+      ['slo-burn-slow-3d-long', 1440, 2],
+      ['slo-burn-slow-3d-short', 360, 1],
+    ]);
+    const rules = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmRule.match(/slo-burn-[a-z0-9-]+/g)]));
+    expect(rules['slo-burn-page']).toEqual([
+      'slo-burn-fast-1h-long',
+      'slo-burn-fast-1h-short',
+      'slo-burn-fast-6h-long',
+      'slo-burn-fast-6h-short',
+    ]);
+    expect(rules['slo-burn-ticket']).toEqual([
+      'slo-burn-slow-1d-long',
+      'slo-burn-slow-1d-short',
+      'slo-burn-slow-3d-long',
+      'slo-burn-slow-3d-short',
     ]);
     expect(windows.every((w) => !w.AlarmActions && !w.OKActions)).toBe(true);
+    // The paging expression over two metrics: CloudWatch allows 10 per metric-math alarm.
+    for (const w of windows) expect(w.Metrics!.filter((m) => m.MetricStat)).toHaveLength(2);
     const byName = Object.fromEntries(composites.map((c) => [c.AlarmName.split('/')[2], c.AlarmActions.map(render).join()]));
     expect(byName['slo-burn-page']).toMatch(/:McpCanary-pages$/);
     expect(byName['slo-burn-ticket']).toMatch(/:McpCanary-tickets$/);
@@ -144,39 +89,45 @@ describe('SLO burn alarms (as synthesized)', () => {
       // Not vacuous: the fast burn does reach ALARM in this outage; it tells no one.
       expect(burns.length).toBeGreaterThan(0);
       expect(burns.filter((b) => !b.suppressed)).toEqual([]);
+      // Nor its resolution: the 30-minute short window holds the outage that long after it, within the extension.
+      const page = replay(s).filter((c) => c.alarm.endsWith('/slo-burn-page'));
+      const after = page.slice(page.findIndex((c) => c.state === 'ALARM'));
+      expect(after.map((c) => c.state)).toEqual(['ALARM', 'OK']);
+      expect(after.filter((c) => !c.suppressed)).toEqual([]);
     }
   });
 
-  it('a slow burn (one bad minute in 20) tickets and never pages', () => {
-    const cs = replay({ runs: everywhere(`F${'H'.repeat(19)}`.repeat(8)), timing: randomTiming(seeded(11), 30, true) });
+  it('a slow burn (one bad minute in 200, 5×) tickets on its second bad minute and never pages', () => {
+    const cs = replay({ runs: everywhere(`F${'H'.repeat(199)}`.repeat(2)), timing: randomTiming(seeded(11), 30, true) });
     const ticket = alarms(cs, '/slo-burn-ticket');
     expect(ticket).toHaveLength(1);
-    // The fifth bad minute (run 81) is the day window's M; the two-hour window has its 3 by then.
-    expect(ticket[0]!.afterRun).toBeGreaterThanOrEqual(81);
-    expect(ticket[0]!.afterRun).toBeLessThanOrEqual(83);
+    // The second bad minute (run 201) is the 1× window's M (2 in a day); the 6-hour window has its 1.
+    expect(ticket[0]!.afterRun).toBeGreaterThanOrEqual(201);
+    expect(ticket[0]!.afterRun).toBeLessThanOrEqual(203);
     expect(ticket[0]!.topics.join()).toMatch(/McpCanary-tickets/);
+    // Never two bad minutes in an hour nor three in six: no fast tier's long window is reached.
     expect(alarms(cs, '/slo-burn-page')).toEqual([]);
   });
 
-  it('a short blip (shorter than N runs) does neither', () => {
-    for (const seq of ['FF', 'F']) {
-      const cs = replay({ runs: everywhere(`HH${seq}${'H'.repeat(30)}`), timing: randomTiming(seeded(3), 30, true) });
-      expect(cs.filter((c) => c.state === 'ALARM')).toEqual([]);
-    }
+  it('a short blip (shorter than N runs) never pages; one bad minute tells no one, two within a day ticket', () => {
+    const blip = (seq: string) => replay({ runs: everywhere(`HH${seq}${'H'.repeat(30)}`), timing: randomTiming(seeded(3), 30, true) });
+    expect(blip('F').filter((c) => c.state === 'ALARM')).toEqual([]);
+    // Two bad minutes are 4.6 % of a 30-day budget at 99.9 %, over the 1× tier's share of a day (3.3 %).
+    const two = blip('FF');
+    expect(alarms(two, '/slo-burn-page')).toEqual([]);
+    expect(alarms(two, '/slo-burn-ticket')).toHaveLength(1);
   });
 
-  it('a deploy three hours after an outage is quiet: the long windows still see it, the short ones do not', () => {
-    const cs = replay(
-      { runs: everywhere(`${'F'.repeat(10)}${'H'.repeat(190)}`), createdAtRun: 190, timing: randomTiming(seeded(5), 30, true) },
-      'INSUFFICIENT_DATA',
-    );
+  it('a deploy seven hours after an outage is quiet: the long windows still see it, the short ones do not', () => {
+    const runs = everywhere(`${'F'.repeat(10)}${'H'.repeat(420)}`);
+    const cs = replay({ runs, createdAtRun: 420, timing: randomTiming(seeded(5), 30, true) }, 'INSUFFICIENT_DATA');
     expect(cs.filter((c) => c.state === 'ALARM')).toEqual([]);
-    // Not vacuous: the day window alarms at once on the history it reads.
+    // Not vacuous: the day windows alarm at once on the history they read.
     const days = replayTimed(
-      windows.filter((w) => w.AlarmName.endsWith('slow-1d-long')),
-      { runs: everywhere(`${'F'.repeat(10)}${'H'.repeat(190)}`), createdAtRun: 190 },
+      windows.filter((w) => /slow-(1d|3d)-long$/.test(w.AlarmName)),
+      { runs, createdAtRun: 420 },
     );
-    expect(days[0]).toMatchObject({ state: 'ALARM' });
+    expect(days.map((n) => n.state)).toEqual(['ALARM', 'ALARM']);
   });
 
   it('count a period nobody could judge neither as bad nor as good: a window keeps what its judged periods said', () => {
@@ -209,26 +160,50 @@ describe('SLO burn alarms (as synthesized)', () => {
 
 describe('burn windows', () => {
   it('are the SRE workbook rates for a 30-day SLO, scaled with windowDays', () => {
-    expect(BURN_TIERS.map((t) => burnRate(t, 30))).toEqual([14.4, 6, 3]);
+    expect(BURN_TIERS.map((t) => burnRate(t, 30))).toEqual([14.4, 6, 3, 1]);
     expect(burnRate(BURN_TIERS[0]!, 7)).toBeCloseTo(3.36, 9);
   });
 
-  it('never ask less than N in a row, nor more than the window holds', () => {
-    expect(burnWindow({ periodSeconds: 60, windowSeconds: 3600, rate: 14.4, objective: 99.9, runsInARow: 3 })).toEqual({
-      evaluationPeriods: 60,
-      datapointsToAlarm: 3,
-    });
-    expect(burnWindow({ periodSeconds: 60, windowSeconds: 3600, rate: 14.4, objective: 99, runsInARow: 3 })).toEqual({
-      evaluationPeriods: 60,
-      datapointsToAlarm: 9,
-    });
-    expect(burnWindow({ periodSeconds: 60, windowSeconds: 300, rate: 14.4, objective: 90, runsInARow: 3 })).toEqual({
-      evaluationPeriods: 5,
-      datapointsToAlarm: 5,
-    });
-    expect(burnWindow({ periodSeconds: 3600, windowSeconds: 300, rate: 14.4, objective: 99.9, runsInARow: 3 })).toEqual({
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-    });
+  it("ask the workbook's count of bad periods, nor more than the window holds", () => {
+    const at = (periodSeconds: number, windowSeconds: number, objective: number, floor = 0) =>
+      burnWindow({ periodSeconds, windowSeconds, rate: 14.4, objective, floor });
+    expect(at(60, 3600, 99)).toEqual({ evaluationPeriods: 60, datapointsToAlarm: 9, floored: false });
+    expect(at(60, 300, 99.9)).toEqual({ evaluationPeriods: 5, datapointsToAlarm: 1, floored: false });
+    expect(at(60, 300, 90)).toEqual({ evaluationPeriods: 5, datapointsToAlarm: 5, floored: false });
+    expect(at(3600, 300, 99.9)).toEqual({ evaluationPeriods: 1, datapointsToAlarm: 1, floored: false });
+  });
+
+  it('raise a count of one bad period to the floor (N), and only that', () => {
+    const at = (windowSeconds: number, objective: number, floor: number) =>
+      burnWindow({ periodSeconds: 60, windowSeconds, rate: 14.4, objective, floor });
+    // 0.864 bad minutes: one bad minute is over the share, the window cannot tell the rate from a blip.
+    expect(at(3600, 99.9, 3)).toEqual({ evaluationPeriods: 60, datapointsToAlarm: 3, floored: true });
+    // 8.64 → 9: already more than one; N does not raise it (nor would N = 12).
+    expect(at(3600, 99, 12)).toEqual({ evaluationPeriods: 60, datapointsToAlarm: 9, floored: false });
+    // A short window passes no floor (0): one bad period.
+    expect(at(300, 99.9, 0)).toMatchObject({ datapointsToAlarm: 1, floored: false });
+    // Never more than the window holds.
+    expect(at(120, 99.9, 3)).toEqual({ evaluationPeriods: 2, datapointsToAlarm: 2, floored: true });
+  });
+
+  it('floor every long window of a 5-minute target at 99.9 % (one bad period is 11.6 % of the budget), none at 99 % and one minute', () => {
+    const plan = (periodSeconds: number, objective: number) =>
+      planBurn({ fleet: 'F' } as never, { name: 't', periodSeconds }, { objective, windowDays: 30 }, 3).tiers.map((t) => [
+        t.long.floored,
+        t.long.datapointsToAlarm,
+        t.long.evaluationPeriods,
+      ]);
+    expect(plan(300, 99.9)).toEqual([
+      [true, 3, 12],
+      [true, 3, 72],
+      [true, 3, 288],
+      [true, 3, 288],
+    ]);
+    expect(plan(60, 99)).toEqual([
+      [false, 9, 60],
+      [false, 22, 360],
+      [false, 44, 1440],
+      [false, 15, 1440],
+    ]);
   });
 });

@@ -210,12 +210,12 @@ describe('the deploy creates at most 3 alarms at a time (PutMetricAlarm: 3 calls
       const fleet = new McpCanaryFleet(app, 'McpCanary', burning());
       // Act
       const home = fleet.runtime.deploy.find((d) => d.region === 'us-east-1')!;
-      // Assess: 30 targets × (3 + 8 burn alarms) and the canary's own, 3 a second.
+      // Assess: 30 targets × (3 + 10 burn alarms) and the canary's own, 3 a second.
       expect(home.alarms).toBeGreaterThan(330);
       expect(home.seconds).toBeCloseTo(home.alarms / 3);
       Annotations.fromStack(fleet.home).hasInfo(
         '*',
-        `mcp-canary: the first deploy creates ${home.alarms.toLocaleString('en-US')} CloudWatch alarms in us-east-1, at most 3 at a time (PutMetricAlarm allows 3 calls a second): at least 2 min of alarm creation, with the stacks that hold them deploying one after another.`,
+        `mcp-canary: the first deploy creates ${home.alarms.toLocaleString('en-US')} CloudWatch alarms in us-east-1, at most 3 at a time (PutMetricAlarm allows 3 calls a second): at least 3 min of alarm creation, with the stacks that hold them deploying one after another.`,
       );
     } finally {
       cleanup();

@@ -94,7 +94,7 @@ describe('template size estimates', () => {
     }
   });
 
-  it("hold each target's SLO burn alarms (six windows with the paging expression, two composites) below their size per target", () => {
+  it("hold each target's SLO burn alarms (eight windows with the paging expression, two composites) below their size per target", () => {
     const burn = synthFleet(
       { ...config, targets: config.targets.slice(0, 6), slo: { objective: 99.9, burnAlarms: true } },
       { name: FLEET },

@@ -45,6 +45,8 @@ async function startPeer(stateful: boolean): Promise<Peer> {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const body: unknown = raw ? JSON.parse(raw) : undefined;
+    // The origin's Server Card (asked after the verdict) is not a request to the MCP endpoint.
+    if (req.url?.startsWith('/.well-known/')) return void res.writeHead(404).end();
     methods.push(`${req.method} ${(body as { method?: string } | undefined)?.method ?? ''}`.trim());
     const sid = req.headers['mcp-session-id'] as string | undefined;
     let transport = sid ? sessions.get(sid) : undefined;
