@@ -137,6 +137,20 @@ const RICH: FleetInput = {
         { id: 'brief', kind: 'prompts/get', name: 'summarize', arguments: { topic: 'order ${steps.find.orderId}' } },
       ],
     },
+    {
+      name: 'gateway',
+      url: 'https://gateway.example.com/mcp',
+      timeoutMs: 2000,
+      backends: [
+        {
+          name: 'github',
+          prefix: 'gh___',
+          tool: { name: 'get_me', arguments: {}, expectText: 'login', expectJson: { login: 'canary' }, allowUnsafe: false, task: false },
+          catalog: { get_me: FP },
+        },
+        { name: 'docs', flow: [{ kind: 'prompts/list' }], catalog: { byCredential: { anonymous: { search: FP } } } },
+      ],
+    },
     withKey('jwt-sm', { secretsManager: 'mcp/jwt-key', jsonKey: 'pem' }),
     withKey('jwt-ssm', { ssmParameter: '/mcp/jwt/key' }),
     withKey('jwt-env', { env: 'JWT_KEY' }),
