@@ -58,6 +58,11 @@ export const FailureClass = {
    * `mcp-canary login <url>` again, for the canary owner; the endpoint's owner is never paged for it.
    */
   canaryCredential: 'canary_credential',
+  /**
+   * A gateway's backend that was not judged: the gateway's own run failed (or could not judge) before the
+   * backends were reached. Always `inconclusive`: the gateway's verdict pages once, never each backend.
+   */
+  gatewayDown: 'gateway_down',
 } as const;
 export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
 export const failureClasses: readonly FailureClass[] = Object.values(FailureClass);
@@ -210,6 +215,8 @@ export interface Verdict {
   readonly posture?: readonly PostureResult[];
   /** Present when the canary tool was called: what its answer was checked against (only `isError`: unchecked). */
   readonly checked?: readonly AnswerCheck[];
+  /** Present on a gateway backend's verdict (`target` is `<gateway>/<backend>`): the gateway target's name. */
+  readonly gateway?: string;
 }
 
 /** A verdict the canary makes itself, when the engine judged nothing (its own config, a crash, a cut run). */

@@ -19,7 +19,10 @@ export interface RecordedCatalog {
 }
 
 export async function recordCatalog(target: Target, deps: JudgeDeps = {}): Promise<RecordedCatalog> {
-  const { verdict, listed, redactor } = await judgeRun({ ...target, tool: undefined, posture: undefined, catalog: undefined }, deps);
+  const { verdict, listed, redactor } = await judgeRun(
+    { ...target, tool: undefined, backends: undefined, posture: undefined, catalog: undefined },
+    deps,
+  );
   const redact = (text: string) => redactor.text(text);
   if (!listed) return { verdict, catalog: null, redact };
   const map = fingerprintCatalog(listed.tools);

@@ -23,6 +23,7 @@ import type { FlowStep } from '../../base/config/schema/flow.ts';
 import { flowOf, type Target } from '../../base/config/schema/target.ts';
 import type { Exchange } from '../../base/net/exchange.ts';
 import { Wire } from '../../base/net/wire.ts';
+import { runBackends, type BackendAttempt } from './backends.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
 import { runFlow } from './flow.ts';
@@ -48,6 +49,8 @@ export interface Attempt {
   readonly upstreamCredential?: string;
   /** What the handshake declared, when it succeeded (a Server Card is compared with it). */
   readonly handshake?: Handshake;
+  /** A gateway's backends, each judged on this attempt's session; absent when the attempt ended before they could be. */
+  readonly backends?: readonly BackendAttempt[];
 }
 
 export interface Handshake {
@@ -88,6 +91,7 @@ class AttemptRun {
   private walk: readonly Exchange[] = [];
   private upstreamCredential: string | null = null;
   private handshake: Handshake | undefined;
+  private backends: readonly BackendAttempt[] | undefined;
 
   constructor(
     private readonly target: Target,
@@ -123,7 +127,7 @@ class AttemptRun {
     const toolNames = this.toolSteps().map((s) => s.name);
     const noTools = capabilitiesWithoutTools(this.sessions.current, toolNames[0], this.identity());
     // A flow of resources and prompts only needs no tools: it goes on without listing them.
-    if (noTools?.ok && this.flow.length === 0) return this.end(Outcome.healthy, null, noTools.detail);
+    if (noTools?.ok && this.flow.length === 0 && !target.backends) return this.end(Outcome.healthy, null, noTools.detail);
     if (noTools && !noTools.ok) {
       this.probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail: noTools.fault.detail, failure: noTools.fault.failure });
       return this.failed(noTools.fault);
@@ -143,6 +147,17 @@ class AttemptRun {
     });
     this.checked = flow.checked;
     this.upstreamCredential = flow.upstreamCredential ?? null;
+    // A gateway's backends are judged on the same session and listing, whatever the gateway's own tool did.
+    if (target.backends)
+      this.backends = await runBackends(target.backends, {
+        sessions: this.sessions,
+        ctx: this.ctx,
+        timeoutMs: target.timeoutMs,
+        wire: this.wire,
+        tools: (name) => this.listingsOf(name),
+        listed: this.listed?.tools ?? [],
+        revision: this.revision,
+      });
     if (flow.fault) return this.failed(flow.fault);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
     return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
@@ -190,7 +205,11 @@ class AttemptRun {
     const { target } = this;
     if (target.flow)
       return `flow of ${target.flow.length} step(s) passed (${target.flow.map((s, i) => s.id ?? `step ${i + 1}`).join(', ')})`;
-    return target.tool ? `${shownName(target.tool.name)} answered as expected` : 'tools listed (no canary tool configured)';
+    if (target.tool) return `${shownName(target.tool.name)} answered as expected`;
+    // A gateway's backends have verdicts of their own: the gateway's says only that it answered and listed.
+    if (target.backends)
+      return `${this.listed?.tools.length ?? 0} tool(s) listed; ${target.backends.length} backend(s) judged on their own`;
+    return 'tools listed (no canary tool configured)';
   }
 
   /** Runs one step and adds its probe line. */
@@ -221,6 +240,7 @@ class AttemptRun {
       ...(this.checked ? { checked: this.checked } : {}),
       ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
       ...(this.handshake ? { handshake: this.handshake } : {}),
+      ...(this.backends ? { backends: this.backends } : {}),
       fault,
     };
   }

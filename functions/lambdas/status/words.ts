@@ -25,6 +25,7 @@ const CAUSES: Record<FailureClass, string> = {
   assertion: "the checked tool's answer was wrong",
   unsafe_tool: 'the checked tool is not marked read-only, so it was not called',
   canary_credential: "the canary's own sign-in needs renewing (the endpoint itself was not judged)",
+  gateway_down: 'not checked: the gateway in front of it is down',
 };
 
 export function causeWords(failureClass: string | undefined): string | undefined {
