@@ -8,17 +8,12 @@
 import { shownName } from '../../base/common/names.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import { canaryVerdict, FailureClass, Outcome, WarningKind, type Verdict, type Warning } from '../../base/common/verdict.ts';
-import type { Backend } from '../../base/config/schema/backends.ts';
+import { backendTargetName, type Backend } from '../../base/config/schema/backends.ts';
 import type { Target } from '../../base/config/schema/target.ts';
 import { compareCatalog } from '../catalog/compare.ts';
 import { credentialHeaders } from '../catalog/credential.ts';
 import type { Attempt } from '../probe/attempt.ts';
 import type { BackendAttempt } from '../probe/backends.ts';
-
-/** The name a backend's verdict, metric, page and ticket carry. */
-export function backendTargetName(gateway: string, backend: string): string {
-  return `${gateway}/${backend}`;
-}
 
 /** Each backend's verdict; none for a target without backends. */
 export function backendVerdicts(target: Target, gateway: Verdict, last: Attempt | null): Verdict[] {

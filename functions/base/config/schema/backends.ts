@@ -53,6 +53,11 @@ export type Backend = z.output<typeof Backend>;
 
 export const BackendsSetting = z.array(Backend).min(1, 'is empty: list at least one backend, or leave `backends` out');
 
+/** The name a backend's verdict, metric, page and ticket carry. */
+export function backendTargetName(gateway: string, backend: string): string {
+  return `${gateway}/${backend}`;
+}
+
 /** The prefix the gateway gives a backend's tools. */
 export function prefixOf(b: Pick<Backend, 'name' | 'prefix'>): string {
   return b.prefix ?? `${b.name}${DEFAULT_PREFIX_SEPARATOR}`;
