@@ -147,6 +147,34 @@ describe('a gateway and its backends', () => {
     expect(v['gw/docs']).toMatchObject({ outcome: 'healthy' });
   });
 
+  it('times out a backend whose call hangs at the gateway, and still judges the backends after it within the budget', async () => {
+    const hang = await startMcpServer({
+      era: 'dual',
+      name: 'slow',
+      tools: [{ name: 'get_status', annotations: { readOnlyHint: true }, handler: () => new Promise(() => {}) }],
+    });
+    running.push(hang);
+    const ok = await backend('github', 'modern');
+    const gateway = await startGateway([
+      { name: 'slow', url: hang.url },
+      { name: 'github', url: ok.url },
+    ]);
+    running.push(gateway);
+    const t = gatewayTarget(gateway.url, {
+      timeoutMs: 500,
+      budgetMs: 5_000,
+      backends: [
+        { name: 'slow', tool: { name: 'get_status' } },
+        { name: 'github', tool: { name: 'get_status' } },
+      ],
+    });
+    const v = byName(await judgeAll(t));
+    expect(v['gw/slow']).toMatchObject({ outcome: 'failed', failure: 'timeout' });
+    expect(v['gw/github']).toMatchObject({ outcome: 'healthy' });
+    expect(v['gw']).toMatchObject({ outcome: 'healthy' });
+    expect(v['gw/slow']!.durationMs).toBeLessThan(5_000);
+  });
+
   it('warns of catalog drift per backend, against its own tools with the prefix taken off', async () => {
     const { gateway } = await fleet();
     // Recorded as the gateway lists github's tools, the prefix taken off, plus one tool it no longer has.
