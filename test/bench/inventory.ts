@@ -79,7 +79,7 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
           // metric, run record and alarms (the gateway's credentials are read once, by the gateway).
           targets: payload.targets.flatMap((t) => [
             { name: t.name, credentials: Object.values(t.headerSecrets ?? {}).map((ref) => credentialOf(ref, stack.region)) },
-            ...(t.backends ?? []).map((b) => ({ name: backendTargetName(t.name, b.name), credentials: [] })),
+            ...(t.backends ?? []).map((b) => ({ name: backendTargetName(t.name, b.name), credentials: [], gateway: t.name })),
           ]),
         });
         probeRegions.add(stack.region);

@@ -329,8 +329,9 @@ describe('a gateway with 10 backends', () => {
       expect(r.payloadTargets).toBe(11);
       expect(r.alarms).toBeCloseTo(own.find((o) => o.region === r.region)!.alarms, 10);
       expect(r.customMetrics).toBeGreaterThan(0);
-      // The gateway's credentials are read by its run alone.
+      // The gateway's credentials are read, and its period claimed in the ledger, by its run alone.
       expect(r.secretReads).toBe(0);
+      expect(r.ledger).toBe(0);
     }
     // One invocation per period and region, shared by the gateway and its backends: no more than one target's.
     const lambda = rows.reduce((n, r) => n + r.lambda, 0);
