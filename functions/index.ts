@@ -3,7 +3,7 @@
  * own code. Parse a target once (`Target.parse`, errors name the field), then `judge(target)` resolves to
  * a Verdict and never throws for a failing endpoint.
  */
-export { judge, type JudgeDeps } from './engine/judge/judge.ts';
+export { judge, judgeAll, type JudgeDeps } from './engine/judge/judge.ts';
 export { Target, type TargetInput } from './base/config/schema/target.ts';
 export { defineFleet, Fleet, type FleetInput } from './base/config/schema/fleet.ts';
 export { CanaryError, CanaryErrorCode } from './base/common/errors.ts';
@@ -16,6 +16,8 @@ export {
   type ProbeName,
   type ProbeResult,
   type ServerInfo,
+  type StepPlace,
+  type TaskReport,
   type Verdict,
   type Warning,
 } from './base/common/verdict.ts';

@@ -117,6 +117,8 @@ function valueOf(f: Flag, raw: string | boolean | string[]): unknown {
       return int(flag, String(raw));
     case 'json-object':
       return parseJsonObject(flag, String(raw));
+    case 'json-array':
+      return parseJsonArray(flag, String(raw));
     case 'header':
       return parseHeaders(raw as string[]);
     case 'path-json':
@@ -167,6 +169,20 @@ function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
     throw configError(`${flag} must be a JSON object, e.g. ${flag} '{"pair":"EURUSD"}'.`);
   }
   return value as Record<string, unknown>;
+}
+
+function parseJsonArray(flag: string, raw: string): unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw configError(
+      `${flag} is not valid JSON (${(e as Error).message}). Give an array of steps, e.g. ${flag} '[{"kind":"resources/list"}]'.`,
+      e,
+    );
+  }
+  if (!Array.isArray(value)) throw configError(`${flag} must be a JSON array of steps, e.g. ${flag} '[{"kind":"resources/list"}]'.`);
+  return value;
 }
 
 /** `rate=1.08`, `quote.currency="EUR"`: a dotted path, `=`, a JSON value. */

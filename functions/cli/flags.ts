@@ -20,6 +20,7 @@ export type FlagKind =
   | 'integer'
   /** A JSON object, e.g. `--args '{"pair":"EURUSD"}'`. */
   | 'json-object'
+  | 'json-array'
   /** `Name: value`, repeatable; the value is a secret and is never repeated in a message. */
   | 'header'
   /** `PATH=JSON`, repeatable. */
@@ -88,6 +89,23 @@ export const FLAGS: readonly Flag[] = [
     field: 'tool.allowUnsafe',
     requires: 'tool',
     description: 'call the tool even if it is not annotated readOnlyHint: true',
+  },
+  {
+    name: 'task',
+    kind: 'boolean',
+    section: 'tool',
+    field: 'tool.task',
+    requires: 'tool',
+    description: 'the tool may run as a task (SEP-2663): poll it to its end within the budget',
+  },
+  {
+    name: 'flow',
+    kind: 'json-array',
+    value: 'JSON',
+    section: 'tool',
+    field: 'flow',
+    description: "steps instead of --tool, a JSON array as the config's flow (docs/config.md#flows)",
+    default: 'none',
   },
   {
     name: 'header',

@@ -94,7 +94,13 @@ async function propose(
   say: (line: string) => void,
 ): Promise<{ proposal: CanaryProposal | null; expectation: Expectation | null }> {
   for (const chosen of tries) {
-    const tool = { name: chosen.name, arguments: chosen.arguments ?? {}, expectJson: {}, allowUnsafe: chosen.gate !== 'read-only' };
+    const tool = {
+      name: chosen.name,
+      arguments: chosen.arguments ?? {},
+      expectJson: {},
+      allowUnsafe: chosen.gate !== 'read-only',
+      task: false,
+    };
     const sampled = await sampleTool({ ...target, tool }, deps, SAMPLES);
     if (!sampled.ok) {
       say(`canary: ${shownName(chosen.name)} did not answer as a canary must: ${faultLine(sampled)}`);

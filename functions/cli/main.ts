@@ -8,7 +8,8 @@ import type { Fleet } from '../base/config/schema/fleet.ts';
 import { loadFleet } from '../base/config/load/load.ts';
 import type { Target } from '../base/config/schema/target.ts';
 import { CanaryError, configError } from '../base/common/errors.ts';
-import { judge } from '../engine/judge/judge.ts';
+import { judgeAll } from '../engine/judge/judge.ts';
+import { prefixOf } from '../base/config/schema/backends.ts';
 import { Redactor, secretsOf } from '../base/common/redact.ts';
 import type { Reach } from '../base/common/run-context.ts';
 import { VERSION } from '../base/common/version.ts';
@@ -93,20 +94,30 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const secrets = targets.flatMap((t, i) => secretsOf({ ...t, extra: [...redactionValues(oauthSecrets[i]!), ...storedValues[i]!] }));
   io.learnSecrets?.(secrets);
   const redactor = new Redactor(secrets);
-  const verdicts = await Promise.all(
-    targets.map((t, i) => judge(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]!, reach: reaches[i] })),
+  // A gateway's run gives its own verdict and then one per backend (`<gateway>/<backend>`), each shown as its own.
+  const runs = await Promise.all(
+    targets.map((t, i) => judgeAll(t, { ...judgeDepsFor(watch), oauthSecrets: oauthSecrets[i]!, reach: reaches[i] })),
   );
+  const verdicts = runs.flat();
+  const shown = runs.flatMap((vs, i) => vs.map((v, j) => ({ v, url: targets[i]!.url, tool: toolShown(targets[i]!, j) })));
   if (json) {
     // One shape whatever the target count: scripts read `.[0]` or iterate, never guess.
     printJson(io, redactor.value(verdicts));
   } else {
     io.stdout(
       redactor.text(
-        `${verdicts.map((v, i) => `${renderVerdict(v, targets[i]!.url, targets[i]!.tool?.name)}\n${renderPostureAndTrace(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
+        `${shown.map(({ v, url, tool }) => `${renderVerdict(v, url, tool)}\n${renderPostureAndTrace(v).split('\n').map(printable).join('\n')}`).join('\n\n')}\n`,
       ),
     );
   }
   return exitCodeFor(worstOutcome(verdicts.map((v: Verdict) => v.outcome)));
+}
+
+/** The canary tool a run's `j`th verdict checked: the target's own (j = 0), or its backend's, as the gateway names it. */
+function toolShown(t: Target, j: number): string | undefined {
+  if (j === 0) return t.tool?.name;
+  const b = t.backends?.[j - 1];
+  return b?.tool ? `${prefixOf(b)}${b.tool.name}` : undefined;
 }
 
 function pickTargets(fleet: Fleet, file: string, name: string | undefined): Target[] {

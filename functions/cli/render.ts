@@ -7,7 +7,7 @@
 import { shownName } from '../base/common/names.ts';
 import { shownUrl } from '../base/common/shown-url.ts';
 import { uncheckedAnswer } from '../base/config/schema/unchecked.ts';
-import type { Verdict } from '../base/common/verdict.ts';
+import type { ProbeResult, Verdict } from '../base/common/verdict.ts';
 
 /**
  * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides, shown
@@ -29,12 +29,12 @@ export function renderVerdict(v: Verdict, url?: string, toolName?: string): stri
   const lines: string[] = [];
   const era = [v.revision, v.server ? `${v.server.name} ${v.server.version}` : null].filter(Boolean).join(', ');
   lines.push(printable(`${v.target}${url ? `  ${shownUrl(url)}` : ''}${era ? `  (${era})` : ''}`));
-  const nameWidth = Math.max(10, ...v.probes.map((p) => p.name.length));
+  const nameWidth = Math.max(10, ...v.probes.map((p) => probeName(p).length));
   const msWidth = Math.max(4, ...v.probes.map((p) => String(p.durationMs).length));
   for (const p of v.probes) {
     const ms = `${String(p.durationMs).padStart(msWidth)} ms`;
     const failure = p.failure ? `${p.failure}  ` : '';
-    lines.push(`  ${p.ok ? MARK.ok : MARK.fail} ${p.name.padEnd(nameWidth)} ${ms}  ${failure}${printable(p.detail)}`);
+    lines.push(`  ${p.ok ? MARK.ok : MARK.fail} ${probeName(p).padEnd(nameWidth)} ${ms}  ${failure}${printable(p.detail)}${taskWords(p)}`);
   }
   const failure = v.failure ? `  ${v.failure}` : '';
   const retries = v.retries > 0 ? `, ${v.retries} retr${v.retries === 1 ? 'y' : 'ies'}` : '';
@@ -46,6 +46,19 @@ export function renderVerdict(v: Verdict, url?: string, toolName?: string): stri
   const unchecked = toolName && v.checked ? uncheckedAnswer(v.target, shownName(toolName), v.checked) : null;
   if (unchecked) lines.push(`  ! unchecked_answer  ${printable(unchecked)}`);
   return lines.join('\n');
+}
+
+/** A flow step's line names its place: `2 rate tools/call`. */
+function probeName(p: ProbeResult): string {
+  return p.step ? `${p.step.index} ${p.step.id ? `${p.step.id} ` : ''}${p.name}` : p.name;
+}
+
+/** How a task ended, when the call ran as one. */
+function taskWords(p: ProbeResult): string {
+  if (!p.task) return '';
+  const t = p.task;
+  const when = t.terminalMs !== null ? ` in ${t.terminalMs} ms` : '';
+  return printable(`  (task ${t.taskId}: ${t.status}${when}, ${t.polls} poll(s))`);
 }
 
 const POSTURE_MARK = { pass: '✓', fail: '✗', skipped: '-' } as const;

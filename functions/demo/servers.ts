@@ -25,6 +25,26 @@ export interface ToolAnswer {
   isError?: boolean;
 }
 
+/** A resource the server offers: a fixed URI and its text. */
+export interface ResourceSpec {
+  readonly uri: string;
+  readonly name: string;
+  readonly text: () => string;
+}
+
+/** A prompt the server offers: its argument names, and its one user message from them. */
+export interface PromptSpec {
+  readonly name: string;
+  readonly args?: readonly string[];
+  readonly text: (args: Record<string, string>) => string;
+}
+
+/**
+ * Answers a request before the SDK's server sees it (a JSON-RPC answer object, sent as JSON), or
+ * undefined to pass it on: how a test adds a method the SDK server does not serve (SEP-2663 tasks).
+ */
+export type Intercept = (rpcMethod: string, body: Record<string, unknown>) => Promise<unknown> | unknown;
+
 export interface RecordedRequest {
   readonly httpMethod: string;
   readonly rpcMethod: string | null;
@@ -38,6 +58,12 @@ export interface McpServerOptions {
   readonly name?: string;
   readonly version?: string;
   readonly tools: readonly ToolSpec[];
+  /** Resources (the server then advertises the resources capability). @default none */
+  readonly resources?: readonly ResourceSpec[];
+  /** Prompts (the server then advertises the prompts capability). @default none */
+  readonly prompts?: readonly PromptSpec[];
+  /** Requests answered by the test before the SDK's server (see `Intercept`). */
+  readonly intercept?: Intercept;
   /** 2025 sessions: kept (default), forgotten once right after the first initialize, or after every one. */
   readonly sessions?: 'keep' | 'forget-once' | 'forget-always';
   /** When set, requests without exactly this Authorization header get 401 with a Bearer challenge. */
@@ -83,6 +109,8 @@ export async function startMcpServer(opts: McpServerOptions): Promise<RunningSer
         authorization: header(req, 'authorization'),
       });
       if (answeredAsTold(opts, injections, req, res, rpcMethod, body)) return;
+      const own = rpcMethod && opts.intercept ? await opts.intercept(rpcMethod, body as Record<string, unknown>) : undefined;
+      if (own !== undefined) return sendJson(res, 200, own);
       const era = opts.era === 'dual' ? ((await isLegacyRequest(await toWebRequest(req, body))) ? 'legacy' : 'modern') : opts.era;
       if (era === 'modern') return await modern(req, res, body);
       return await legacy.handle(req, res, body);
@@ -193,6 +221,17 @@ function buildServer(opts: McpServerOptions): McpServer {
         return t.handler(args, { authorization }) as never;
       },
     );
+  }
+  for (const r of opts.resources ?? []) {
+    server.registerResource(r.name, r.uri, { mimeType: 'text/plain' }, async (uri: URL) => ({
+      contents: [{ uri: uri.href, text: r.text() }],
+    }));
+  }
+  for (const p of opts.prompts ?? []) {
+    const argsSchema = z.object(Object.fromEntries((p.args ?? []).map((a) => [a, z.string()])));
+    server.registerPrompt(p.name, { description: `${p.name} (test prompt)`, argsSchema }, (args: Record<string, string>) => ({
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text(args) } }],
+    }));
   }
   return server;
 }

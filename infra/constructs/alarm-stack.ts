@@ -40,6 +40,7 @@ export class AlarmStack extends Stack {
           names,
           namespace: props.namespace,
           target: t.name,
+          ...(t.gateway ? { gateway: t.gateway } : {}),
           url: t.url,
           regions: t.regions,
           period: Duration.seconds(t.periodSeconds),

@@ -91,7 +91,7 @@ export class HomeStack extends Stack {
       names,
       namespace: plan.namespace,
       probeRegions: plan.probeRegions,
-      targets: plan.targets.map((t) => t.name),
+      targets: plan.alarmed.map((t) => t.name),
     });
   }
 }

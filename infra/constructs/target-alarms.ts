@@ -62,6 +62,8 @@ export interface TargetAlarmsProps {
   readonly names: FleetNames;
   readonly namespace: string;
   readonly target: string;
+  /** A gateway's backend: the gateway's name (the page names both). @default - a target of its own */
+  readonly gateway?: string;
   readonly url: string;
   readonly regions: readonly string[];
   /** The run period: one datapoint per run and region. */
@@ -177,6 +179,7 @@ export class TargetAlarms extends Construct {
       alarmDescription: describeAlarm({
         kind,
         target: props.target,
+        gateway: props.gateway,
         url: props.url,
         regions: props.regions,
         quorum,

@@ -11,6 +11,7 @@
 import { AlarmKind } from '../../functions/base/common/alarm-words.ts';
 import type { Fleet } from '../../functions/base/config/schema/fleet.ts';
 import { sloOf } from '../../functions/base/config/schema/slo.ts';
+import { backendTargetName } from '../../functions/base/config/schema/backends.ts';
 import { burnAlarmNames } from './burn.ts';
 import type { MaintenanceWindow } from '../../functions/base/config/schema/maintenance.ts';
 import { configError } from '../../functions/base/common/errors.ts';
@@ -125,8 +126,10 @@ export function placeMuteRules(fleet: Pick<Fleet, 'maintenance' | 'targets' | 's
   const burning = new Set(fleet.targets.filter((t) => sloOf(fleet, t)?.burnAlarms).map((t) => t.name));
   const rules = fleet.maintenance.flatMap((w) => {
     const targets = w.targets ?? fleet.targets.map((t) => t.name);
+    // A gateway's maintenance is its backends' too: their alarms are muted with the gateway's.
+    const backendsOf = (t: string) => (fleet.targets.find((x) => x.name === t)?.backends ?? []).map((b) => backendTargetName(t, b.name));
     const alarmNames = targets.flatMap((t) => [
-      ...MUTED_KINDS.map((kind) => names.alarm(t, kind)),
+      ...[t, ...backendsOf(t)].flatMap((a) => MUTED_KINDS.map((kind) => names.alarm(a, kind))),
       ...(burning.has(t) ? Object.values(burnAlarmNames(names, t)) : []),
     ]);
     const chunks: string[][] = [];

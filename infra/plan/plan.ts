@@ -7,6 +7,7 @@
 import { oauthStoreRefs } from '../../functions/base/config/load/oauth-secrets.ts';
 import { lambdaTimeoutSeconds } from '../../functions/base/config/schema/budget.ts';
 import type { Fleet, FleetInput } from '../../functions/base/config/schema/fleet.ts';
+import { backendTargetName } from '../../functions/base/config/schema/backends.ts';
 import { fleetNameOf } from '../../functions/base/config/schema/fleet-name.ts';
 import { statusPayload, type StatusPayload } from '../../functions/base/config/schema/status-page.ts';
 import type { HeaderSecretRef } from '../../functions/base/config/schema/target.ts';
@@ -63,6 +64,8 @@ export interface TargetPlan {
   readonly payload: Readonly<Record<string, unknown>>;
   /** Id of the home-region alarm stack that holds this target's alarms (placement.ts). */
   readonly alarmStack: number;
+  /** A gateway's backend, alarmed as a target of its own (`name` is `<gateway>/<backend>`): the gateway's name. */
+  readonly gateway?: string;
 }
 
 /** One EventBridge schedule: one invocation of the run function per period with these targets. */
@@ -113,6 +116,11 @@ export interface FleetPlan {
   /** Every region any target is probed from, in config order. */
   readonly probeRegions: readonly string[];
   readonly targets: readonly TargetPlan[];
+  /**
+   * Every name with alarms of its own: each target, and after a gateway each of its backends
+   * (`<gateway>/<backend>`, its run's verdicts). Schedules carry `targets`; alarms, pages and quotas count these.
+   */
+  readonly alarmed: readonly TargetPlan[];
   readonly regions: readonly RegionPlan[];
   /** Targets by alarm stack id; only non-empty stacks are listed. */
   readonly alarmStacks: ReadonlyMap<number, readonly TargetPlan[]>;
@@ -146,9 +154,16 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
       payload: payloadOf(rawTargets[index]),
     };
   });
-  const placed = placeAlarms(unplaced, names, fleet);
-  const targets = unplaced.map((t): TargetPlan => ({ ...t, alarmStack: placed.stackOf.get(t.name)! }));
-  const alarmStacks = new Map([...placed.stacks].map(([id, ts]) => [id, ts.map((t) => targets[t.index]!)]));
+  // A gateway's backends are judged in its run (one schedule entry) but alarmed one by one, as targets are.
+  const withBackends = unplaced.flatMap((t) => [
+    t,
+    ...(fleet.targets[t.index]!.backends ?? []).map((b) => ({ ...t, name: backendTargetName(t.name, b.name), gateway: t.name })),
+  ]);
+  const placed = placeAlarms(withBackends, names, fleet);
+  const stacked = <T extends { name: string }>(t: T) => ({ ...t, alarmStack: placed.stackOf.get(t.name)! });
+  const targets = unplaced.map((t): TargetPlan => stacked(t));
+  const alarmed = withBackends.map((t): TargetPlan => stacked(t));
+  const alarmStacks = new Map([...placed.stacks].map(([id, ts]) => [id, ts.map((t): TargetPlan => ({ ...t, alarmStack: id }))]));
 
   const probeRegions = unique(targets.flatMap((t) => t.regions));
   const regions = probeRegions.map((region) =>
@@ -168,6 +183,7 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     quorums: quorumsByRegionCount(targets),
     probeRegions,
     targets,
+    alarmed,
     regions,
     alarmStacks,
     muteRuleStacks: placeMuteRules(fleet, names),

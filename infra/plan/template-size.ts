@@ -31,6 +31,7 @@ const ALARM_STRUCTURE_BYTES = 1_500;
 
 export interface AlarmFactsOfTarget {
   readonly name: string;
+  readonly gateway?: string | undefined;
   readonly url: string;
   readonly regions: readonly string[];
   readonly quorum: number;
@@ -45,6 +46,7 @@ export function targetAlarmsBytes(names: FleetNames, namespace: string, failureT
     const description = describeAlarm({
       kind,
       target: t.name,
+      gateway: t.gateway,
       url: t.url,
       regions: t.regions,
       quorum: t.quorum,

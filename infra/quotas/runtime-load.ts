@@ -84,7 +84,8 @@ export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
   // A run finishes within its period, so a schedule holds at most one execution; the home Region adds the brief
   // (one execution per alarm change: a mass incident changes every target's critical and warning alarm at once).
   const grants = plan.fleet.targets.filter((t) => t.auth?.authorizationCode && 'secretsManager' in t.auth.authorizationCode.store).length;
-  const homeExtras = 2 * plan.targets.length + (plan.status ? 1 : 0) + (grants > 0 ? 1 : 0);
+  // A gateway's backends have alarms of their own (plan.alarmed): each one's changes brief too.
+  const homeExtras = 2 * plan.alarmed.length + (plan.status ? 1 : 0) + (grants > 0 ? 1 : 0);
   for (const region of unique([home, ...plan.regions.map((r) => r.region)])) {
     const runs = schedulesIn.get(region) ?? 0;
     const extra = region === home ? homeExtras : 0;
@@ -95,7 +96,7 @@ export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
       why:
         `${int(runs)} run(s) at once (one per schedule)` +
         (region === home
-          ? ` and, in a mass incident, ${int(2 * plan.targets.length)} briefs (a critical and a warning alarm change per target)`
+          ? ` and, in a mass incident, ${int(2 * plan.alarmed.length)} briefs (a critical and a warning alarm change per target or backend)`
           : ''),
     });
   }
@@ -127,12 +128,12 @@ export function fleetLoads(plan: FleetPlan, o: LoadOptions): RuntimeLoad[] {
   });
 
   if (plan.fleet.notify.pages.some((s) => 'url' in s)) {
-    const seconds = plan.targets.length / o.pageDeliveriesPerSecond;
+    const seconds = plan.alarmed.length / o.pageDeliveriesPerSecond;
     loads.push({
       quota: RuntimeQuotas.snsPageDeliveries,
       region: home,
       peak: seconds,
-      why: `${int(plan.targets.length)} targets paging at once reach an HTTPS pager at ${o.pageDeliveriesPerSecond} a second`,
+      why: `${int(plan.alarmed.length)} targets and backends paging at once reach an HTTPS pager at ${o.pageDeliveriesPerSecond} a second`,
     });
   }
   return loads;

@@ -40,7 +40,8 @@ export interface ScheduleInventory {
   readonly periodSeconds: number;
   readonly memoryMb: number;
   readonly architecture: 'arm64' | 'x86_64';
-  readonly targets: ReadonlyArray<{ readonly name: string; readonly credentials: readonly CredentialRef[] }>;
+  /** `gateway`: a gateway's backend, judged in the gateway's run (it rides the gateway's ledger claim). */
+  readonly targets: ReadonlyArray<{ readonly name: string; readonly credentials: readonly CredentialRef[]; readonly gateway?: string }>;
 }
 
 export interface AlarmInventory {
@@ -186,7 +187,7 @@ export function costPerTargetRegion(inv: Inventory, usage: RunUsage, prices: Pri
         alarms: ((alarmMetricsOf.get(t.name) ?? 0) * prices.alarmMetric) / regions,
         credentialStorage: (storageOf.get(t.name) ?? 0) / regions,
         secretReads: distinct(t.credentials).reduce((n, c) => n + readsPerRef * readPrice(c), 0),
-        ledger: ledgers.has(s.region) ? runs * (usage.ledgerWritesPerTargetRun ?? 2) * prices.dynamoWriteRequestUnit : 0,
+        ledger: ledgers.has(s.region) && !t.gateway ? runs * (usage.ledgerWritesPerTargetRun ?? 2) * prices.dynamoWriteRequestUnit : 0,
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return {
@@ -313,7 +314,7 @@ export function fleetCost(
   const dashboardMetricReadsIfBilled = refreshes * (inv.dashboardMetricsPerRefresh ?? 0) * prices.getMetricDataMetric;
   const ledgerItems = inv.schedules
     .filter((s) => (inv.ledgerRegions ?? []).includes(s.region))
-    .reduce((n, s) => n + s.targets.length * (3600 / s.periodSeconds) * LEDGER_RECORD_HOURS, 0);
+    .reduce((n, s) => n + s.targets.filter((t) => !t.gateway).length * (3600 / s.periodSeconds) * LEDGER_RECORD_HOURS, 0);
   const ledgerStorage = ((ledgerItems * LEDGER_ITEM_BYTES) / GB) * prices.dynamoStorageGbMonth;
   const published = inv.publishedMetrics + (inv.fleetMetrics ?? 0);
   const metricTierAdjustment = tiered(prices.customMetricTiers, published) - published * prices.customMetricTiers[0]!.usd;

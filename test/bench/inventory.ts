@@ -5,6 +5,7 @@
  * imply), every alarm and how many metrics it reads, the dashboard's widgets and range, the run
  * ledger tables, log retention.
  */
+import { backendTargetName } from '../../functions/base/config/schema/backends.ts';
 import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
 import { rateSeconds } from '../../functions/base/config/aws/schedule.ts';
 import type { AlarmInventory, CredentialRef, Inventory, ScheduleInventory } from './cost-model.ts';
@@ -54,7 +55,11 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
       if (r.Type === 'AWS::Scheduler::Schedule') {
         const target = p.Target as { Arn?: unknown; Input?: string };
         const payload = JSON.parse(target.Input ?? '{"targets":[]}') as {
-          targets: Array<{ name: string; headerSecrets?: Record<string, { secretsManager?: string; ssmParameter?: string }> }>;
+          targets: Array<{
+            name: string;
+            headerSecrets?: Record<string, { secretsManager?: string; ssmParameter?: string }>;
+            backends?: Array<{ name: string }>;
+          }>;
         };
         // The status page's schedule carries display names, not endpoints: not a run (cost-features.ts prices it).
         if (payload.targets.some((t) => !('url' in t))) continue;
@@ -70,13 +75,17 @@ export function readInventory(stacks: readonly StackTemplate[], namespace: strin
           periodSeconds: periodOf(String(p.ScheduleExpression)),
           memoryMb: Number(fn?.MemorySize ?? 128),
           architecture: architectures[0] === 'arm64' ? 'arm64' : 'x86_64',
-          targets: payload.targets.map((t) => ({
-            name: t.name,
-            credentials: Object.values(t.headerSecrets ?? {}).map((ref) => credentialOf(ref, stack.region)),
-          })),
+          // A gateway's backends ride its invocation and are priced as targets: each has its verdict
+          // metric, run record and alarms (the gateway's credentials are read once, by the gateway).
+          targets: payload.targets.flatMap((t) => [
+            { name: t.name, credentials: Object.values(t.headerSecrets ?? {}).map((ref) => credentialOf(ref, stack.region)) },
+            ...(t.backends ?? []).map((b) => ({ name: backendTargetName(t.name, b.name), credentials: [], gateway: t.name })),
+          ]),
         });
         probeRegions.add(stack.region);
-        for (const t of payload.targets) published.add(metricKey(MetricName.verdict, t.name));
+        for (const t of payload.targets)
+          for (const name of [t.name, ...(t.backends ?? []).map((b) => backendTargetName(t.name, b.name))])
+            published.add(metricKey(MetricName.verdict, name));
       } else if (r.Type === 'AWS::CloudWatch::Alarm') {
         const metrics = p.Metrics as Array<{ MetricStat?: MetricStat }> | undefined;
         const stats: MetricStat[] = metrics

@@ -54,15 +54,18 @@ export function fleetAlarmPattern(fleet: string): string {
 /** The inverse of `alarmName`; `null` for an alarm that is not one of this fleet's target alarms. */
 export function parseAlarmName(fleet: string, name: string): { readonly target: string; readonly kind: AlarmKind } | null {
   const parts = name.split('/');
-  if (parts.length !== 3 || parts[0] !== fleet || !parts[1]) return null;
-  const kind = alarmKinds.find((k) => k === parts[2]);
-  return kind ? { target: parts[1], kind } : null;
+  // `<fleet>/<target>/<kind>`, or a gateway's backend: `<fleet>/<gateway>/<backend>/<kind>`.
+  if (parts.length < 3 || parts.length > 4 || parts[0] !== fleet || parts.slice(1, -1).some((p) => !p)) return null;
+  const kind = alarmKinds.find((k) => k === parts[parts.length - 1]);
+  return kind ? { target: parts.slice(1, -1).join('/'), kind } : null;
 }
 
 /** Everything a description says, all known at synth time. */
 export interface AlarmFacts {
   readonly kind: AlarmKind;
   readonly target: string;
+  /** A gateway's backend (`target` is `<gateway>/<backend>`): the gateway's name, so the page names both. */
+  readonly gateway?: string | undefined;
   readonly url: string;
   readonly regions: readonly string[];
   /** Regions that must fail at once before a page. */
@@ -86,11 +89,12 @@ export function describeAlarm(f: AlarmFacts): string {
   const period = every(f.periodSeconds);
   const shown = shownUrl(f.url);
   const check = `npx mcp-canary check ${shown}`;
+  const who = f.gateway ? `${f.target} (backend "${f.target.slice(f.gateway.length + 1)}" of gateway "${f.gateway}")` : f.target;
   let what: string;
   let steps: string[];
   switch (f.kind) {
     case AlarmKind.critical:
-      what = `${f.target} has failed ${f.failureThreshold} time(s) in a row in at least ${f.quorum} of ${regions} (one run ${period}), or in that share of the regions that could judge it while others could not. Agents cannot use this MCP endpoint.`;
+      what = `${who} has failed ${f.failureThreshold} time(s) in a row in at least ${f.quorum} of ${regions} (one run ${period}), or in that share of the regions that could judge it while others could not. Agents cannot use this MCP endpoint.`;
       steps = [
         'read the brief (briefs topic) for the failing probe and what it saw',
         `reproduce it: ${check}`,
@@ -99,7 +103,7 @@ export function describeAlarm(f: AlarmFacts): string {
       ];
       break;
     case AlarmKind.warning:
-      what = `${f.target} has not been healthy in some region ${f.failureThreshold} time(s) in a row (one run ${period}, ${regions}): degraded (slow, or healthy only after a retry or a new session), failing (in ${f.quorum} or more regions at once it also pages), or inconclusive (the canary could not judge it).`;
+      what = `${who} has not been healthy in some region ${f.failureThreshold} time(s) in a row (one run ${period}, ${regions}): degraded (slow, or healthy only after a retry or a new session), failing (in ${f.quorum} or more regions at once it also pages), or inconclusive (the canary could not judge it).`;
       steps = [
         'the brief says which region and which probe',
         `degraded or one region failing: ${check}, then compare latency and network path from that region`,
@@ -107,7 +111,7 @@ export function describeAlarm(f: AlarmFacts): string {
       ];
       break;
     case AlarmKind.deadMan:
-      what = `No run of ${f.target} was recorded in at least one of ${regions} for ${f.failureThreshold} period(s) (one run ${period}). The canary is broken, not (necessarily) the endpoint: for the canary owner.`;
+      what = `No run of ${who} was recorded in at least one of ${regions} for ${f.failureThreshold} period(s) (one run ${period}). The canary is broken, not (necessarily) the endpoint: for the canary owner.`;
       steps = [
         `look at the run function's errors and its log group ${f.runLogGroup} in that region`,
         // What the run logs when it could not judge a target through its own fault (functions/lambdas/run/run.ts):

@@ -42,7 +42,10 @@ export function faulted<T = never>(fault: Fault, as?: ProbeName): StepResult<T> 
 
 /** The outcome a fault gives the run: inconclusive when the canary could not judge (its own config, a tool it must not call). */
 export function faultOutcome(f: Fault): Outcome {
-  return f.failure === null || f.failure === FailureClass.unsafeTool || f.failure === FailureClass.canaryCredential
+  return f.failure === null ||
+    f.failure === FailureClass.unsafeTool ||
+    f.failure === FailureClass.canaryCredential ||
+    f.failure === FailureClass.gatewayDown
     ? Outcome.inconclusive
     : Outcome.failed;
 }

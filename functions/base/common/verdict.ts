@@ -43,6 +43,11 @@ export const FailureClass = {
   /** `tools/list` does not name the canary tool. */
   toolMissing: 'tool_missing',
   /**
+   * A flow step needs a capability the server does not advertise (`resources`, `prompts`): the step is
+   * not sent, since a client never calls what the server does not offer.
+   */
+  capabilityMissing: 'capability_missing',
+  /**
    * The canary tool answered `isError`, or a JSON-RPC error of its own execution (`-32603` or an
    * application-defined code: an expired upstream key shows up here, GitLab's `-32603 "GitLab API error:
    * 401 Unauthorized"`), or asked for input the canary cannot give.
@@ -58,6 +63,11 @@ export const FailureClass = {
    * `mcp-canary login <url>` again, for the canary owner; the endpoint's owner is never paged for it.
    */
   canaryCredential: 'canary_credential',
+  /**
+   * A gateway's backend that was not judged: the gateway's own run failed (or could not judge) before the
+   * backends were reached. Always `inconclusive`: the gateway's verdict pages once, never each backend.
+   */
+  gatewayDown: 'gateway_down',
 } as const;
 export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
 export const failureClasses: readonly FailureClass[] = Object.values(FailureClass);
@@ -91,7 +101,34 @@ export type NegotiatedRevision = (typeof NegotiatedRevisions)[number];
  * The steps of a run, in order. `auth` (obtaining an OAuth token) comes first when the target uses
  * OAuth; `discover` or `initialize` depending on the era that answered.
  */
-export type ProbeName = 'auth' | 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call';
+export type ProbeName =
+  | 'auth'
+  | 'health'
+  | 'discover'
+  | 'initialize'
+  | 'tools/list'
+  | 'tools/call'
+  | 'resources/list'
+  | 'resources/read'
+  | 'prompts/list'
+  | 'prompts/get';
+
+/** A flow step's place: 1-based, and its id when it has one. */
+export interface StepPlace {
+  readonly index: number;
+  readonly id?: string;
+}
+
+/** A tool call that ran as a task (SEP-2663): which, how it ended, and how long until it did. */
+export interface TaskReport {
+  readonly taskId: string;
+  /** The last status seen: `completed`, `failed`, `cancelled`, `input_required`, or `working` at the deadline. */
+  readonly status: string;
+  /** `tasks/get` requests sent. */
+  readonly polls: number;
+  /** From the call to the terminal status, or null when none was reached. */
+  readonly terminalMs: number | null;
+}
 
 /**
  * What is about to break, or has drifted, while the endpoint still works. A warning never changes the
@@ -146,6 +183,10 @@ export interface ProbeResult {
   /** One line: what the probe saw. Secrets are redacted. */
   readonly detail: string;
   readonly failure: FailureClass | null;
+  /** The flow step this line is, when the target has a flow. */
+  readonly step?: StepPlace;
+  /** When the tool ran as a task. */
+  readonly task?: TaskReport;
 }
 
 export interface ServerInfo {
@@ -179,6 +220,8 @@ export interface Verdict {
   readonly posture?: readonly PostureResult[];
   /** Present when the canary tool was called: what its answer was checked against (only `isError`: unchecked). */
   readonly checked?: readonly AnswerCheck[];
+  /** Present on a gateway backend's verdict (`target` is `<gateway>/<backend>`): the gateway target's name. */
+  readonly gateway?: string;
 }
 
 /** A verdict the canary makes itself, when the engine judged nothing (its own config, a crash, a cut run). */

@@ -21,6 +21,8 @@ const PART_WORDS: Record<CatalogPart, string> = {
 export interface CompareOptions {
   /** The canary tool: its removal is `tool_missing` (a page), not drift; readOnlyHint dropped on it is called out. */
   readonly canaryTool?: string | undefined;
+  /** A flow's other tools, held to the same: each one's removal is `tool_missing` already. */
+  readonly flowTools?: readonly string[];
 }
 
 /** One change, in words, before it becomes a Warning (exported for the CLI and tests). */
@@ -39,7 +41,8 @@ export function diffCatalog(live: readonly ToolShape[], recorded: ToolFingerprin
     const tool = liveByName.get(name);
     if (!tool) {
       // The canary tool gone is `tool_missing` already, and pages: no second word for it here.
-      if (name !== opts.canaryTool) changes.push({ tool: name, change: 'removed', parts: [], readOnlyDropped: false });
+      if (name !== opts.canaryTool && !opts.flowTools?.includes(name))
+        changes.push({ tool: name, change: 'removed', parts: [], readOnlyDropped: false });
       continue;
     }
     const was = parseFingerprint(fp);
@@ -55,17 +58,16 @@ export function diffCatalog(live: readonly ToolShape[], recorded: ToolFingerprin
   return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
 
-function describeChange(c: ToolChange, canaryTool?: string): string {
+function describeChange(c: ToolChange, canaryTools: readonly string[]): string {
   const name = JSON.stringify(oneLine(c.tool, 80));
   if (c.change === 'added') return `catalog drift: tool ${name} added`;
   if (c.change === 'removed') return `catalog drift: tool ${name} removed`;
   const words = c.parts.map((p) => PART_WORDS[p]).join(', ');
   let detail = `catalog drift: tool ${name} changed: ${words}`;
   if (c.readOnlyDropped) {
-    detail +=
-      c.tool === canaryTool
-        ? ' — readOnlyHint is no longer true on the canary tool: the canary will refuse to call it (unsafe_tool)'
-        : ' — readOnlyHint is no longer true';
+    detail += canaryTools.includes(c.tool)
+      ? ' — readOnlyHint is no longer true on the canary tool: the canary will refuse to call it (unsafe_tool)'
+      : ' — readOnlyHint is no longer true';
   }
   return detail;
 }
@@ -101,9 +103,10 @@ export function compareCatalog(
     ];
   }
   const changes = diffCatalog(live, recorded.map, opts);
-  const warnings: Warning[] = changes
-    .slice(0, MAX_DRIFT_WARNINGS)
-    .map((c) => ({ kind: WarningKind.catalogDrift, detail: describeChange(c, opts.canaryTool) }));
+  const warnings: Warning[] = changes.slice(0, MAX_DRIFT_WARNINGS).map((c) => ({
+    kind: WarningKind.catalogDrift,
+    detail: describeChange(c, [...(opts.canaryTool !== undefined ? [opts.canaryTool] : []), ...(opts.flowTools ?? [])]),
+  }));
   if (changes.length > MAX_DRIFT_WARNINGS) {
     warnings.push({
       kind: WarningKind.catalogDrift,

@@ -20,7 +20,11 @@ export interface RecordedCatalog {
 }
 
 export async function recordCatalog(target: Target, deps: JudgeDeps = {}): Promise<RecordedCatalog> {
-  const { verdict, listed, redactor } = await judgeRun({ ...target, tool: undefined, posture: undefined, catalog: undefined }, deps);
+  // Only the listing: no tool, no flow, no backends — a snapshot records what is listed, nothing is called.
+  const { verdict, listed, redactor } = await judgeRun(
+    { ...target, tool: undefined, flow: undefined, backends: undefined, posture: undefined, catalog: undefined },
+    deps,
+  );
   if (!listed) return { verdict, catalog: null, redactor };
   const map = fingerprintCatalog(listed.tools);
   const catalog = listed.cacheScope === 'private' ? { byCredential: { [credentialId(credentialHeaders(target))]: map } } : map;

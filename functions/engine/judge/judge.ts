@@ -14,6 +14,7 @@ import { headerValueProblem, type Target } from '../../base/config/schema/target
 import { PostureCadence } from '../posture/cadence.ts';
 import { runAttempt, type Listed } from '../probe/attempt.ts';
 import { startRun, type ContextDeps } from './context.ts';
+import { backendVerdicts } from './gateway.ts';
 import { authShrunk } from './shrunk.ts';
 import { tokenFailedVerdict, tokenStep, withTokenProbe, type TokenDeps } from './token.ts';
 import { verdictOf, type Attempts } from './verdict.ts';
@@ -38,22 +39,29 @@ export async function judge(target: Target, deps: JudgeDeps = {}): Promise<Verdi
   return (await judgeRun(target, deps)).verdict;
 }
 
-/** The verdict, what tools/list answered (for `mcp-canary snapshot`), and the run's Redactor. */
+/**
+ * Every verdict of one run: the target's, then a gateway's backends' (`<gateway>/<backend>`, one each,
+ * judged on the same session). A target without backends has one.
+ */
+export async function judgeAll(target: Target, deps: JudgeDeps = {}): Promise<Verdict[]> {
+  const { verdict, backends } = await judgeRun(target, deps);
+  return [verdict, ...backends];
+}
+
+/** The verdict, what tools/list answered (for `mcp-canary snapshot`), a gateway's backends' verdicts, and the run's Redactor. */
 export interface Judged {
   readonly verdict: Verdict;
   readonly listed: Listed | null;
   readonly redactor: Redactor;
+  readonly backends: readonly Verdict[];
 }
 
 export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Judged> {
   const own = configProblem(target);
   if (own) {
     const redactor = new Redactor(secretsOf(target));
-    return {
-      verdict: redactor.value(canaryVerdict(target.name, Outcome.inconclusive, null, own, 0, newTraceId())),
-      listed: null,
-      redactor,
-    };
+    const verdict = redactor.value(canaryVerdict(target.name, Outcome.inconclusive, null, own, 0, newTraceId()));
+    return { verdict, listed: null, redactor, backends: backendVerdicts(target, verdict, null) };
   }
   const { ctx, end } = startRun(target, deps);
   const started = ctx.now();
@@ -67,12 +75,10 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
     // redacted too: in the scheduled run it would reach the logs.
     return await redactConsoleWhile(redactor, async () => {
       const refused = tokenFailedVerdict(token, target.name, ctx.now() - started, ctx.traceId);
-      if (refused)
-        return {
-          verdict: redactor.value(withWarnings(refused, { warnings: [...token.warnings, ...(await warnings)] })),
-          listed: null,
-          redactor,
-        };
+      if (refused) {
+        const verdict = redactor.value(withWarnings(refused, { warnings: [...token.warnings, ...(await warnings)] }));
+        return { verdict, listed: null, redactor, backends: backendVerdicts(target, verdict, null).map((v) => redactor.value(v)) };
+      }
       const tried = await attempts(token.target, ctx);
       const run = { ...tried, last: authShrunk(token.target, tried.last) };
       const verdict = withTokenProbe(token, verdictOf(token.target, run, ctx.now() - started, ctx.traceId), run.last.fault);
@@ -85,7 +91,8 @@ export async function judgeRun(target: Target, deps: JudgeDeps = {}): Promise<Ju
         warnings: [...token.warnings, ...expiring, ...answered, ...beside.warnings],
         posture: beside.posture,
       });
-      return { verdict: redactor.value(warned), listed: run.last.listed, redactor };
+      const backends = backendVerdicts(token.target, warned, run.last).map((v) => redactor.value(v));
+      return { verdict: redactor.value(warned), listed: run.last.listed, redactor, backends };
     });
   } finally {
     end();

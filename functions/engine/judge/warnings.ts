@@ -73,7 +73,12 @@ export async function driftAndPosture(
   const warnings: Warning[] = [];
   const behindAuth = listedBehindAuth(attempt);
   if (target.catalog && attempt.listed && !behindAuth) {
-    warnings.push(...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), { canaryTool: target.tool?.name }));
+    warnings.push(
+      ...compareCatalog(attempt.listed.tools, target.catalog, credentialHeaders(target), {
+        canaryTool: target.tool?.name,
+        flowTools: (target.flow ?? []).flatMap((s) => (s.kind === 'tools/call' ? [s.name] : [])),
+      }),
+    );
   }
   // Posture speaks the era's own requests: a 2025-06-18 session is the 2025 era.
   const era = attempt.revision === null ? null : attempt.revision === Revision.modern ? Revision.modern : Revision.legacy;

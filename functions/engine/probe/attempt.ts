@@ -1,8 +1,9 @@
 /**
  * One pass of the pipeline against one target, as named steps — health, discover or initialize,
- * tools/list, tools/call — each ending in the one result shape (common/step.ts) and reported as one
- * probe line, then close. `judge()` may run several attempts (in-run retries); each opens and ends its
- * own sessions and sockets, so nothing carries over between attempts or runs.
+ * tools/list, the flow's steps (flow.ts; one tools/call for a single canary tool) — each ending in the
+ * one result shape (common/step.ts) and reported as one probe line, then close. `judge()` may run
+ * several attempts (in-run retries); each opens and ends its own sessions and sockets, so nothing
+ * carries over between attempts or runs.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { shownName } from '../../base/common/names.ts';
@@ -18,16 +19,17 @@ import {
   type ProbeResult,
   type ServerInfo,
 } from '../../base/common/verdict.ts';
-import type { Target } from '../../base/config/schema/target.ts';
-import { configuredChecks } from '../../base/config/schema/unchecked.ts';
+import type { FlowStep } from '../../base/config/schema/flow.ts';
+import { flowOf, type Target } from '../../base/config/schema/target.ts';
+import type { Exchange } from '../../base/net/exchange.ts';
 import { Wire } from '../../base/net/wire.ts';
+import { runBackends, type BackendAttempt } from './backends.ts';
 import { connect } from './connect.ts';
 import { healthStep } from './health.ts';
-import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing, type Listing } from './listing.ts';
+import { runFlow } from './flow.ts';
+import { capabilitiesWithoutTools, listedDetail, namedOnWire, toolMissing } from './listing.ts';
 import type { Session, SessionOptions } from './session.ts';
 import { Sessions } from './sessions.ts';
-import { invalidParams } from './invalid-params.ts';
-import { callCanaryTool } from './tool.ts';
 import { badEntriesWords, canaryEntryBroken, listEntryByEntry, type BadEntry } from './tolerant-list.ts';
 
 export interface Attempt {
@@ -48,6 +50,8 @@ export interface Attempt {
   readonly upstreamCredential?: string;
   /** What the handshake declared, when it succeeded (a Server Card is compared with it). */
   readonly handshake?: Handshake;
+  /** A gateway's backends, each judged on this attempt's session; absent when the attempt ended before they could be. */
+  readonly backends?: readonly BackendAttempt[];
 }
 
 export interface Handshake {
@@ -81,9 +85,14 @@ class AttemptRun {
   private revision: NegotiatedRevision | null = null;
   private server: ServerInfo | null = null;
   private listed: Listed | null = null;
-  private checked: AnswerCheck[] | undefined;
+  private checked: readonly AnswerCheck[] | undefined;
+  /** The steps after tools/list: the target's flow, or its canary tool as a one-step flow. */
+  private readonly flow: readonly FlowStep[];
+  /** The exchanges of the tools/list walk: how often the wire named each tool. */
+  private walk: readonly Exchange[] = [];
   private upstreamCredential: string | null = null;
   private handshake: Handshake | undefined;
+  private backends: readonly BackendAttempt[] | undefined;
 
   constructor(
     private readonly target: Target,
@@ -96,7 +105,9 @@ class AttemptRun {
       middleware: ctx.middleware,
       reach: ctx.reach,
     });
-    this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx };
+    this.flow = flowOf(target);
+    const tasks = this.flow.some((s) => s.kind === 'tools/call' && s.task);
+    this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx, tasks };
     this.sessions = new Sessions(this.o);
   }
 
@@ -114,21 +125,43 @@ class AttemptRun {
     ({ revision: this.revision, server: this.server } = connected.value.session);
     this.handshake = handshakeOf(connected.value.session, this.wire);
 
-    const noTools = capabilitiesWithoutTools(this.sessions.current, target.tool?.name, this.identity());
-    if (noTools?.ok) return this.end(Outcome.healthy, null, noTools.detail);
-    if (noTools) {
+    const toolNames = this.toolSteps().map((s) => s.name);
+    const noTools = capabilitiesWithoutTools(this.sessions.current, toolNames[0], this.identity());
+    // A flow of resources and prompts only needs no tools: it goes on without listing them.
+    if (noTools?.ok && this.flow.length === 0 && !target.backends) return this.end(Outcome.healthy, null, noTools.detail);
+    if (noTools && !noTools.ok) {
       this.probes.push({ name: 'tools/list', ok: false, durationMs: 0, detail: noTools.fault.detail, failure: noTools.fault.failure });
       return this.failed(noTools.fault);
     }
-    const listing = await this.step('tools/list', () => this.listTools());
-    if (!listing.ok) return this.failed(listing.fault);
-    if (target.tool) {
-      const called = await this.step('tools/call', () => this.callTool(listing.value));
-      if (!called.ok) return this.failed(called.fault);
+    if (!noTools) {
+      const listing = await this.step('tools/list', () => this.listTools(toolNames));
+      if (!listing.ok) return this.failed(listing.fault);
     }
+    const flow = await runFlow(this.flow, {
+      sessions: this.sessions,
+      ctx: this.ctx,
+      timeoutMs: target.timeoutMs,
+      wire: this.wire,
+      tools: (name) => this.listingsOf(name),
+      numbered: target.flow !== undefined,
+      record: (p) => this.probes.push(p),
+    });
+    this.checked = flow.checked;
+    this.upstreamCredential = flow.upstreamCredential ?? null;
+    // A gateway's backends are judged on the same session and listing, whatever the gateway's own tool did.
+    if (target.backends)
+      this.backends = await runBackends(target.backends, {
+        sessions: this.sessions,
+        ctx: this.ctx,
+        timeoutMs: target.timeoutMs,
+        wire: this.wire,
+        tools: (name) => this.listingsOf(name),
+        listed: this.listed?.tools ?? [],
+        revision: this.revision,
+      });
+    if (flow.fault) return this.failed(flow.fault);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
-    const what = target.tool ? `${shownName(target.tool.name)} answered as expected` : 'tools listed (no canary tool configured)';
-    return this.end(Outcome.healthy, null, `${this.identity()}: ${what}`);
+    return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
   }
 
   /** The close step: every session ended (DELETE on 2025-11-25), then every socket of the attempt. */
@@ -138,10 +171,10 @@ class AttemptRun {
   }
 
   /**
-   * tools/list, read again (never the SDK's cache); the step fails when the canary tool is not in it.
+   * tools/list, read again (never the SDK's cache); the step fails when a tool the steps call is not in it.
    * A page the SDK refuses for one broken entry is read again entry by entry (tolerant-list.ts).
    */
-  private async listTools(): Promise<StepResult<Listing>> {
+  private async listTools(wanted: readonly string[]): Promise<StepResult<null>> {
     const { target, ctx } = this;
     const options = { timeout: target.timeoutMs, signal: ctx.signal };
     // The SDK walks every page; the pages of the walk that answered are the exchanges after its start.
@@ -159,37 +192,39 @@ class AttemptRun {
     const tools: Tool[] = r.value.tools;
     const scope = (r.value as { cacheScope?: unknown }).cacheScope === 'public' ? 'public' : 'private';
     this.listed = { tools, cacheScope: this.revision === Revision.modern ? scope : null };
-    const wanted = target.tool?.name;
-    const broken = wanted === undefined ? null : canaryEntryBroken(wanted, bad);
-    if (broken) return faulted(broken);
-    const listings = wanted === undefined ? [] : tools.filter((t) => t.name === wanted);
-    const onWire = namedOnWire(this.wire.exchanges.slice(walkStart), wanted, listings.length);
-    if (wanted !== undefined && listings.length === 0) {
-      const missing = toolMissing(wanted, tools, onWire > 0, this.revision);
-      return faulted({ ...missing, detail: `${missing.detail}${badEntriesWords(bad)}` });
+    this.walk = this.wire.exchanges.slice(walkStart);
+    for (const name of wanted) {
+      const broken = canaryEntryBroken(name, bad);
+      if (broken) return faulted(broken);
+      const { listings, onWire } = this.listingsOf(name);
+      if (listings.length === 0) {
+        const missing = toolMissing(name, tools, onWire > 0, this.revision);
+        return faulted({ ...missing, detail: `${missing.detail}${badEntriesWords(bad)}` });
+      }
     }
-    return passed({ tools, listings, onWire }, `${listedDetail(tools, wanted)}${badEntriesWords(bad)}`);
+    return passed(null, `${listedDetail(tools, wanted[0])}${badEntriesWords(bad)}`);
   }
 
-  /** tools/call of the canary tool, checked; what its answer is checked against is known before it is called. */
-  private async callTool(listing: Listing): Promise<StepResult<unknown>> {
-    const wanted = this.target.tool!;
-    this.checked = configuredChecks(
-      wanted,
-      listing.listings.some((t) => t.outputSchema !== undefined),
-    );
-    const call = {
-      timeoutMs: this.target.timeoutMs,
-      run: this.ctx,
-      answerText: () => this.wire.last('tools/call')?.answerText,
-      unchecked: this.checked.every((c) => c === 'isError'),
-    };
-    const r = await this.sessions.run('tools/call', 'tools/call', (s) => callCanaryTool(s, listing.listings, listing.onWire, wanted, call));
-    if (!r.ok && r.fault.failure === FailureClass.unsafeTool) this.checked = undefined;
-    // -32602: the canary's arguments or the server's validation — the listed inputSchema says which.
-    if (!r.ok) return faulted(invalidParams(r.fault, this.wire.last('tools/call'), listing.listings[0], wanted.arguments));
-    this.upstreamCredential = r.value.upstreamCredential;
-    return r;
+  /** Every listing of `name` in the tools/list walk, and how many times the wire named it. */
+  private listingsOf(name: string): { listings: readonly Tool[]; onWire: number } {
+    const listings = (this.listed?.tools ?? []).filter((t) => t.name === name);
+    return { listings, onWire: namedOnWire(this.walk, name, listings.length) };
+  }
+
+  private toolSteps(): Extract<FlowStep, { kind: 'tools/call' }>[] {
+    return this.flow.filter((s): s is Extract<FlowStep, { kind: 'tools/call' }> => s.kind === 'tools/call');
+  }
+
+  /** What a passed attempt saw, in the verdict's words. */
+  private passedWords(): string {
+    const { target } = this;
+    if (target.flow)
+      return `flow of ${target.flow.length} step(s) passed (${target.flow.map((s, i) => s.id ?? `step ${i + 1}`).join(', ')})`;
+    if (target.tool) return `${shownName(target.tool.name)} answered as expected`;
+    // A gateway's backends have verdicts of their own: the gateway's says only that it answered and listed.
+    if (target.backends)
+      return `${this.listed?.tools.length ?? 0} tool(s) listed; ${target.backends.length} backend(s) judged on their own`;
+    return 'tools listed (no canary tool configured)';
   }
 
   /** Runs one step and adds its probe line. */
@@ -220,6 +255,7 @@ class AttemptRun {
       ...(this.checked ? { checked: this.checked } : {}),
       ...(this.upstreamCredential ? { upstreamCredential: this.upstreamCredential } : {}),
       ...(this.handshake ? { handshake: this.handshake } : {}),
+      ...(this.backends ? { backends: this.backends } : {}),
       fault,
     };
   }

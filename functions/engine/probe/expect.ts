@@ -34,16 +34,17 @@ export function textOf(result: CallToolResult): string {
  * message that carried `result` as the server wrote it: its structuredContent is read from there.
  */
 export function checkAnswer(result: CallToolResult, e: AnswerExpectations, answerText?: string | null): string[] {
+  const paths = Object.keys(e.expectJson).length > 0;
+  return checkView(textOf(result), paths ? exactStructuredContent(answerText, result) : undefined, e);
+}
+
+/** The same checks over any answer's text and JSON (a flow step's: a resource, a prompt, a list). */
+export function checkView(text: string, json: unknown, e: AnswerExpectations): string[] {
   const failed: string[] = [];
-  if (e.expectText !== undefined) {
-    const text = textOf(result);
-    if (!text.includes(e.expectText))
-      failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(oneLine(text, SEEN_CHARS))}`);
-  }
-  const paths = Object.entries(e.expectJson);
-  const structured = paths.length > 0 ? exactStructuredContent(answerText, result) : undefined;
-  for (const [path, want] of paths) {
-    const got = lookup(structured, path);
+  if (e.expectText !== undefined && !text.includes(e.expectText))
+    failed.push(`text contains ${JSON.stringify(e.expectText)}, got ${JSON.stringify(oneLine(text, SEEN_CHARS))}`);
+  for (const [path, want] of Object.entries(e.expectJson)) {
+    const got = lookup(json, path);
     if (!got.found) failed.push(`${path} == ${showJson(want)}, got nothing at that path`);
     else if (!sameJson(got.value, want)) failed.push(`${path} == ${showJson(want)}, got ${oneLine(showJson(got.value), SEEN_CHARS)}`);
   }
@@ -51,7 +52,7 @@ export function checkAnswer(result: CallToolResult, e: AnswerExpectations, answe
 }
 
 /** structuredContent as the server wrote it, when the wire kept its text; else as the SDK parsed it. */
-function exactStructuredContent(answerText: string | null | undefined, result: CallToolResult): unknown {
+export function exactStructuredContent(answerText: string | null | undefined, result: CallToolResult): unknown {
   if (!answerText) return result.structuredContent;
   try {
     const msg = parseExactJson(answerText);

@@ -39,7 +39,12 @@ export interface SessionOptions {
   readonly wire: Wire;
   /** The run's budget: its signal ends a handshake, and a resumption that cannot fit what is left is not scheduled. */
   readonly run: Pick<RunContext, 'signal' | 'remainingMs'>;
+  /** A tool of the target may run as a task: the client declares the Tasks extension (SEP-2663). @default false */
+  readonly tasks?: boolean;
 }
+
+/** The Tasks extension's identifier (SEP-2663), declared in the client's capabilities when a tool may run as a task. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Rounds of one multi-round-trip call before the SDK gives up: its own default, named. */
 const MAX_INPUT_ROUNDS = 10;
@@ -82,7 +87,10 @@ export async function openSession(mode: SessionMode, o: SessionOptions): Promise
     inputRequired: { autoFulfill: true, maxRounds: MAX_INPUT_ROUNDS },
     // The SDK's own Ajv checks, compiled once per distinct outputSchema instead of once per run.
     jsonSchemaValidator: outputSchemaValidator,
-    capabilities: {},
+    // Nothing but the Tasks extension, and only when the target says its tool may run as one: a server
+    // must not answer a task to a client that did not declare it (SEP-2663), so an undeclared task stays
+    // a named failure (rounds.ts).
+    capabilities: o.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
   });
   // Errors of side streams (the 2025 GET stream, late notifications) are not the verdict's business:
   // the step that needs an answer fails on its own, with the wire record as evidence.

@@ -17,7 +17,19 @@ import { watchAnswer, type AnswerOutcome } from './answer-watch.ts';
  * What a request was for: a step of the run, the Server Card read after the verdict (its own step: its
  * 404 is not the step it fell after), or something beside the steps (the 2025 SSE stream, posture).
  */
-export type RequestStep = 'health' | 'discover' | 'initialize' | 'tools/list' | 'tools/call' | 'DELETE' | 'server card' | 'other';
+export type RequestStep =
+  | 'health'
+  | 'discover'
+  | 'initialize'
+  | 'tools/list'
+  | 'tools/call'
+  | 'resources/list'
+  | 'resources/read'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'DELETE'
+  | 'server card'
+  | 'other';
 
 export interface RequestRecord {
   readonly traceId: string;
@@ -63,6 +75,13 @@ const STEP_OF_METHOD: Readonly<Record<string, RequestStep>> = {
   'notifications/initialized': 'initialize',
   'tools/list': 'tools/list',
   'tools/call': 'tools/call',
+  // A task's polls and its cancel are the tool call's step (SEP-2663).
+  'tasks/get': 'tools/call',
+  'tasks/cancel': 'tools/call',
+  'resources/list': 'resources/list',
+  'resources/read': 'resources/read',
+  'prompts/list': 'prompts/list',
+  'prompts/get': 'prompts/get',
 };
 
 export class RequestLog {

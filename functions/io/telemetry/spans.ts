@@ -37,6 +37,13 @@ export const Attr = {
   era: 'mcp.canary.era',
   scheduledFor: 'mcp.canary.scheduled_for',
   superseded: 'mcp.canary.superseded',
+  /** A flow step's place (1-based) and id. */
+  flowStepIndex: 'mcp.canary.flow.step.index',
+  flowStepId: 'mcp.canary.flow.step.id',
+  /** A tool call that ran as a task: its id, its last status, ms to its terminal status. */
+  taskId: 'mcp.canary.task.id',
+  taskStatus: 'mcp.canary.task.status',
+  taskTerminalMs: 'mcp.canary.task.terminal_ms',
 } as const;
 
 /** The step span a probe line belongs to: the request steps' names, and `auth` (the token step, not seen on the wire). */
@@ -47,6 +54,10 @@ const PROBE_STEP: Readonly<Record<ProbeResult['name'], RequestStep | 'auth'>> = 
   initialize: 'initialize',
   'tools/list': 'tools/list',
   'tools/call': 'tools/call',
+  'resources/list': 'resources/list',
+  'resources/read': 'resources/read',
+  'prompts/list': 'prompts/list',
+  'prompts/get': 'prompts/get',
 };
 
 interface StepSpan {
@@ -110,6 +121,7 @@ export function recordRun(tracer: Tracer, ids: NextIds, run: RunTrace): void {
             ? {
                 [Attr.durationMs]: s.probe.durationMs,
                 ...(s.probe.failure ? { [Attr.failure]: s.probe.failure, 'error.type': s.probe.failure } : {}),
+                ...flowAttributes(s.probe),
               }
             : { [Attr.superseded]: s.step !== 'DELETE' && s.step !== 'server card' && s.step !== 'other' }),
         },
@@ -156,6 +168,20 @@ function recordRequest(
   span.end(r.endedAt);
 }
 
+/** A flow step's place, and how its task ended, when it ran as one. */
+function flowAttributes(p: ProbeResult): Attributes {
+  return {
+    ...(p.step ? { [Attr.flowStepIndex]: p.step.index, ...(p.step.id ? { [Attr.flowStepId]: p.step.id } : {}) } : {}),
+    ...(p.task
+      ? {
+          [Attr.taskId]: p.task.taskId,
+          [Attr.taskStatus]: p.task.status,
+          ...(p.task.terminalMs !== null ? { [Attr.taskTerminalMs]: p.task.terminalMs } : {}),
+        }
+      : {}),
+  };
+}
+
 function serverOf(r: RequestRecord | undefined): Attributes {
   return r ? { 'server.address': r.serverAddress, 'server.port': r.serverPort } : {};
 }
@@ -180,16 +206,20 @@ function stepsOf(sent: readonly RequestRecord[], probes: readonly ProbeResult[],
     }
     const prev = steps.at(-1);
     // The same request again (a second server/discover) is the next attempt's step, not more of this one.
-    const again = prev?.requests.some((x) => x.rpcMethod === r.rpcMethod && x.httpMethod === r.httpMethod);
+    // A task's polls (tasks/get, again and again) stay in their tool call's step.
+    const again = r.rpcMethod !== 'tasks/get' && prev?.requests.some((x) => x.rpcMethod === r.rpcMethod && x.httpMethod === r.httpMethod);
     if (prev && prev.step === r.step && !again) {
       prev.requests.push(r);
       prev.end = Math.max(prev.end, r.endedAt);
     } else steps.push({ step: r.step, requests: [r], start: r.startedAt, end: r.endedAt });
   }
   let cursor = runStart;
-  for (const p of probes) {
+  for (const [k, p] of probes.entries()) {
     const name = PROBE_STEP[p.name];
-    const mine = steps.filter((s) => s.step === name).at(-1);
+    // Counted from the end: a flow's second tools/call is the last span of that name, its first the one
+    // before; an earlier attempt's spans are left over, superseded.
+    const after = probes.slice(k + 1).filter((q) => PROBE_STEP[q.name] === name).length;
+    const mine = steps.filter((s) => s.step === name).at(-1 - after);
     if (mine) {
       mine.probe = p;
       mine.end = Math.max(mine.end, mine.start + p.durationMs);

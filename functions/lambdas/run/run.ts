@@ -16,7 +16,8 @@
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { Target } from '../../base/config/schema/target.ts';
 import { CanaryError, CanaryErrorCode } from '../../base/common/errors.ts';
-import { judge as judgeTarget } from '../../engine/judge/judge.ts';
+import { notJudged } from '../../engine/judge/gateway.ts';
+import { judgeAll } from '../../engine/judge/judge.ts';
 import type { PublishOptions } from '../../io/publish/metrics.ts';
 import {
   LEDGER_FAULT_MESSAGE,
@@ -65,8 +66,8 @@ export interface RunDeps {
   readonly secrets: { resolve(target: Target): Promise<ResolvedHeaders>; drainFaults?(): number };
   /** Time left in the invocation (`context.getRemainingTimeInMillis()`). @default - the run budget alone */
   readonly remainingMs?: number;
-  /** @default - the probe engine's `judge` */
-  readonly judge?: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach, observe?: FetchMiddleware) => Promise<Verdict>;
+  /** The target's verdict, or a gateway's and then its backends'. @default - the probe engine's `judgeAll` */
+  readonly judge?: Judge;
   /** @default - one line on stdout */
   readonly log?: LogLine;
   /** Wall clock in ms. @default - Date.now */
@@ -95,6 +96,13 @@ export interface RunSummary {
 
 type SkipReason = RunSkippedRecord['reason'];
 
+type Judge = (
+  target: Target,
+  oauthSecrets?: OAuthSecrets,
+  reach?: Reach,
+  observe?: FetchMiddleware,
+) => Promise<Verdict | readonly Verdict[]>;
+
 export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   const planned = readEvent(event);
   const now = deps.now ?? Date.now;
@@ -112,7 +120,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     now,
     log,
     scheduledFor,
-    judge: deps.judge ?? ((t, oauthSecrets, reach, observe) => judgeTarget(t, { oauthSecrets, reach, observe })),
+    judge: deps.judge ?? ((t, oauthSecrets, reach, observe) => judgeAll(t, { oauthSecrets, reach, observe })),
     secretsBy,
     secretsEndAt: started + SECRET_READ_TIMEOUT_MS + JUDGE_GRACE_MS,
     judgingEndsAt: deadlineAt - PUBLISH_RESERVE_MS,
@@ -126,7 +134,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     deadlineAt,
     now,
     ...deps.publish,
-    expected: planned.filter(counted).length,
+    expected: planned.filter(counted).reduce((n, p) => n + verdictsOf(p), 0),
   });
   const ledger = deps.ledger ?? EVERY_DELIVERY_RUNS;
   const skipped = new Map<SkipReason, Array<{ target: string; error?: string }>>();
@@ -138,29 +146,35 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     list.push({ target, error });
     skipped.set(reason, list);
   };
+  // A gateway's run ends in several records (its own, then one per backend): one claim covers them all.
+  const skipAll = (p: PlannedTarget) => {
+    for (let i = 0; i < verdictsOf(p); i++) publisher.skip();
+  };
   const judged = await Promise.all(
-    planned.map(async (p): Promise<RunRecord | undefined> => {
+    planned.map(async (p): Promise<RunRecord[] | undefined> => {
       // A target without a usable name publishes nothing, so it has nothing to count twice.
       const requests = p.valid ? deps.telemetry?.requestLog(p.target.healthUrl) : undefined;
       if (!counted(p)) {
-        const record = await judgeOne(p, ctx, requests);
-        if ('unjudged' in record) return undefined;
-        deps.telemetry?.add(record, requests);
-        return record;
+        const records = await judgeOne(p, ctx, requests);
+        if ('unjudged' in records) return undefined;
+        for (const record of records) deps.telemetry?.add(record, requests);
+        return records;
       }
       const outcome = await ledger.once({ period: scheduledFor.toISOString(), target: nameOf(p) }, async () => {
-        const record = await judgeOne(p, ctx, requests);
-        if ('unjudged' in record) {
-          publisher.skip();
-          return record;
+        const records = await judgeOne(p, ctx, requests);
+        if ('unjudged' in records) {
+          skipAll(p);
+          return records;
         }
-        publisher.add(record);
-        // Inside the claim: a duplicate delivery exports nothing twice.
-        deps.telemetry?.add(record, requests);
-        return record;
+        for (const record of records) {
+          publisher.add(record);
+          // Inside the claim: a duplicate delivery exports nothing twice.
+          deps.telemetry?.add(record, requests);
+        }
+        return records;
       });
       if (outcome.kind === 'duplicate') {
-        publisher.skip();
+        skipAll(p);
         skip('duplicate', nameOf(p), outcome.claimedAt);
         return undefined;
       }
@@ -177,7 +191,7 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
   );
   for (const [reason, targets] of skipped) logRecord(log, skipRecord(deps, scheduledFor, reason, targets), new Redactor([]));
 
-  const ran = judged.filter((r): r is RunRecord => r !== undefined);
+  const ran = judged.filter((r): r is RunRecord[] => r !== undefined).flat();
   // The export runs beside the publish, never before it, in what is left of the run's deadline; it never rejects.
   const [result] = await Promise.all([publisher.settle(), deps.telemetry?.flush(deadlineAt - ctx.now())]);
   if (!result.published) {
@@ -204,6 +218,11 @@ export async function run(event: unknown, deps: RunDeps): Promise<RunSummary> {
     ...(skipped.size > 0 && { skipped: Object.fromEntries([...skipped].map(([reason, ts]) => [reason, ts.map((t) => t.target).sort()])) }),
     ...(faults && { faults }),
   };
+}
+
+/** How many verdicts a target's run ends in: its own, and one per backend of a gateway. */
+function verdictsOf(p: PlannedTarget): number {
+  return 1 + (p.valid ? (p.target.backends?.length ?? 0) : 0);
 }
 
 /** Whether a target's run is counted (published), and so claimed in the ledger. */
@@ -252,7 +271,7 @@ interface TargetContext {
   readonly log: LogLine;
   /** The period the run was scheduled for: its datapoints' timestamp. */
   readonly scheduledFor: Date;
-  readonly judge: (target: Target, oauthSecrets?: OAuthSecrets, reach?: Reach, observe?: FetchMiddleware) => Promise<Verdict>;
+  readonly judge: Judge;
   /** Each valid target's credentials, being read since the run started. */
   readonly secretsBy: ReadonlyMap<PlannedTarget, Promise<ResolvedHeaders> | undefined>;
   /** No waiting for credentials past this (wall ms). */
@@ -272,18 +291,18 @@ interface Unjudged {
 }
 
 /** Never rejects: every path ends in a logged record, or in a target the canary could not judge (its credentials). */
-async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord | Unjudged> {
+async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: RequestLog): Promise<RunRecord[] | Unjudged> {
   const { now } = ctx;
   const started = now();
   const elapsed = () => Math.round(now() - started);
   // Query values and userinfo too: an engine crash's message may quote the target's URL.
   let redactor = new Redactor(p.valid ? secretsOf(p.target) : p.headerValues);
-  let verdict: Verdict | Unjudged;
+  let verdict: Verdict | readonly Verdict[] | Unjudged;
   if (!p.valid) {
     verdict = canaryVerdict(p.name, Outcome.inconclusive, null, p.detail, 0, newTraceId());
   } else {
     const target = p.target;
-    verdict = await (async (): Promise<Verdict | Unjudged> => {
+    verdict = await (async (): Promise<Verdict | readonly Verdict[] | Unjudged> => {
       const secrets = await withDeadline(ctx.secretsBy.get(p)!, Math.min(ctx.secretsEndAt, ctx.judgingEndsAt) - now());
       if (secrets.kind === 'late') {
         ctx.late.count++;
@@ -333,7 +352,20 @@ async function judgeOne(p: PlannedTarget, ctx: TargetContext, requests?: Request
     })();
   }
   if ('unjudged' in verdict) return { unjudged: redactor.text(verdict.unjudged) };
-  return logRecord(ctx.log, runRecord(verdict, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor);
+  return withBackends(p, verdict).map((v) =>
+    logRecord(ctx.log, runRecord(v, ctx.deps.probeRegion, new Date(started), ctx.scheduledFor), redactor),
+  );
+}
+
+/**
+ * A gateway's verdict and then each backend's. When the run ended in the gateway's verdict alone (a crash,
+ * the run cut at its budget), each backend is not judged, naming the gateway's end: it still gets its
+ * datapoint, so its alarm neither breaches nor goes missing, and only the gateway's pages.
+ */
+function withBackends(p: PlannedTarget, judged: Verdict | readonly Verdict[]): readonly Verdict[] {
+  const verdicts = 'target' in judged ? [judged as Verdict] : (judged as readonly Verdict[]);
+  if (!p.valid || !p.target.backends || verdicts.length > 1) return verdicts;
+  return [verdicts[0]!, ...p.target.backends.map((b) => notJudged(p.target, b.name, verdicts[0]!))];
 }
 
 /** A secret that cannot be read is the canary's fault; so is a bug that made the engine throw. */

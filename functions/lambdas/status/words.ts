@@ -20,10 +20,12 @@ const CAUSES: Record<FailureClass, string> = {
   revision: 'it answered in an unexpected MCP protocol revision',
   server_error: 'the server reported an internal error',
   tool_missing: 'the checked tool was missing',
+  capability_missing: 'it no longer offers the resources or prompts the canary checks',
   tool_error: 'the checked tool answered with an error',
   assertion: "the checked tool's answer was wrong",
   unsafe_tool: 'the checked tool is not marked read-only, so it was not called',
   canary_credential: "the canary's own sign-in needs renewing (the endpoint itself was not judged)",
+  gateway_down: 'not checked: the gateway in front of it is down',
 };
 
 export function causeWords(failureClass: string | undefined): string | undefined {

@@ -309,3 +309,36 @@ describe('the optional features', () => {
     expect(reportCost(300, 1, 100, PRICES)).toMatchObject({ requests: 10, metrics: 8 * 500 + 2 * 100 });
   });
 });
+
+describe('a gateway with 10 backends', () => {
+  // One gateway in the three regions of the generated fleet, its 10 backends judged in its run.
+  const [one] = generatedFleet(1).targets;
+  const backends = Array.from({ length: 10 }, (_, i) => ({ name: `b${i}`, tool: { name: 'get_status' } }));
+  const gateway: FleetInput = { ...generatedFleet(1), targets: [{ ...one!, name: 'gw', timeoutMs: 2_000, budgetMs: 30_000, backends }] };
+  const inv = readInventory(synthesize(gateway).stacks, 'McpCanary');
+  const rows = costPerTargetRegion(inv, usage, PRICES);
+
+  it('prices each backend as a target: its own metric and alarms, a share of the invocation it rides in', () => {
+    const names = [...new Set(rows.map((r) => r.target))];
+    expect(names).toEqual(['gw', ...backends.map((b) => `gw/${b.name}`)]);
+    expect(inv.publishedMetrics).toBe(11);
+    const backend = rows.filter((r) => r.target === 'gw/b3');
+    const own = rows.filter((r) => r.target === 'gw');
+    expect(backend).toHaveLength(own.length);
+    for (const r of backend) {
+      expect(r.payloadTargets).toBe(11);
+      expect(r.alarms).toBeCloseTo(own.find((o) => o.region === r.region)!.alarms, 10);
+      expect(r.customMetrics).toBeGreaterThan(0);
+      // The gateway's credentials are read, and its period claimed in the ledger, by its run alone.
+      expect(r.secretReads).toBe(0);
+      expect(r.ledger).toBe(0);
+    }
+    // One invocation per period and region, shared by the gateway and its backends: no more than one target's.
+    const lambda = rows.reduce((n, r) => n + r.lambda, 0);
+    const alone = costPerTargetRegion(readInventory(synthesize(generatedFleet(1)).stacks, 'McpCanary'), usage, PRICES);
+    expect(lambda).toBeCloseTo(
+      alone.reduce((n, r) => n + r.lambda, 0),
+      6,
+    );
+  });
+});

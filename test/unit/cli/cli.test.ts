@@ -55,6 +55,34 @@ describe('mcp-canary check', () => {
     expect(lines[4]).toMatch(/^HEALTHY {2}2025-11-25 rates/);
   });
 
+  it('runs a --flow, one line per step with its place and latency, and each step in --json', async () => {
+    const flow = JSON.stringify([
+      { id: 'first', kind: 'tools/call', name: 'get_rate', arguments: { pair: 'EURUSD' }, extract: { pair: { path: 'pair' } } },
+      { id: 'again', kind: 'tools/call', name: 'get_rate', arguments: { pair: '${steps.first.pair}' }, expectText: 'EURUSD' },
+    ]);
+    const human = await cli(['check', modern.url, '--flow', flow]);
+    expect(human.code, human.stdout).toBe(0);
+    const lines = human.stdout.trim().split('\n');
+    expect(lines[3]).toMatch(/^ {2}✓ 1 first tools\/call +\d+ ms {2}get_rate answered: "EURUSD 1.08"; extracted pair$/);
+    expect(lines[4]).toMatch(/^ {2}✓ 2 again tools\/call +\d+ ms {2}get_rate answered/);
+    expect(lines[5]).toMatch(/^HEALTHY {2}2026-07-28 rates .*: flow of 2 step\(s\) passed \(first, again\)/);
+    const json = await cli(['check', modern.url, '--flow', flow, '--json']);
+    const [v] = JSON.parse(json.stdout);
+    expect(v.probes.slice(2).map((p: { step: unknown; durationMs: number }) => [p.step, typeof p.durationMs])).toEqual([
+      [{ index: 1, id: 'first' }, 'number'],
+      [{ index: 2, id: 'again' }, 'number'],
+    ]);
+  });
+
+  it('exits 2 in one line for a --flow reference to a value no earlier step makes', async () => {
+    const flow = JSON.stringify([{ kind: 'tools/call', name: 'get_rate', arguments: { pair: '${steps.first.pair}' } }]);
+    const r = await cli(['check', modern.url, '--flow', flow]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('refers to ${steps.first.pair}, but no step has the id "first"');
+    expect(r.stdout).toBe('');
+  });
+
   it('exits 1 on a failed target and names the class', async () => {
     const r = await cli(['check', modern.url, '--tool', 'get_rate', '--expect-json', 'rate=2']);
     expect(r.code).toBe(1);

@@ -20,6 +20,7 @@ const SAMPLE: Record<Flag['kind'], { raw: string | null; expected: (f: Flag) => 
   boolean: { raw: null, expected: () => true },
   integer: { raw: '2', expected: () => 2 },
   'json-object': { raw: '{"a":1}', expected: () => ({ a: 1 }) },
+  'json-array': { raw: '[{"kind":"resources/list"}]', expected: () => [{ kind: 'resources/list', expectJson: {}, extract: {} }] },
   header: { raw: 'X-Key: v-123456', expected: () => ({ 'X-Key': 'v-123456' }) },
   'path-json': { raw: 'rate=1.5', expected: () => ({ rate: 1.5 }) },
 };

@@ -38,6 +38,49 @@ const withTarget = (i: number, patch: Record<string, unknown>): FleetInput => ({
 });
 
 describe('cdk synth refuses a fleet it cannot deploy', () => {
+  it.each([
+    [
+      'a reference to a value no earlier step makes',
+      [
+        { id: 'find', kind: 'tools/call', name: 'find_order' },
+        { kind: 'resources/read', uri: '${steps.find.uri}' },
+      ],
+      'targets[1] ("docs").flow[1].uri refers to ${steps.find.uri}, but step "find" extracts no value "uri"',
+    ],
+    [
+      'a duplicate step id',
+      [
+        { id: 'a', kind: 'prompts/list' },
+        { id: 'a', kind: 'resources/list' },
+      ],
+      'targets[1] ("docs").flow[1].id "a" is already the id of step 1',
+    ],
+    [
+      "a budget that cannot fit the steps' timeouts",
+      [{ kind: 'prompts/list' }, { kind: 'resources/list' }, { kind: 'prompts/list' }, { kind: 'resources/list' }],
+      'targets[1] ("docs").budgetMs (30000) cannot fit the flow\'s 4 steps at timeoutMs 10000 each (40000 ms)',
+    ],
+  ])('refuses a flow with %s, in one line', (_what, flow, message) => {
+    const e = synthError(withTarget(1, { tool: undefined, flow }));
+    expect(e.name).toBe('CanaryError');
+    expect(e.message).toContain(message);
+    expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('synthesizes a fleet whose target runs a flow with a task', () => {
+    const { app, cleanup } = newTestApp();
+    try {
+      const flow = [
+        { id: 'find', kind: 'tools/call', name: 'find_order', task: true, extract: { id: { path: 'order.id' } } },
+        { kind: 'prompts/get', name: 'brief', arguments: { topic: '${steps.find.id}' } },
+      ];
+      new McpCanaryFleet(app, 'McpCanary', withTarget(1, { tool: undefined, flow }));
+      expect(() => app.synth()).not.toThrow();
+    } finally {
+      cleanup();
+    }
+  });
+
   it('names the target and the field of a schema error', () => {
     const e = synthError(withTarget(1, { url: 'docs.example.com/mcp' }));
     expect(e.name).toBe('CanaryError');

@@ -4,12 +4,17 @@
  */
 // The namespace import, not `{ z }`: esbuild then keeps only what is used (zod's locales alone are 264 KB).
 import * as z from 'zod';
+import { BackendsSetting, checkBackends, type Backend } from './backends.ts';
+import { CanaryTool } from './canary-tool.ts';
 import { CatalogSetting } from './catalog.ts';
+import { checkFlow, FlowSetting, type FlowStep } from './flow.ts';
 import { PostureSetting } from './posture.ts';
 import { secretsManagerName, ssmParameterName } from './stored-ref.ts';
 import { authFields, checkAuth } from './oauth.ts';
 import { TlsSetting } from './tls.ts';
 import { unionError } from '../words/words.ts';
+
+export { CanaryTool };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BUDGET_MS = 30_000;
@@ -91,9 +96,6 @@ const headerValue = z.string().superRefine((v, ctx) => {
 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** A JSON value, as `--expect-json` and `arguments` carry them. */
-const JsonValue: z.ZodType<unknown> = z.json();
-
 /** Where a header's value comes from at run time, instead of the config file (for the Lambda). */
 export const HeaderSecretRef = z.union(
   [
@@ -116,29 +118,6 @@ export const HeaderSecretRef = z.union(
   { error: unionError('must be { secretsManager: "<arn or name>" } or { ssmParameter: "<name>" }') },
 );
 export type HeaderSecretRef = z.infer<typeof HeaderSecretRef>;
-
-export const CanaryTool = z
-  .object({
-    /** The tool to call: cheap and read-only (annotated `readOnlyHint: true`). */
-    name: z.string().min(1, 'is empty: name the canary tool, e.g. "get_rate"').meta({
-      description:
-        'The tool to call. It must be annotated `readOnlyHint: true` in every listing of its name, or the run is `inconclusive` (`unsafe_tool`) and the tool is not called',
-    }),
-    arguments: z.record(z.string(), JsonValue).default({}).meta({ description: 'Its arguments, a JSON object' }),
-    /** The text content must contain this string. */
-    expectText: z.string().optional().meta({ description: "The tool's text content must contain this string", defaultText: 'none' }),
-    /** Dotted paths into structuredContent and the JSON value each must equal, e.g. { "rate": 1.08 }. */
-    expectJson: z.record(z.string(), JsonValue).default({}).meta({
-      description:
-        'Dotted paths into `structuredContent` and the JSON value each must equal, e.g. `{ "rate": 1.08 }`; integers beyond 2^53 compare exactly',
-    }),
-    /** Call the tool even though it is not annotated read-only. */
-    allowUnsafe: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Call the tool even though it is not annotated read-only (for an unannotated tool you know is)' }),
-  })
-  .strict();
 
 /** The target's fields; `Target` adds the cross-field checks. Extend this, not `Target`. */
 export const TargetFields = z
@@ -181,6 +160,12 @@ export const TargetFields = z
       description: 'The canary tool: a cheap, read-only tool whose answer only a working endpoint (and upstream) can give',
       defaultText: 'none: stop after `tools/list`',
     }),
+    /** Ordered steps instead of one tool (functions/base/config/schema/flow.ts). */
+    flow: FlowSetting.optional().meta({
+      description:
+        "Ordered steps instead of one `tool`: `tools/call`, `resources/list`, `resources/read`, `prompts/list`, `prompts/get`, each with its own assertion; `extract` takes values from a step's answer for a later step (`${steps.<id>.<name>}`). See [flows](#flows)",
+      defaultText: 'none',
+    }),
     timeoutMs: z
       .number()
       .int()
@@ -208,6 +193,12 @@ export const TargetFields = z
       description:
         'In-run retries: only after `unreachable`, `timeout` or a 5xx, 500 ms doubling to 4 s, and only while a whole attempt still fits the budget',
     }),
+    /** An aggregating gateway's backends, each judged on its own (functions/base/config/schema/backends.ts). */
+    backends: BackendsSetting.optional().meta({
+      description:
+        "The backends of an aggregating gateway, each `{ name, prefix, tool | flow, catalog }`: one run opens one session, lists once and judges each backend's tool or flow (named without the prefix), each with its own verdict `<gateway>/<backend>`, metric, page and ticket. See [gateways](#gateways)",
+      defaultText: 'none',
+    }),
     /** The recorded tool catalog (`mcp-canary snapshot`): drift from it is a `catalog_drift` warning. */
     catalog: CatalogSetting.optional().meta({
       description:
@@ -232,7 +223,15 @@ export const TargetFields = z
   .strict();
 
 export function checkTarget(
-  t: { timeoutMs: number; budgetMs: number; url: string; querySecrets: Record<string, unknown> } & Parameters<typeof checkAuth>[0],
+  t: {
+    timeoutMs: number;
+    budgetMs: number;
+    url: string;
+    querySecrets: Record<string, unknown>;
+    tool?: unknown;
+    flow?: readonly FlowStep[] | undefined;
+    backends?: readonly Backend[] | undefined;
+  } & Parameters<typeof checkAuth>[0],
   ctx: z.RefinementCtx,
 ): void {
   checkAuth(t, ctx);
@@ -246,6 +245,16 @@ export function checkTarget(
       message: `is also in url's query (?${key}=…): give it in one place, querySecrets, and remove it from url`,
     });
   }
+  if (t.tool !== undefined && t.flow !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['flow'],
+      message:
+        'and tool are both given: a target has one tool or a flow; make the tool the flow\'s first step ({ "kind": "tools/call", … })',
+    });
+  // A gateway's budget holds its own steps and its backends' together: checked once, in checkBackends.
+  if (t.flow) checkFlow(t.flow, t.timeoutMs, t.backends ? Number.POSITIVE_INFINITY : t.budgetMs, ctx);
+  if (t.backends) checkBackends(t.backends, t.flow?.length ?? (t.tool ? 1 : 0), t.timeoutMs, t.budgetMs, ctx);
   if (t.timeoutMs > t.budgetMs) {
     ctx.addIssue({
       code: 'custom',
@@ -256,6 +265,16 @@ export function checkTarget(
 }
 
 export const Target = TargetFields.superRefine(checkTarget);
+
+/** The steps a target runs after tools/list: its flow, or its one canary tool as a one-step flow, or none. */
+export function flowOf(t: {
+  readonly tool?: z.output<typeof CanaryTool> | undefined;
+  readonly flow?: readonly FlowStep[] | undefined;
+}): FlowStep[] {
+  if (t.flow) return [...t.flow];
+  if (t.tool) return [{ kind: 'tools/call', ...t.tool, extract: {} }];
+  return [];
+}
 
 export type TargetInput = z.input<typeof Target>;
 export type Target = z.output<typeof Target>;

@@ -7,6 +7,7 @@
  * ticket) and never changes an outcome.
  */
 import type { AnswerCheck } from '../../common/verdict.ts';
+import { stepLabel, type FlowStep } from './flow.ts';
 
 export interface CanaryToolChecks {
   readonly name: string;
@@ -44,14 +45,40 @@ export function catalogOutputSchema(catalog: unknown, toolName: string): boolean
   return prints.every((p) => !/(^|;)o:-(;|$)/.test(p));
 }
 
-/** The synth-time lines for a fleet's targets: one per target whose answer nothing checks. */
+/** The synth-time lines for a fleet's targets: one per target whose answer nothing checks, one per such flow step. */
 export function uncheckedTargets(
-  targets: readonly { readonly name: string; readonly tool?: CanaryToolChecks | undefined; readonly catalog?: unknown }[],
+  targets: readonly {
+    readonly name: string;
+    readonly tool?: CanaryToolChecks | undefined;
+    readonly flow?: readonly FlowStep[] | undefined;
+    readonly catalog?: unknown;
+  }[],
 ): string[] {
   return targets.flatMap((t) => {
+    if (t.flow) return uncheckedSteps(t.name, t.flow, t.catalog);
     if (!t.tool) return [];
     const schema = catalogOutputSchema(t.catalog, t.tool.name);
     const line = uncheckedAnswer(t.name, t.tool.name, configuredChecks(t.tool, schema === true), schema !== null);
     return line ? [line] : [];
+  });
+}
+
+/**
+ * A flow's tool steps that nothing checks: no expectation, no outputSchema known, and no value taken
+ * from the answer (an extraction that matches nothing fails the step, so it is a check of its own).
+ */
+function uncheckedSteps(target: string, flow: readonly FlowStep[], catalog: unknown): string[] {
+  return flow.flatMap((step, i) => {
+    if (step.kind !== 'tools/call' || Object.keys(step.extract).length > 0) return [];
+    const schema = catalogOutputSchema(catalog, step.name);
+    const line = uncheckedAnswer(`${target} ${stepLabel(i, step)}`, step.name, configuredChecks(step, schema === true), schema !== null);
+    return line
+      ? [
+          line.replace(
+            'Add tool.expectText or tool.expectJson (--expect-text, --expect-json)',
+            "Add the step's expectText, expectJson or extract",
+          ),
+        ]
+      : [];
   });
 }

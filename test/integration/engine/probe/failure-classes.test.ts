@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itWithTools } from '../../../helpers/tools.ts';
 import { z } from 'zod';
 import { rateTool, startMcpServer, startRatesApi, type RatesApi } from '../../../../functions/demo/servers.ts';
-import { judge } from '../../../../functions/engine/judge/judge.ts';
+import { judge, judgeAll } from '../../../../functions/engine/judge/judge.ts';
 import { failureClasses } from '../../../../functions/base/common/verdict.ts';
 import { modernEndpoint, readOnlyRateTool, rpcError, rpcResult, selfSignedCert, startFaultServer } from '../../../helpers/faults.ts';
 import { freePort } from '../../../helpers/moto.ts';
@@ -68,6 +68,17 @@ describe('failure classes', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("classifies a gateway's backend behind a gateway that is down as gateway_down: inconclusive, only the gateway failed", async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const [gateway, ...backends] = await judgeAll(
+      target(url, { tool: undefined, backends: [{ name: 'rates', tool: { name: 'get_rate' } }] }),
+    );
+    expect(gateway).toMatchObject({ outcome: 'failed', failure: 'unreachable' });
+    expect(backends).toHaveLength(1);
+    expect(backends[0]).toMatchObject({ target: 'rates/rates', outcome: 'inconclusive', failure: 'gateway_down' });
+    seen.add(backends[0]!.failure!);
   });
 
   it('classifies a server that never answers as timeout, within the request timeout', async () => {
@@ -171,6 +182,19 @@ describe('failure classes', () => {
       expect(v).toMatchObject({ outcome: 'failed', failure: 'tool_missing' });
       expect(v.detail).toContain('get_rate');
       expect(server.methods()).not.toContain('tools/call');
+      seen.add(v.failure!);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('classifies a flow step whose capability the server does not advertise as capability_missing, never sending it', async () => {
+    const server = await startMcpServer({ era: 'legacy', tools: [rateTool(api)] });
+    try {
+      const v = await judge(target(server.url, { tool: undefined, flow: [{ id: 'docs', kind: 'resources/list' }] }));
+      expect(v).toMatchObject({ outcome: 'failed', failure: 'capability_missing' });
+      expect(v.detail).toContain('step 1 "docs": resources/list: not sent — the server does not advertise the resources capability');
+      expect(server.methods()).not.toContain('resources/list');
       seen.add(v.failure!);
     } finally {
       await server.close();

@@ -302,7 +302,11 @@ describe('failed and slow operations, by the MCP semantic conventions (v1.41.0)'
       const cardSteps = new Set(spans.filter((x) => x.name === 'server card').map((x) => x.spanId));
       for (const s of spans.filter((x) => x.kind === 3 && x.name !== 'tools/call get_quote')) {
         if (cardSteps.has(s.parentSpanId)) {
-          expect([s.name, s.attributes['error.type'], s.status.code]).toEqual(['GET', String(s.attributes['http.response.status_code']), 2]);
+          expect([s.name, s.attributes['error.type'], s.status.code]).toEqual([
+            'GET',
+            String(s.attributes['http.response.status_code']),
+            2,
+          ]);
           expect(s.attributes['http.response.status_code']).toBeGreaterThanOrEqual(400);
         } else if (era === 'legacy' && s.name === 'server/discover') {
           expect(s.attributes['error.type']).toBe(s.attributes['rpc.response.status_code']);

@@ -43,6 +43,26 @@ describe('the rule', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^a: .*no recorded catalog shows an outputSchema/);
   });
+
+  it("names a flow's tool step that nothing checks, and not one whose answer a value is taken from", () => {
+    const step = { kind: 'tools/call' as const, expectJson: {}, extract: {}, arguments: {}, allowUnsafe: false, task: false };
+    const lines = uncheckedTargets([
+      {
+        name: 'orders',
+        flow: [
+          { ...step, id: 'find', name: 'find_order', extract: { id: { path: 'order.id' } } },
+          { ...step, id: 'status', name: 'order_status' },
+          { ...step, name: 'ping', expectText: 'pong' },
+          { kind: 'resources/list', expectJson: {}, extract: {} },
+        ],
+      },
+    ]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^orders step 2 "status": the answer of order_status is not checked .* Add the step's expectText, expectJson or extract naming what a good answer holds$/,
+      ),
+    ]);
+  });
 });
 
 describe('the CLI prints it under the verdict; the outcome stands', () => {

@@ -101,6 +101,18 @@ describe('compare', () => {
     );
   });
 
+  it("holds a flow's tools as the canary tool: removed is tool_missing's, a dropped readOnlyHint called out", () => {
+    const recorded = fingerprintCatalog([
+      { name: 'find', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      { name: 'status', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+    ]);
+    const live = [{ name: 'find', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false } }];
+    const words = compareCatalog(live, recorded, {}, { flowTools: ['find', 'status'] }).map((w) => w.detail);
+    expect(words).toEqual([
+      'catalog drift: tool "find" changed: annotations — readOnlyHint is no longer true on the canary tool: the canary will refuse to call it (unsafe_tool)',
+    ]);
+  });
+
   it(`sums up past ${MAX_DRIFT_WARNINGS} changed tools in one last warning`, () => {
     const many = Array.from({ length: MAX_DRIFT_WARNINGS + 5 }, (_, i) => ({ name: `t${String(i).padStart(2, '0')}`, inputSchema: {} }));
     const w = compareCatalog(many, {}, {});

@@ -115,6 +115,46 @@ describe('a run as a trace', () => {
     expect(spans.find((s) => s.name === 'mcp-canary run')!.status.code).toBe(0);
   });
 
+  it("gives each flow step a span of its own, two calls of one kind apart, a task's polls under its call", () => {
+    // Prepare: a flow of two tool calls (the second ran as a task: two polls) and a resources/read
+    const requests = [
+      req('discover', 10, { rpcMethod: 'server/discover' }),
+      req('tools/list', 40, { rpcMethod: 'tools/list' }),
+      req('tools/call', 70, { rpcMethod: 'tools/call', toolName: 'find_order' }),
+      req('tools/call', 100, { rpcMethod: 'tools/call', toolName: 'export_report' }),
+      req('tools/call', 130, { rpcMethod: 'tasks/get' }),
+      req('tools/call', 160, { rpcMethod: 'tasks/get' }),
+      req('resources/read', 190, { rpcMethod: 'resources/read' }),
+    ];
+    const task = { taskId: 'task-1', status: 'completed', polls: 2, terminalMs: 80 };
+    const probes: ProbeResult[] = [
+      probe('discover'),
+      probe('tools/list'),
+      { ...probe('tools/call'), step: { index: 1, id: 'find' } },
+      { ...probe('tools/call'), step: { index: 2, id: 'export' }, task },
+      { ...probe('resources/read'), step: { index: 3 } },
+    ];
+    // Act
+    const { spans } = decodeTraces(traceBytes([{ record: record({ probes }), requests }], defaultResource()));
+    // Assess
+    const root = spans.find((s) => s.name === 'mcp-canary run')!;
+    const steps = spans.filter((s) => s.parentSpanId === root.spanId);
+    expect(steps.map((s) => [s.name, s.attributes['mcp.canary.flow.step.index'], s.attributes['mcp.canary.flow.step.id']])).toEqual([
+      ['discover', undefined, undefined],
+      ['tools/list', undefined, undefined],
+      ['tools/call', 1, 'find'],
+      ['tools/call', 2, 'export'],
+      ['resources/read', 3, undefined],
+    ]);
+    expect(steps[3]!.attributes).toMatchObject({
+      'mcp.canary.task.id': 'task-1',
+      'mcp.canary.task.status': 'completed',
+      'mcp.canary.task.terminal_ms': 80,
+    });
+    expect(spans.filter((s) => s.parentSpanId === steps[3]!.spanId)).toHaveLength(3);
+    expect(steps.some((s) => s.attributes['mcp.canary.superseded'] === true)).toBe(false);
+  });
+
   it('keeps the trace id the requests carried when the verdict carries another (a run the canary cut itself)', () => {
     const requests = [req('discover', 10, { rpcMethod: 'server/discover' })];
     const { spans } = decodeTraces(
