@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { shownName } from '../../base/common/names.ts';
 import { faulted, faultOutcome, probeOf, type Fault } from '../../base/common/step.ts';
 import { Outcome, type AnswerCheck, type FailureClass, type NegotiatedRevision, type ProbeResult } from '../../base/common/verdict.ts';
-import { prefixedFlow, prefixOf, type Backend } from '../../base/config/schema/backends.ts';
+import { behindPrefix, prefixedFlow, prefixOf, type Backend } from '../../base/config/schema/backends.ts';
 import { flowOf } from '../../base/config/schema/target.ts';
 import { runFlow, type FlowContext } from './flow.ts';
 import { toolMissing } from './listing.ts';
@@ -42,7 +42,7 @@ export async function runBackends(backends: readonly Backend[], c: BackendsConte
 
 async function runBackend(b: Backend, c: BackendsContext): Promise<BackendAttempt> {
   const prefix = prefixOf(b);
-  const tools = c.listed.filter((t) => t.name.startsWith(prefix)).map((t) => ({ ...t, name: t.name.slice(prefix.length) }));
+  const tools = behindPrefix(c.listed, prefix);
   const steps = prefixedFlow(b, flowOf);
   const probes: ProbeResult[] = [];
   const started = c.ctx.now();

@@ -63,6 +63,11 @@ export function prefixOf(b: Pick<Backend, 'name' | 'prefix'>): string {
   return b.prefix ?? `${b.name}${DEFAULT_PREFIX_SEPARATOR}`;
 }
 
+/** The tools of a gateway's list behind `prefix`, the prefix taken off: the backend's own names (its drift, its snapshot). */
+export function behindPrefix<T extends { readonly name: string }>(listed: readonly T[], prefix: string): T[] {
+  return listed.filter((t) => t.name.startsWith(prefix)).map((t) => ({ ...t, name: t.name.slice(prefix.length) }));
+}
+
 /** A backend's steps as the gateway names them: its tool or flow, each tool name behind the prefix. */
 export function prefixedFlow(b: Backend, flowOf: (t: Backend) => FlowStep[]): FlowStep[] {
   const prefix = prefixOf(b);
