@@ -9,7 +9,7 @@
  */
 import { PutMetricDataCommand, type CloudWatchClient, type MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { Dimension, MetricName, verdictValue, type RunRecord } from '../../base/common/run-record.ts';
-import { Outcome } from '../../base/common/verdict.ts';
+import { FailureClass, Outcome } from '../../base/common/verdict.ts';
 import { oneLine } from '../../base/common/redact.ts';
 import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
 
@@ -80,12 +80,14 @@ export function regionData(records: readonly RunRecord[]): MetricDatum[] {
 /**
  * The fleet-level datum of these records' verdicts that could not judge: one per period with any, its
  * value their number; none without (so a period with none is missing, never a 0 that arrived before a
- * late wave's 1). The canary owner's alarm reads it per rate.
+ * late wave's 1). The canary owner's alarm reads it per rate. A gateway's backend not judged because the
+ * gateway is down is not the canary's fault: the gateway's own failed verdict pages, so it is left out.
  */
 export function inconclusiveData(records: readonly RunRecord[], rate: string): MetricDatum[] {
   const byPeriod = new Map<string, number>();
   for (const r of records)
-    if (r.verdict.outcome === Outcome.inconclusive) byPeriod.set(r.scheduledFor, (byPeriod.get(r.scheduledFor) ?? 0) + 1);
+    if (r.verdict.outcome === Outcome.inconclusive && r.verdict.failure !== FailureClass.gatewayDown)
+      byPeriod.set(r.scheduledFor, (byPeriod.get(r.scheduledFor) ?? 0) + 1);
   return [...byPeriod].map(([period, count]) => ({
     MetricName: MetricName.inconclusive,
     Dimensions: [{ Name: Dimension.rate, Value: rate }],

@@ -9,7 +9,7 @@ import { verdictValue, type RunRecord } from '../../../../functions/base/common/
 import { run } from '../../../../functions/lambdas/run/run.ts';
 import { startMoto, type Moto } from '../../../helpers/moto.ts';
 import { HOME_REGION, NAMESPACE, motoRunDeps } from '../../../helpers/run/fixtures.ts';
-import { cloudWatchAt, readRuns } from '../../../helpers/run/readback.ts';
+import { cloudWatchAt, readInconclusive, readRuns } from '../../../helpers/run/readback.ts';
 import { startGateway } from '../../../helpers/gateway.ts';
 import { describeNeeding } from '../../../helpers/tools.ts';
 
@@ -91,6 +91,7 @@ describe("a gateway's scheduled run", () => {
     const { gateway } = await gatewayOf(names);
     await gateway.close();
     const lines: string[] = [];
+    const unjudgedBefore = await readInconclusive(cloudWatchAt(moto.endpoint, HOME_REGION), NAMESPACE, '1m');
     const summary = await run({ targets: [target(gateway.url, names)] }, motoRunDeps(moto.endpoint, lines));
     expect(summary.verdicts).toEqual([
       { target: 'gw', outcome: 'failed', failure: 'unreachable' },
@@ -100,6 +101,8 @@ describe("a gateway's scheduled run", () => {
     const home = cloudWatchAt(moto.endpoint, HOME_REGION);
     expect(await readRuns(home, NAMESPACE, 'gw')).toEqual({ runs: 1, worst: 1 });
     expect(await readRuns(home, NAMESPACE, 'gw/github')).toEqual({ runs: 1, worst: INCONCLUSIVE });
+    // The canary could judge: the owner's Inconclusive alarm hears nothing of a gateway that is down.
+    expect(await readInconclusive(home, NAMESPACE, '1m')).toBe(unjudgedBefore);
   });
 
   it('names each backend not judged when the engine crashed on the gateway', async () => {

@@ -121,6 +121,17 @@ describe('the fleet-level inconclusive datum', () => {
     ]);
   });
 
+  it("leaves out a gateway's backends not judged because the gateway is down: the gateway's own verdict pages", () => {
+    const down = (name: string) => {
+      const r = record(`gw/${name}`, 'inconclusive');
+      return { ...r, verdict: { ...r.verdict, failure: 'gateway_down' as const, gateway: 'gw' } };
+    };
+    expect(inconclusiveData([record('gw', 'failed'), down('github'), down('docs')], '1m')).toEqual([]);
+    // The backends' own Verdict points still carry the inconclusive place: they neither resolve nor vote.
+    expect(metricData(down('github'))[0]!.Value).toBe(INCONCLUSIVE_WEIGHT + TICKET_WEIGHT);
+    expect(inconclusiveData([down('github'), record('other', 'inconclusive')], '1m')[0]!.Value).toBe(1);
+  });
+
   it('writes nothing for runs that all judged: a missing point is "none", never a 0 that beats a late wave', () => {
     expect(inconclusiveData([record('a', 'healthy'), record('b', 'failed'), record('c', 'degraded')], '1m')).toEqual([]);
   });
