@@ -69,12 +69,14 @@ export async function runFlow(steps: readonly FlowStep[], f: FlowContext): Promi
   let upstreamCredential: string | undefined;
   for (const [i, step] of steps.entries()) {
     let task: TaskReport | undefined;
+    let sent: { tool: Tool | undefined; args: Readonly<Record<string, unknown>> } | undefined;
     const started = f.ctx.now();
     const r = await f.sessions.run(step.kind, step.kind, async (s) => {
       const filled = fillStep(step, values);
       if ('problem' in filled) return faulted<AnswerView>(assertion(`${step.kind}: ${filled.problem}`));
       if (filled.step.kind !== 'tools/call') return await otherStep(s, filled.step, f);
       const { listings, onWire } = f.tools(filled.step.name);
+      sent = { tool: listings[0], args: filled.step.arguments };
       const stepChecks = configuredChecks(
         filled.step,
         listings.some((t) => t.outputSchema !== undefined),
@@ -89,15 +91,16 @@ export async function runFlow(steps: readonly FlowStep[], f: FlowContext): Promi
         unchecked: stepChecks.every((c) => c === 'isError'),
       };
       const called = await callCanaryTool(s, listings, onWire, filled.step, call);
-      // -32602: the canary's arguments or the server's validation — the listed inputSchema says which.
-      if (!called.ok)
-        return faulted<AnswerView>(invalidParams(called.fault, f.wire.last('tools/call'), listings[0], filled.step.arguments));
+      if (!called.ok) return faulted<AnswerView>(called.fault);
       const { result, answerText } = called.value;
       upstreamCredential ??= called.value.upstreamCredential ?? undefined;
       const view = toolView(result, exactStructuredContent(answerText, result));
       return passed(view, called.detail);
     });
-    const judged = r.ok ? extracted(step, r, values) : r;
+    // -32602 (a fault of the session's, after the call): the canary's arguments or the server's
+    // validation — the listed inputSchema says which.
+    const classed = !r.ok && sent ? faulted<AnswerView>(invalidParams(r.fault, f.wire.last('tools/call'), sent.tool, sent.args)) : r;
+    const judged = classed.ok ? extracted(step, classed, values) : classed;
     const shown = f.numbered ? labelled(i, step, judged) : judged;
     f.record({
       ...probeOf(step.kind, shown, f.ctx.now() - started),

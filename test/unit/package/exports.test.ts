@@ -35,6 +35,7 @@ describe('the package exports', () => {
         'WarningKind',
         'defineFleet',
         'judge',
+        'judgeAll',
         'worstOutcome',
       ].sort(),
     );
