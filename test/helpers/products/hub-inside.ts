@@ -60,6 +60,8 @@ export interface HubResult {
   readonly hubVersion: string;
   /** What mcp-hub's `/mcp` answered to a Streamable HTTP POST (the canary's request): the transport it lacks. */
   readonly hubMcpPost: { readonly status: number; readonly body: string };
+  /** The scheduled run's verdict on mcp-hub's own /mcp, without the front. */
+  readonly direct: Pick<Verdict, 'outcome' | 'failure' | 'detail'>;
   readonly runs: readonly HubStateRun[];
   /** What mcp-hub printed until it was ready (its start, the marketplace fetch, the backends connected). */
   readonly hubStartLog: string;
@@ -163,6 +165,13 @@ async function main(): Promise<void> {
         backendCalls: Object.fromEntries(HUB_BACKENDS.map((n) => [n, after[n]! - before[n]!])),
       });
     };
+    // The canary pointed at mcp-hub's own /mcp, as a user first would: what it says of the missing transport.
+    const directLines: string[] = [];
+    await run(
+      { targets: [{ name: 'hub-direct', url: `http://127.0.0.1:${hubPort}/mcp`, timeoutMs: 5_000, tool: { name: 'github__get_status' } }] },
+      motoRunDeps(moto.endpoint, directLines),
+    );
+    const direct = (JSON.parse(directLines[0]!) as RunRecord).verdict;
     await judge('healthy');
     await backends.get('docs')!.close();
     await judge('backend-down');
@@ -176,6 +185,7 @@ async function main(): Promise<void> {
       offLoopback,
       hubVersion: health.version,
       hubMcpPost,
+      direct: { outcome: direct.outcome, failure: direct.failure, detail: direct.detail },
       hubStartLog,
       runs,
       hubLog: hub.log().slice(-4000),

@@ -46,8 +46,11 @@ describe('a real npm gateway (mcp-hub behind supergateway) in front of three SDK
       expect(result.hubStartLog).toContain('3/3 servers started successfully');
     });
 
-    it("mcp-hub's own /mcp is HTTP+SSE only: a Streamable HTTP POST is refused, hence the front", () => {
+    it("mcp-hub's own /mcp is HTTP+SSE only: a Streamable HTTP POST is refused (hence the front), and the canary says so", () => {
       expect(result.hubMcpPost).toMatchObject({ status: 404, body: expect.stringContaining('Cannot POST /mcp') });
+      // Pointed there, the canary fails it with Express's words and says why, not a bare "Error".
+      expect(result.direct).toMatchObject({ outcome: 'failed', failure: 'http_status' });
+      expect(result.direct.detail).toMatch(/HTTP 404, text\/html: "Cannot POST \/mcp" — no POST route at this path: .*HTTP\+SSE/);
     });
 
     it('all up: the gateway and each backend healthy, each call routed to its own backend', () => {
