@@ -340,7 +340,11 @@ export function serverWords(text: string, contentType: string | null): string | 
   }
   if (type === 'text/html' || /^<(!doctype|html)/i.test(trimmed)) {
     const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1];
-    return title ? oneLine(title, 200) : null;
+    // Express's (finalhandler's) error page says only "Error" in its title; its words are in <pre>:
+    // "Cannot POST /mcp".
+    const pre = title?.trim() === 'Error' ? /<pre>([^<]{1,200})<\/pre>/i.exec(trimmed)?.[1] : undefined;
+    const words = pre?.trim() || title;
+    return words ? oneLine(words, 200) : null;
   }
   const first = trimmed.split(/\r?\n/, 1)[0]!;
   return oneLine(first, 200);

@@ -199,6 +199,10 @@ function statusHint(status: number, exchange: Exchange | undefined): string {
   // A POST refused outright is most often the old HTTP+SSE transport's GET-only /sse endpoint.
   if (status === 405 && exchange?.httpMethod === 'POST')
     return ' — the endpoint refuses POST: an HTTP+SSE (2024-11-05) /sse endpoint? The canary speaks Streamable HTTP; point it at that endpoint (often /mcp)';
+  // Express's words for a path with no POST route: a wrong path, or an HTTP+SSE endpoint that takes only
+  // GET at /mcp (mcp-hub 4's does: its POSTs go to /messages).
+  if (status === 404 && exchange?.httpMethod === 'POST' && /^Cannot POST \//.test(exchange.serverWords ?? ''))
+    return ' — no POST route at this path: a wrong path, or an HTTP+SSE (2024-11-05) endpoint that takes only GET? The canary speaks Streamable HTTP; point it at the Streamable HTTP endpoint';
   // The 2025 SDKs' one-session transport answers a second initialize so: another client holds its only
   // session. Only a hint, and the server's own words are the evidence: -32600 is every invalid request's code.
   if (

@@ -199,6 +199,22 @@ describe("the server's own words and the class the evidence names", () => {
     );
   });
 
+  it("404 with Express's page to every POST (an HTTP+SSE endpoint at /mcp, as mcp-hub 4's) → failed/http_status, its <pre> words and the hint", async () => {
+    const { v } = await judgeFault((q, res) => {
+      res
+        .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST ${q.url}</pre>\n</body>\n</html>\n`,
+        );
+    });
+    expectVerdict(
+      v,
+      'failed',
+      'http_status',
+      /HTTP 404, text\/html: "Cannot POST \/mcp" — no POST route at this path: a wrong path, or an HTTP\+SSE \(2024-11-05\) endpoint that takes only GET\?/,
+    );
+  });
+
   it('404 with a plain JSON error → failed/http_status, its message in the detail', async () => {
     const { v } = await judgeFault((_q, res) => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"no route /mcp"}');
