@@ -38,7 +38,8 @@
  * Built only from arithmetic, comparisons, IF and FLOOR (per point), whose missing-data rules CloudWatch
  * documents; no FILL (it would invent a value for an undetermined period) and no MAX/SUM over series.
  * Sum's places are powers of two, so it is exact; FLOOR reads the whole part and the first ten places,
- * whose digits a decimal store would keep too (2^-10 has ten); the ticket place below them is never read.
+ * whose digits a decimal store would keep too (2^-10 has ten); the ticket place below them is read only by a
+ * gateway's backend's tickets (`judgedTicketRegions`).
  *
  * Points written before inconclusive had a place (every ticket run then added 1/64, inconclusive too)
  * decode to more failed and inconclusive regions than reported: such a point is read as those alarms
@@ -56,7 +57,7 @@
  * (functions/lambdas/run/ledger.ts), and a put is retried only when it certainly was not stored
  * (functions/io/publish/metrics.ts). test/unit/infra/timing-faults.test.ts shows both bugs with the old runs.
  */
-import { INCONCLUSIVE_WEIGHT } from '../../functions/base/common/run-record.ts';
+import { INCONCLUSIVE_WEIGHT, TICKET_WEIGHT } from '../../functions/base/common/run-record.ts';
 
 /** Metric ids in the alarms' math: the target's `Verdict` metric read with two statistics. */
 export const FAILING = 'failing';
@@ -89,4 +90,21 @@ export function failingRegions(regionCount: number, quorum: number): string {
  */
 export function ticketRegions(regionCount: number): string {
   return `IF(${FAILING} > 0, ${FAILING}, IF(${REPORTS} >= ${regionCount}, ${FAILING}))`;
+}
+
+/** 2^20: one ticket run is this many units of Sum's ticket place. */
+const TICKET_PLACE = 1 / TICKET_WEIGHT;
+
+/**
+ * A gateway's backend's tickets: regions failed, degraded or warned — not those that could not judge,
+ * which for a backend is the gateway being down (`gateway_down`: the gateway's own page carries it, and
+ * ten backends must not open ten tickets with it) or its own config (the canary owner's `Inconclusive`
+ * alarm hears that). This one reads the ticket place: every inconclusive run also put one ticket there,
+ * so T − I are the others. Exact: Sum is a double, and a point of at most 600 runs spans 2^10 … 2^-20,
+ * 30 bits of its 53 (9 significant digits of 600.000…, well inside what a decimal store keeps).
+ */
+export function judgedTicketRegions(regionCount: number): string {
+  const ticketed = `FLOOR(${TICKET_PLACE} * (${FAILING} - ${FAILED} - ${INCONCLUSIVE} / ${PLACE}) + 0.5)`;
+  const value = `(${FAILED} + ${ticketed} - ${INCONCLUSIVE})`;
+  return `IF(${value} > 0, ${value}, IF(${REPORTS} >= ${regionCount}, ${value}))`;
 }

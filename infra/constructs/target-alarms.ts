@@ -10,7 +10,8 @@
  *   late for its first evaluation is counted at the next one, so the page comes after run N or N+1, never
  *   before N. It resolves after a period in which more than R − k regions judged it not failing. Missing
  *   data is `ignore`: a canary that falls silent or cannot judge keeps an open page open.
- * - warning (tickets): some region not healthy (or warning) N periods in a row; same rules.
+ * - warning (tickets): some region not healthy (or warning) N periods in a row; same rules. A gateway's
+ *   backend's leaves out the runs that could not judge (the gateway down: the gateway's page carries it).
  * - dead-man (canary owner): fewer than R regions reported in each of M periods in a row (M = max(N, 3)),
  *   or no region reported at all for the alarm's whole evaluation range: `missing` data then makes it
  *   INSUFFICIENT_DATA, which tells the owner too. M ≥ 3 is the margin for documented start delays: a run
@@ -28,7 +29,7 @@ import { Construct } from 'constructs';
 import { AlarmKind, deadManRuns, describeAlarm } from '../../functions/base/common/alarm-words.ts';
 import { Dimension, MetricName } from '../../functions/base/common/run-record.ts';
 import type { FleetNames } from '../plan/names.ts';
-import { FAILING, failingRegions, REPORTS, ticketRegions } from './alarm-math.ts';
+import { FAILING, failingRegions, judgedTicketRegions, REPORTS, ticketRegions } from './alarm-math.ts';
 
 /** Pages: the target fails in at least `minFailingRegions` regions (or that share of those that judge) for `runsInARow` runs in a row. */
 export interface FailingRegionsThreshold {
@@ -129,7 +130,10 @@ export class TargetAlarms extends Construct {
       this.add(
         AlarmKind.warning,
         {
-          ...math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)'),
+          // A backend's runs the gateway's outage left unjudged are the gateway's page, not a ticket each.
+          ...(props.gateway
+            ? math(judgedTicketRegions(regions.length), 'Regions failed, degraded or warned (where already known)')
+            : math(ticketRegions(regions.length), 'Regions needing a ticket (where already known)')),
           threshold: 0,
           comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
           evaluationPeriods: t.warning.runsInARow,

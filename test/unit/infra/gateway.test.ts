@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AlarmKind, parseAlarmName } from '../../../functions/base/common/alarm-words.ts';
+import { verdictValue } from '../../../functions/base/common/run-record.ts';
 import { planFleet } from '../../../infra/plan/plan.ts';
 import { alarmsOf } from '../../helpers/infra/cfn.ts';
+import { evaluateExpression } from '../../helpers/infra/cloudwatch-alarm.ts';
 import { smallFleet, synthFleet } from '../../helpers/infra/synth.ts';
 
 const gateway = {
@@ -39,6 +41,43 @@ describe('a gateway in the fleet', () => {
         expect(new Set(targets)).toEqual(new Set([name]));
       }
     expect(alarms).toHaveLength(3 * (config.targets.length + 2));
+  });
+
+  it("tickets a backend for what it did, not for the gateway's outage that left it unjudged", () => {
+    const ticketsOf = (name: string) => {
+      const e = byName.get(`McpCanary/${name}/warning`)!.Metrics!.find((m) => m.Expression !== undefined && m.ReturnData !== false)!;
+      // One period: each run's value summed (Sum) and counted (SampleCount), as CloudWatch aggregates them.
+      return (runs: readonly ('healthy' | 'degraded' | 'failed' | 'inconclusive' | 'warned')[]) => {
+        const values = runs.map((o) =>
+          o === 'warned'
+            ? verdictValue({ outcome: 'healthy', warnings: [{ kind: 'certificate_expiry', detail: 'x' }] })
+            : verdictValue({ outcome: o, warnings: [] }),
+        );
+        const data = new Map([
+          ['failing', new Map([[0, values.reduce((a, b) => a + b, 0)]])],
+          ['reports', new Map([[0, values.length]])],
+        ]);
+        return evaluateExpression(e.Expression!, data).get(0);
+      };
+    };
+    const backend = ticketsOf('gw/github');
+    // The gateway down in every region: its backends' runs are inconclusive (gateway_down), and no ticket.
+    expect(backend(['inconclusive', 'inconclusive', 'inconclusive'])).toBe(0);
+    expect(backend(['inconclusive', 'inconclusive', 'degraded'])).toBe(1);
+    expect(backend(['failed', 'inconclusive', 'warned'])).toBe(2);
+    expect(backend(['inconclusive'])).toBeUndefined(); // two regions not heard from: not yet known
+    expect(backend(['degraded'])).toBe(1); // known at once
+    // A point of many runs (a wider period, or a replay): the ticket place read exactly.
+    const many = [
+      ...Array(5).fill('failed'),
+      ...Array(300).fill('inconclusive'),
+      ...Array(7).fill('degraded'),
+      ...Array(288).fill('healthy'),
+    ];
+    expect(backend(many)).toBe(12);
+    // The gateway's own ticket alarm is a target's: a region that cannot judge it is a ticket.
+    expect(ticketsOf('gw')(['inconclusive', 'healthy', 'healthy'])).toBeGreaterThan(0);
+    expect(ticketsOf('rates-prod')(['inconclusive', 'healthy', 'healthy'])).toBeGreaterThan(0);
   });
 
   it("names the backend and the gateway in the backend's page, and the endpoint to check", () => {
