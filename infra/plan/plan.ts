@@ -187,7 +187,7 @@ export function planFleet(raw: FleetInput, options: PlanOptions = {}): FleetPlan
     regions,
     alarmStacks,
     muteRuleStacks: placeMuteRules(fleet, names),
-    status: fleet.statusPage ? planStatus(fleet, names, targets) : undefined,
+    status: fleet.statusPage ? planStatus(fleet, names, alarmed) : undefined,
   };
 }
 
@@ -216,11 +216,12 @@ function quorumsByRegionCount(targets: readonly TargetPlan[]): Map<number, numbe
  */
 export const MAX_STATUS_PAYLOAD_BYTES = 240 * 1024;
 
-function planStatus(fleet: Fleet, names: FleetNames, targets: readonly TargetPlan[]): StatusPayload {
+/** Every alarmed target — a gateway's backends after it, shown and hidden with it — on the page. */
+function planStatus(fleet: Fleet, names: FleetNames, alarmed: readonly TargetPlan[]): StatusPayload {
   const payload = statusPayload(
     fleet,
     names.fleet,
-    targets.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
+    alarmed.map((t) => ({ ...t, status: fleet.targets[t.index]!.status })),
   );
   const bytes = byteLength(JSON.stringify(payload));
   if (bytes > MAX_STATUS_PAYLOAD_BYTES)

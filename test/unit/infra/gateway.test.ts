@@ -107,6 +107,29 @@ describe('a gateway in the fleet', () => {
     expect(stacked.sort()).toEqual(plan.alarmed.map((t) => t.name).sort());
   });
 
+  it("shows each backend on the status page under the gateway's display name, covered by its windows and hidden with it", () => {
+    const shownGw = { ...gateway, status: { name: 'Tools gateway' } };
+    const withPage = (gw: object) =>
+      planFleet({
+        ...config,
+        targets: [...smallFleet().targets, gw],
+        statusPage: { title: 'Acme MCP' },
+        maintenance: [{ name: 'gw-upgrade', schedule: 'cron(0 2 * * SUN)', duration: 'PT1H', targets: ['gw'] }],
+      }).status!;
+    const page = withPage(shownGw);
+    const rows = page.targets.filter((t) => t.metric.startsWith('gw'));
+    expect(rows.map((t) => [t.metric, t.name])).toEqual([
+      ['gw', 'Tools gateway'],
+      ['gw/github', 'Tools gateway / github'],
+      ['gw/docs', 'Tools gateway / docs'],
+    ]);
+    expect(rows.every((t) => t.regions === rows[0]!.regions && t.periodSeconds === rows[0]!.periodSeconds)).toBe(true);
+    expect(page.maintenance[0]!.targets).toEqual(['Tools gateway', 'Tools gateway / github', 'Tools gateway / docs']);
+    const hidden = withPage({ ...gateway, status: { hidden: true } });
+    expect(hidden.targets.filter((t) => t.metric.startsWith('gw'))).toEqual([]);
+    expect(hidden.maintenance).toEqual([]);
+  });
+
   it("mutes a gateway's backends with it in a maintenance window", () => {
     const plan = planFleet({
       ...config,

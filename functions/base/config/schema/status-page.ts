@@ -153,12 +153,23 @@ interface PlannedTarget {
   readonly quorum: number;
   readonly periodSeconds: number;
   readonly status?: { readonly name?: string; readonly hidden: boolean };
+  /** A gateway's backend (`name` is `<gateway>/<backend>`): `status` is the gateway's, shown or hidden with it. */
+  readonly gateway?: string;
 }
 
-/** The payload for a fleet with a status page (infra/plan calls it): shown targets only, display names only. */
+/**
+ * The payload for a fleet with a status page (infra/plan calls it): shown targets only, display names only.
+ * A gateway's backend is shown as `<the gateway's display name> / <backend>`, and a maintenance window of
+ * the gateway covers it, as it mutes its alarms.
+ */
 export function statusPayload(fleet: PayloadSource, fleetName: string, targets: readonly PlannedTarget[]): StatusPayload {
   const shown = targets.filter((t) => !t.status?.hidden);
-  const display = new Map(shown.map((t) => [t.name, t.status?.name ?? t.name]));
+  const displayOf = (t: PlannedTarget) => {
+    const own = t.status?.name ?? t.gateway ?? t.name;
+    return t.gateway ? `${own} / ${t.name.slice(t.gateway.length + 1)}` : own;
+  };
+  const display = new Map(shown.map((t) => [t.name, displayOf(t)]));
+  const backendsOf = (name: string) => shown.filter((t) => t.gateway === name).map((t) => t.name);
   return {
     title: fleet.statusPage?.title ?? `${fleetName} status`,
     fleet: fleetName,
@@ -174,7 +185,8 @@ export function statusPayload(fleet: PayloadSource, fleetName: string, targets: 
       probeRegions: [...t.regions],
     })),
     maintenance: fleet.maintenance.flatMap((w) => {
-      const covered = (w.targets ?? targets.map((t) => t.name)).flatMap((name) => (display.has(name) ? [display.get(name)!] : []));
+      const named = w.targets ? w.targets.flatMap((name) => [name, ...backendsOf(name)]) : targets.map((t) => t.name);
+      const covered = named.flatMap((name) => (display.has(name) ? [display.get(name)!] : []));
       if (covered.length === 0) return [];
       return [{ schedule: w.schedule.trim(), duration: w.duration, ...(w.timezone ? { timezone: w.timezone } : {}), targets: covered }];
     }),
