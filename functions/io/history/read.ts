@@ -7,6 +7,7 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { configError } from '../../base/common/errors.ts';
 import { AlarmKind, alarmName } from '../../base/common/alarm-words.ts';
 import { AwsErrorKind, awsFailure } from '../../base/common/aws-errors.ts';
+import { backendTargetName } from '../../base/config/schema/backends.ts';
 import type { Fleet } from '../../base/config/schema/fleet.ts';
 import { targetRule } from '../../base/config/schema/target-rule.ts';
 import {
@@ -131,10 +132,16 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
   checkDays(opts.days);
   const { fleet } = opts;
   const nowMs = opts.nowMs ?? Date.now();
-  const chosen = opts.targets ? fleet.targets.filter((t) => opts.targets!.includes(t.name)) : fleet.targets;
-  const unknown = (opts.targets ?? []).filter((n) => !fleet.targets.some((t) => t.name === n));
+  // A gateway's backends are reported as targets of their own (their own Verdict metric and alarms), by the
+  // gateway's rule and maintenance windows; naming the gateway reports its backends with it.
+  const all = fleet.targets.flatMap((t) => [
+    { name: t.name, config: t, windowsOf: t.name },
+    ...(t.backends ?? []).map((b) => ({ name: backendTargetName(t.name, b.name), config: t, windowsOf: t.name })),
+  ]);
+  const chosen = opts.targets ? all.filter((e) => opts.targets!.includes(e.name) || opts.targets!.includes(e.windowsOf)) : all;
+  const unknown = (opts.targets ?? []).filter((n) => !all.some((e) => e.name === n));
   if (unknown.length)
-    throw configError(`--target ${unknown.join(', ')} is not in the config. Targets: ${fleet.targets.map((t) => t.name).join(', ')}`);
+    throw configError(`--target ${unknown.join(', ')} is not in the config. Targets: ${all.map((e) => e.name).join(', ')}`);
 
   const windowEnd = Math.min(opts.endMs ?? nowMs, nowMs);
   const ageDays = (nowMs - (windowEnd - opts.days * DAY_MS)) / DAY_MS;
@@ -142,8 +149,8 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     throw configError(
       `--end reaches ${Math.ceil(ageDays)} days back; CloudWatch keeps metrics ${MAX_AGE_DAYS} days: move --end later or lower --days`,
     );
-  const plans = chosen.map((t) => {
-    const { regions, quorum, runsInARow, periodSeconds } = targetRule(fleet, t);
+  const plans = chosen.map((e) => {
+    const { regions, quorum, runsInARow, periodSeconds } = targetRule(fleet, e.config);
     const rule: PagingRule = { regions: regions.length, quorum, runsInARow, periodSeconds };
     const resolution = resolutionFor(opts.days, rule.periodSeconds, ageDays);
     const p = resolution.periodSeconds * 1000;
@@ -155,7 +162,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
     const kept = RETENTION.find((r) => r.periodSeconds === retainedPeriod(ageDays))!.keptDays;
     const lookback = (ruleAt(rule, resolution).runsInARow + EVALUATION_RANGE_EXTRA) * p;
     const readFromMs = Math.min(startMs, Math.max(startMs - lookback, Math.ceil((nowMs - kept * DAY_MS) / p) * p));
-    return { target: t.name, regions, rule, resolution, startMs, endMs, readFromMs };
+    return { target: e.name, windowsOf: e.windowsOf, regions, rule, resolution, startMs, endMs, readFromMs };
   });
   const cost: HistoryCost = { requests: 0, metrics: 0, datapoints: 0, alarmHistoryCalls: 0, describeAlarmsCalls: 0, logCalls: 0 };
   const samples = await aws(() =>
@@ -199,7 +206,7 @@ export async function readFleetHistory(client: CloudWatchClient, opts: HistoryOp
 
   const maintenanceFor = maintenanceLookup(fleet.maintenance);
   const targets = plans.map((x): TargetHistory => {
-    const maintenance = maintenanceFor(x.target, x.startMs, x.endMs);
+    const maintenance = maintenanceFor(x.windowsOf, x.startMs, x.endMs);
     const timeline = buildTimeline({
       rule: ruleAt(x.rule, x.resolution),
       startMs: x.readFromMs,

@@ -108,15 +108,14 @@ describe('a gateway in the fleet', () => {
   });
 
   it("shows each backend on the status page under the gateway's display name, covered by its windows and hidden with it", () => {
-    const shownGw = { ...gateway, status: { name: 'Tools gateway' } };
-    const withPage = (gw: object) =>
+    const withPage = (status: { name?: string; hidden?: boolean }) =>
       planFleet({
         ...config,
-        targets: [...smallFleet().targets, gw],
+        targets: [...smallFleet().targets, { ...gateway, status }],
         statusPage: { title: 'Acme MCP' },
         maintenance: [{ name: 'gw-upgrade', schedule: 'cron(0 2 * * SUN)', duration: 'PT1H', targets: ['gw'] }],
       }).status!;
-    const page = withPage(shownGw);
+    const page = withPage({ name: 'Tools gateway' });
     const rows = page.targets.filter((t) => t.metric.startsWith('gw'));
     expect(rows.map((t) => [t.metric, t.name])).toEqual([
       ['gw', 'Tools gateway'],
@@ -125,7 +124,7 @@ describe('a gateway in the fleet', () => {
     ]);
     expect(rows.every((t) => t.regions === rows[0]!.regions && t.periodSeconds === rows[0]!.periodSeconds)).toBe(true);
     expect(page.maintenance[0]!.targets).toEqual(['Tools gateway', 'Tools gateway / github', 'Tools gateway / docs']);
-    const hidden = withPage({ ...gateway, status: { hidden: true } });
+    const hidden = withPage({ hidden: true });
     expect(hidden.targets.filter((t) => t.metric.startsWith('gw'))).toEqual([]);
     expect(hidden.maintenance).toEqual([]);
   });
