@@ -149,8 +149,9 @@ class AttemptRun {
     this.checked = flow.checked;
     this.upstreamCredential = flow.upstreamCredential ?? null;
     // A gateway's backends are judged on the same session and listing, whatever the gateway's own tool did.
+    let broken: Fault | null = null;
     if (target.backends)
-      this.backends = await runBackends(target.backends, {
+      ({ ends: this.backends, broken } = await runBackends(target.backends, {
         sessions: this.sessions,
         ctx: this.ctx,
         timeoutMs: target.timeoutMs,
@@ -158,8 +159,10 @@ class AttemptRun {
         tools: (name) => this.listingsOf(name),
         listed: this.listed?.tools ?? [],
         revision: this.revision,
-      });
+      }));
     if (flow.fault) return this.failed(flow.fault);
+    // The session is the gateway's: lost for good while a backend was judged, it fails the gateway.
+    if (broken) return this.failed(broken);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
     return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
   }

@@ -303,9 +303,10 @@ describe("the gateway's own failure is the gateway's: every backend gateway_down
 /**
  * A 2025-11-25 gateway with sessions: initialize gives a fresh `Mcp-Session-Id`; a request on a session
  * it does not know is answered 404. `forget(call)` says, at the n-th tools/call (1-based), whether it
- * forgets every session it holds then (as a gateway replica restarting would).
+ * forgets every session it holds then (as a gateway replica restarting would); `refuse(n)` whether the
+ * n-th initialize is answered 503.
  */
-function sessionGateway(tools: readonly unknown[], forget: (call: number) => boolean): FaultHandler {
+function sessionGateway(tools: readonly unknown[], forget: (call: number) => boolean, refuse = (_n: number) => false): FaultHandler {
   const known = new Set<string>();
   let sessions = 0;
   let calls = 0;
@@ -317,6 +318,7 @@ function sessionGateway(tools: readonly unknown[], forget: (call: number) => boo
     if (rx.rpcMethod === 'server/discover')
       return json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }, 400);
     if (rx.rpcMethod === 'initialize') {
+      if (refuse(sessions + 1)) return rpcError(res, 503, rx.rpcId, -32603, 'no replica available');
       const sid = `gw-session-${++sessions}`;
       known.add(sid);
       return json(
@@ -350,6 +352,50 @@ describe("the gateway's session lost mid-way through the backends (2025-11-25)",
     for (const b of ['github', 'docs', 'tickets']) expectBackend(r.v[`gw/${b}`], 'healthy', null);
     expect(r.received.filter((m) => m === 'initialize')).toHaveLength(2);
     expect(r.calls).toEqual(['github___get_status', 'docs___get_status', 'docs___get_status', 'tickets___get_status']);
+  });
+
+  it.each([
+    ['every session forgotten from docs’s call on', (n: number) => n >= 2, ['github'], ['docs', 'tickets'], 'docs', 3],
+    ['forgotten at docs’s call, then again at tickets’s', (n: number) => n === 2 || n === 4, ['github', 'docs'], ['tickets'], 'tickets', 4],
+  ] as const)(
+    '%s → gw failed/session_lost naming the backend where it broke; the backends judged before keep their verdicts, the rest gateway_down',
+    async (_, forget, judged, notJudged, at, calls) => {
+      const r = await judgeGateway(sessionGateway(tools, forget));
+      expect({ outcome: r.gw.outcome, failure: r.gw.failure }).toEqual({ outcome: 'failed', failure: 'session_lost' });
+      expect(r.gw.detail).toMatch(
+        new RegExp(`^backend "${at}": tools/call: the server forgot the session again \\(HTTP 404\\) after a fresh initialize`),
+      );
+      for (const b of judged) expectBackend(r.v[`gw/${b}`], 'healthy', null);
+      // The session is the gateway's: losing it pages the gateway once, never a backend.
+      for (const b of notJudged)
+        expectBackend(r.v[`gw/${b}`], 'inconclusive', 'gateway_down', /^not judged: the gateway "gw" is down \(session_lost: backend /);
+      expect(r.received.filter((m) => m === 'initialize')).toHaveLength(2);
+      // No backend's call is sent on a session the gateway forgot twice.
+      expect(r.calls).toHaveLength(calls);
+    },
+  );
+
+  it("forgotten at docs's call, and the fresh initialize refused (503) → gw failed/http_status naming docs and the re-initialize; docs and tickets gateway_down", async () => {
+    const r = await judgeGateway(
+      sessionGateway(
+        tools,
+        (n) => n === 2,
+        (n) => n === 2,
+      ),
+    );
+    expect({ outcome: r.gw.outcome, failure: r.gw.failure }).toEqual({ outcome: 'failed', failure: 'http_status' });
+    expect(r.gw.detail).toMatch(
+      /^backend "docs": tools\/call: re-initialize after the session was forgotten: .*HTTP 503.*"no replica available"/,
+    );
+    expectBackend(r.v['gw/github'], 'healthy', null);
+    for (const b of ['docs', 'tickets'])
+      expectBackend(
+        r.v[`gw/${b}`],
+        'inconclusive',
+        'gateway_down',
+        /^not judged: the gateway "gw" is down \(http_status: backend "docs": /,
+      );
+    expect(r.calls).toEqual(['github___get_status', 'docs___get_status']);
   });
 });
 
