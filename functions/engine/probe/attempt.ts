@@ -106,7 +106,8 @@ class AttemptRun {
       reach: ctx.reach,
     });
     this.flow = flowOf(target);
-    const tasks = this.flow.some((s) => s.kind === 'tools/call' && s.task);
+    // A gateway's backend whose tool may run as a task needs the declaration as much as the gateway's own.
+    const tasks = [...this.flow, ...(target.backends ?? []).flatMap(flowOf)].some((s) => s.kind === 'tools/call' && s.task);
     this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx, tasks };
     this.sessions = new Sessions(this.o);
   }

@@ -478,3 +478,69 @@ describe('prefixes that are not what they look like', () => {
     expectBackend(listedRight.v['gw/zw'], 'healthy', null, /^\\u200bget_status answered as expected through the gateway$/);
   });
 });
+
+describe("a backend's tool that runs as a task (SEP-2663) through the gateway", () => {
+  const TASKS = 'io.modelcontextprotocol/tasks';
+  const declaredTasks = (body: string): boolean =>
+    (JSON.parse(body) as { params: { _meta?: Record<string, { extensions?: Record<string, unknown> }> } }).params._meta?.[
+      'io.modelcontextprotocol/clientCapabilities'
+    ]?.extensions?.[TASKS] !== undefined;
+  const task = (status: string, extra: Record<string, unknown> = {}) => ({
+    taskId: 't-docs',
+    status,
+    createdAt: '2026-12-05T08:00:00Z',
+    lastUpdatedAt: '2026-12-05T08:00:00Z',
+    ttl: 60,
+    ...extra,
+  });
+  /** docs's call answers a task only to a client that declared the extension (as SEP-2663 asks); `poll(n)` answers tasks/get. */
+  function taskGateway(poll: (n: number) => Record<string, unknown>, declared: boolean[]): FaultHandler {
+    let polls = 0;
+    return gateway(
+      THREE.map((n) => listed(n)),
+      {
+        docs___get_status: (req, res, rx) => {
+          declared.push(declaredTasks(rx.body));
+          if (!declaredTasks(rx.body)) return rpcResult(res, rx.rpcId, { resultType: 'complete', ...answer('docs___get_status') });
+          rpcResult(res, rx.rpcId, { resultType: 'task', ...task('working', { pollInterval: 100 }) });
+        },
+      },
+      (_req, res, rx) => {
+        if (rx.rpcMethod === 'tasks/get') return rpcResult(res, rx.rpcId, { resultType: 'complete', ...poll(polls++) });
+        if (rx.rpcMethod === 'tasks/cancel') return rpcResult(res, rx.rpcId, { resultType: 'complete' });
+        res.writeHead(400).end();
+      },
+    );
+  }
+  const withTask = [
+    { name: 'github', tool: { name: 'get_status' } },
+    { name: 'docs', tool: { name: 'get_status', task: true } },
+    { name: 'tickets', tool: { name: 'get_status' } },
+  ];
+
+  it('the call declares the Tasks extension; the task polled to completed → gw/docs healthy with its task line; the others healthy', async () => {
+    const declared: boolean[] = [];
+    const done = (n: number) =>
+      n < 1 ? task('working', { pollInterval: 100 }) : task('completed', { result: answer('docs___get_status') });
+    const r = await judgeGateway(taskGateway(done, declared), { backends: withTask });
+    expect(declared).toEqual([true]);
+    expectGatewayHealthy(r);
+    expectBackend(r.v['gw/docs'], 'healthy', null);
+    expect(r.v['gw/docs']!.probes[0]!.task).toMatchObject({ taskId: 't-docs' });
+    expect(r.received.filter((m) => m === 'tasks/get')).toHaveLength(2);
+    expectBackend(r.v['gw/github'], 'healthy', null);
+    expectBackend(r.v['gw/tickets'], 'healthy', null);
+  });
+
+  it('a task that never ends → gw/docs failed/timeout naming the task, tasks/cancel sent; tickets after it still judged', async () => {
+    const r = await judgeGateway(
+      taskGateway(() => task('working', { pollInterval: 100 }), []),
+      { backends: withTask },
+    );
+    expectGatewayHealthy(r);
+    expectBackend(r.v['gw/docs'], 'failed', 'timeout', /task t-docs of docs___get_status was still working/);
+    expect(r.received).toContain('tasks/cancel');
+    expectBackend(r.v['gw/github'], 'healthy', null);
+    expectBackend(r.v['gw/tickets'], 'healthy', null);
+  });
+});
