@@ -106,7 +106,8 @@ class AttemptRun {
       reach: ctx.reach,
     });
     this.flow = flowOf(target);
-    const tasks = this.flow.some((s) => s.kind === 'tools/call' && s.task);
+    // A gateway's backend whose tool may run as a task needs the declaration as much as the gateway's own.
+    const tasks = [...this.flow, ...(target.backends ?? []).flatMap(flowOf)].some((s) => s.kind === 'tools/call' && s.task);
     this.o = { url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, wire: this.wire, run: ctx, tasks };
     this.sessions = new Sessions(this.o);
   }
@@ -149,8 +150,9 @@ class AttemptRun {
     this.checked = flow.checked;
     this.upstreamCredential = flow.upstreamCredential ?? null;
     // A gateway's backends are judged on the same session and listing, whatever the gateway's own tool did.
+    let broken: Fault | null = null;
     if (target.backends)
-      this.backends = await runBackends(target.backends, {
+      ({ ends: this.backends, broken } = await runBackends(target.backends, {
         sessions: this.sessions,
         ctx: this.ctx,
         timeoutMs: target.timeoutMs,
@@ -158,8 +160,10 @@ class AttemptRun {
         tools: (name) => this.listingsOf(name),
         listed: this.listed?.tools ?? [],
         revision: this.revision,
-      });
+      }));
     if (flow.fault) return this.failed(flow.fault);
+    // The session is the gateway's: lost for good while a backend was judged, it fails the gateway.
+    if (broken) return this.failed(broken);
     if (this.sessions.recovered) return this.end(Outcome.degraded, null, this.sessions.recovered);
     return this.end(Outcome.healthy, null, `${this.identity()}: ${this.passedWords()}`);
   }

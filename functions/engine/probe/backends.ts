@@ -34,10 +34,25 @@ export interface BackendsContext extends Omit<FlowContext, 'numbered' | 'record'
   readonly revision: NegotiatedRevision | null;
 }
 
-export async function runBackends(backends: readonly Backend[], c: BackendsContext): Promise<BackendAttempt[]> {
+/**
+ * Each backend's end, in order. The session is the gateway's: when it is lost for good (sessions.ts)
+ * the backend it broke on and those after it are not judged, and `broken` (naming that backend) is the
+ * gateway's own failure — one page for the gateway, none for a backend.
+ */
+export async function runBackends(
+  backends: readonly Backend[],
+  c: BackendsContext,
+): Promise<{ ends: BackendAttempt[]; broken: Fault | null }> {
   const ends: BackendAttempt[] = [];
-  for (const b of backends) ends.push(await runBackend(b, c));
-  return ends;
+  // Already lost by the gateway's own steps: that is the gateway's verdict, and no backend is judged.
+  if (c.sessions.lostForGood()) return { ends, broken: null };
+  for (const b of backends) {
+    const end = await runBackend(b, c);
+    const broken = c.sessions.lostForGood();
+    if (broken) return { ends, broken: { ...broken, detail: `backend "${b.name}": ${broken.detail}` } };
+    ends.push(end);
+  }
+  return { ends, broken: null };
 }
 
 async function runBackend(b: Backend, c: BackendsContext): Promise<BackendAttempt> {

@@ -2,9 +2,10 @@
  * The sessions of one attempt: the one its steps run on, every one opened (each ended when the attempt
  * ends, with DELETE unless the server forgot it), and the recovery rule for 2025-11-25: a session the
  * server forgot (404) is replaced once by a fresh one — "start a fresh session", not "outage" — and a
- * second loss is `session_lost`.
+ * second loss is `session_lost`. A session lost for good (`lostForGood`) is the endpoint's: a gateway's
+ * backends judged on it stop there (backends.ts).
  */
-import { faulted, type StepResult } from '../../base/common/step.ts';
+import { faulted, type Fault, type StepResult } from '../../base/common/step.ts';
 import { Revision } from '../../base/common/verdict.ts';
 import { classifyError } from './classify.ts';
 import { closeSession, openSession, recoveredDetail, sessionLost, type Session, type SessionOptions } from './session.ts';
@@ -16,6 +17,7 @@ export class Sessions {
   private readonly forgotten = new Set<Session>();
   /** Set once a forgotten session was replaced by a fresh one that worked: the attempt is then degraded. */
   recovered: string | null = null;
+  private broken: Fault | null = null;
 
   constructor(private readonly o: SessionOptions) {}
 
@@ -42,15 +44,20 @@ export class Sessions {
     } catch (e) {
       if (!this.gone(rpcMethod)) return this.failed(what, e, rpcMethod);
       this.forgotten.add(this.current);
-      if (this.recovered) return faulted(sessionLost(what));
+      if (this.recovered) return this.lost(sessionLost(what));
       try {
         this.adopt(await openSession('legacy', this.o));
       } catch (e2) {
-        return faulted(classifyError(`${what}: re-initialize after the session was forgotten`, e2, this.o.wire.last('initialize')));
+        return this.lost(classifyError(`${what}: re-initialize after the session was forgotten`, e2, this.o.wire.last('initialize')));
       }
       this.recovered = recoveredDetail(what);
       return this.again(what, rpcMethod, request);
     }
+  }
+
+  /** The fault that lost the session for good (forgotten again after a fresh one, or the fresh one could not be opened), if any. */
+  lostForGood(): Fault | null {
+    return this.broken;
   }
 
   /** Ends every session: DELETE for each 2025 one the server still knows, then the client. */
@@ -64,8 +71,13 @@ export class Sessions {
     } catch (e) {
       if (!this.gone(rpcMethod)) return this.failed(what, e, rpcMethod);
       this.forgotten.add(this.current);
-      return faulted(sessionLost(what));
+      return this.lost(sessionLost(what));
     }
+  }
+
+  private lost<T>(fault: Fault): StepResult<T> {
+    this.broken = fault;
+    return faulted(fault);
   }
 
   /** The server forgot the 2025 session: its step's request was answered 404. */
